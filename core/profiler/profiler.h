@@ -1,0 +1,58 @@
+// Hardware counters for one kernel run, through the CUPTI Range Profiler (CUDA 12.6+).
+//
+// This header is all the rest of softmaxlab sees of CUPTI: no CUPTI type crosses it (pimpl).
+// profiler_cupti.cpp implements it; profiler_nocupti.cpp is built instead when CUPTI is off
+// (-DSML_WITH_CUPTI=OFF) and reports that reason. Setting SML_DISABLE_CUPTI=1 in the environment
+// forces the unavailable path at run time (used by tests and for comparison runs).
+//
+// Timing never comes from here: replayed passes distort durations. Time with CUDA events.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "core/session/session.h"
+
+namespace sml {
+
+enum class MetricSet { off, standard, deep };  // "off" | "default" | "deep" on the command line
+const char* metric_set_name(MetricSet s);
+bool parse_metric_set(const std::string& s, MetricSet* out);
+
+// One launch to profile: enqueue it on the given stream.
+struct NamedLaunch {
+    std::string name;
+    std::function<cudaError_t(cudaStream_t)> launch;
+};
+
+class CounterProfiler {
+public:
+    // Tries to set up the profiler for the current device. Never throws; check available().
+    explicit CounterProfiler(MetricSet set);
+    ~CounterProfiler();
+    CounterProfiler(const CounterProfiler&) = delete;
+    CounterProfiler& operator=(const CounterProfiler&) = delete;
+
+    bool available() const;
+    // When not available: one line naming the cause and the fix, e.g. "counters restricted to
+    // admin users (CUPTI_ERROR_INSUFFICIENT_PRIVILEGES): load the driver with
+    // NVreg_RestrictProfilingToAdminUsers=0".
+    const std::string& unavailable_reason() const;
+
+    // Profiles all `launches` together as one range, and, when per_launch is set, each launch as
+    // its own range too (naive's breakdown). `flush_l2` runs before every replay pass so DRAM
+    // counts describe a cold cache. On failure the record has available=false and a reason.
+    MetricsRecord profile(const std::vector<NamedLaunch>& launches,
+                          const std::function<void(cudaStream_t)>& flush_l2, cudaStream_t stream,
+                          bool per_launch);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace sml
