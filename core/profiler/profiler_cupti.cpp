@@ -5,7 +5,7 @@ namespace sml {
 
 struct CounterProfiler::Impl {
     std::string reason =
-        "hardware counters unavailable: CUPTI support is not written yet"
+        "hardware counters unavailable: CUPTI support is not written yet";
 };
 
 CounterProfiler::CounterProfiler(MetricSet) : impl_(std::make_unique<Impl>()) {}
