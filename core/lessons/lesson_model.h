@@ -1,0 +1,118 @@
+// The lessons as data: what each step says, which code it points at, what it asks the learner
+// to run, and which measured numbers it promises. No ImGui here; the viewer draws this.
+//
+// On disk (lessons/README.md has the full format):
+//   lessons/lessons.json       the structure shared by every language: per step the kernels,
+//                              anchors, the one-click experiment, the claims, the question id
+//   lessons/<lang>/NN-<id>.md  the text of step NN in <lang> ("en", "zh")
+//
+// Inside the Markdown:
+//   [[warp:warp-reduce]]          an anchor to region "warp-reduce" of kernel "warp"'s source
+//   [[warp:ptx:shfl.sync.bfly]]   an anchor to the PTX lines matching "shfl.sync.bfly"
+//   {{claim:fused-vs-naive}}      a measured number, filled in from the open session
+//   :::answer ... :::             the check question's answer, hidden until the learner reveals it
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/common/result.h"
+
+namespace sml {
+
+// A pointer from a lesson into a kernel's code: a named source region, or a PTX pattern.
+struct LessonAnchor {
+    std::string kernel;  // registry id
+    std::string region;  // source region name; empty for a PTX anchor
+    std::string ptx;     // PTX instruction pattern (see find_ptx_lines); empty for a region
+
+    bool is_ptx() const { return !ptx.empty(); }
+    // The form used in the Markdown, without brackets: "warp:warp-reduce", "warp:ptx:shfl.sync".
+    std::string key() const;
+};
+
+// What the viewer sets up when the learner clicks "Run this experiment".
+struct LessonExperiment {
+    std::vector<std::string> kernels;  // registry ids, run side by side
+    int64_t rows = 0;
+    int64_t cols = 0;
+    std::string dtype = "fp32";
+    std::string metric;   // what to watch: "gbps", "pct_of_copy", "median_ms", "dram_ratio",
+                          // or a CUPTI metric name such as "dram__bytes_read.sum"
+    std::string variant;  // KernelInfo::variants entry, e.g. "bank-conflicted"; "" = default
+};
+
+// A number the text promises, checked against the recorded session by a test and shown in the
+// viewer from whichever session is open. Quantities (see lesson_claims.h):
+//   gbps, pct_of_copy, median_ms           of point (kernel, cols[, rows], dtype, variant)
+//   copy_gbps                              the session's measured copy bandwidth (no kernel)
+//   ratio_gbps                             gbps of `kernel` / gbps of `other`, same N
+//   dram_ratio                             measured DRAM bytes (read+write) / predicted
+//   metric                                 the CUPTI metric `metric` of the point
+//   l2_resident                            1 when the session flags the point L2-resident, else 0
+//   rank_gbps                              1 = fastest of the kernels at this N (`among`, or all)
+struct LessonClaim {
+    std::string id;        // kebab-case, unique within the step
+    std::string quantity;
+    std::string kernel;    // registry id ("" for copy_gbps)
+    std::string other;     // ratio_gbps: the denominator kernel
+    std::vector<std::string> among;  // rank_gbps: the kernels ranked (empty = all at this N)
+    std::string metric;    // metric: the CUPTI metric name
+    int64_t rows = 0;      // 0 = any rows (the sweep's M for this N)
+    int64_t cols = 0;
+    std::string dtype = "fp32";
+    std::string variant;   // "" = the default variant
+    double min = 0, max = 0;  // the measured value must lie in [min, max]
+};
+
+// The language-specific text of one step, split for the viewer.
+struct LessonText {
+    std::string path;        // the Markdown file it came from
+    std::string title;       // the first "# " heading, without the '#'
+    std::string body;        // Markdown after the title, with the answer block removed
+    std::string answer;      // Markdown inside ":::answer" ... ":::"
+    std::vector<std::string> sections;     // "## " headings in order, without the '#'
+    std::vector<std::string> anchor_refs;  // [[...]] keys in order of appearance (may repeat)
+    std::vector<std::string> claim_refs;   // {{claim:...}} ids in order of appearance
+};
+
+struct LessonStep {
+    int index = 0;             // 0..N-1, the order the viewer steps through
+    std::string id;            // kebab-case, e.g. "naive"; the file is NN-<id>.md
+    bool draft = false;        // content may reference kernels that have not landed yet
+    std::vector<std::string> kernels;  // the kernels this step is about (registry ids)
+    std::vector<LessonAnchor> anchors;
+    LessonExperiment experiment;
+    std::vector<LessonClaim> claims;
+    std::string question_id;   // stable id of the check question (e.g. to remember "revealed")
+    LessonText text;           // in the book's language
+
+    const LessonAnchor* find_anchor(const std::string& key) const;  // nullptr if absent
+    const LessonClaim* find_claim(const std::string& id) const;     // nullptr if absent
+};
+
+struct LessonBook {
+    std::string root;  // the lessons/ directory
+    std::string lang;  // "en" | "zh"
+    std::vector<LessonStep> steps;
+};
+
+// Languages with a lessons/<lang>/ folder that the app knows how to show.
+const std::vector<std::string>& lesson_languages();  // {"en", "zh"}
+
+// Where the lessons live in this checkout: SML_SOURCE_DIR "/lessons".
+std::string default_lessons_root();
+
+// Loads lessons.json and every step's Markdown in `lang`. Errors name the file and the problem
+// (not JSON, missing field, wrong type, missing Markdown file, no title, unbalanced answer
+// block, a [[ ]] or {{ }} reference that is malformed) and say how to fix it.
+Result<LessonBook> load_lessons(const std::string& root, const std::string& lang);
+
+// Parses one step's Markdown (exposed for tests and for live reload in the viewer).
+Result<LessonText> parse_lesson_text(const std::string& markdown, const std::string& origin);
+
+// Parses "kernel:region" or "kernel:ptx:pattern" (the text between [[ and ]]).
+Result<LessonAnchor> parse_anchor_key(const std::string& key);
+
+}  // namespace sml
