@@ -1,0 +1,207 @@
+// Lesson consistency checks. See lesson_check.h.
+#include "core/lessons/lesson_check.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "core/lessons/annotated_source.h"
+#include "core/lessons/lesson_claims.h"
+#include "kernels/registry.h"
+
+namespace sml {
+
+namespace {
+
+std::string step_name(const LessonStep& s) {
+    return "step " + std::to_string(s.index) + " (" + s.id + ")";
+}
+
+void need_kernel(const LessonStep& s, const std::string& id, const std::string& where,
+                 std::vector<std::string>* problems) {
+    if (!find_kernel(id))
+        problems->push_back(step_name(s) + ": " + where + " names kernel '" + id +
+                            "', which is not in the registry (" + kernel_ids() + ")");
+}
+
+// Why `kernel` cannot run (cols, dtype, variant) on `limits`; empty when it can.
+std::string range_problem(const std::string& kernel, int64_t cols, const std::string& dtype,
+                          const std::string& variant, const DeviceLimits& limits) {
+    const KernelInfo* k = find_kernel(kernel);
+    if (!k) return "";  // reported by check_step_kernels
+    DType t;
+    if (!parse_dtype(dtype, &t)) return "unknown dtype '" + dtype + "'";
+    if (!variant.empty() &&
+        std::find(k->variants.begin(), k->variants.end(), variant) == k->variants.end())
+        return kernel + " has no variant '" + variant + "'";
+    Status st = check_problem(*k, SoftmaxProblem::contiguous(1, cols, t), limits);
+    return st ? "" : st.error().message;
+}
+
+bool is_cupti_metric_name(const std::string& m) {
+    return m.find("__") != std::string::npos && m.find('.') != std::string::npos &&
+           m.find(' ') == std::string::npos;
+}
+
+std::set<std::string> as_set(const std::vector<std::string>& v) {
+    return std::set<std::string>(v.begin(), v.end());
+}
+
+std::string join(const std::set<std::string>& s) {
+    std::string out;
+    for (const std::string& x : s) out += (out.empty() ? "" : ", ") + x;
+    return out.empty() ? "none" : out;
+}
+
+}  // namespace
+
+std::vector<std::string> check_step_kernels(const LessonStep& s) {
+    std::vector<std::string> problems;
+    if (s.kernels.empty()) problems.push_back(step_name(s) + ": names no kernel");
+    for (const std::string& k : s.kernels) need_kernel(s, k, "its kernel list", &problems);
+    for (const std::string& k : s.experiment.kernels)
+        need_kernel(s, k, "the experiment", &problems);
+    for (const LessonAnchor& a : s.anchors)
+        need_kernel(s, a.kernel, "anchor [[" + a.key() + "]]", &problems);
+    for (const LessonClaim& c : s.claims) {
+        if (c.quantity != "copy_gbps") need_kernel(s, c.kernel, "claim " + c.id, &problems);
+        if (c.quantity == "ratio_gbps") need_kernel(s, c.other, "claim " + c.id, &problems);
+        for (const std::string& k : c.among) need_kernel(s, k, "claim " + c.id, &problems);
+    }
+    return problems;
+}
+
+std::vector<std::string> check_step_anchors(const LessonStep& s, const std::string& source_root,
+                                            const std::string& build_dir, int* ptx_checked) {
+    std::vector<std::string> problems;
+    std::map<std::string, Result<AnnotatedSource>> sources;  // kernel id -> parsed source
+    for (const LessonAnchor& a : s.anchors) {
+        const KernelInfo* k = find_kernel(a.kernel);
+        if (!k) continue;  // reported by check_step_kernels
+        const std::string where = step_name(s) + ": anchor [[" + a.key() + "]]";
+        if (a.is_ptx()) {
+            const std::string ptx_path = ptx_path_for_source(k->source, build_dir);
+            Result<std::string> ptx = read_text_file(ptx_path);
+            if (!ptx) continue;  // no PTX in this build: nothing to check against
+            if (ptx_checked) ++*ptx_checked;
+            if (find_ptx_lines(*ptx, a.ptx).empty())
+                problems.push_back(where + ": no PTX instruction matches '" + a.ptx + "' in " +
+                                   ptx_path);
+            continue;
+        }
+        auto it = sources.find(a.kernel);
+        if (it == sources.end())
+            it = sources
+                     .emplace(a.kernel,
+                              load_annotated_source(source_root + "/" + std::string(k->source)))
+                     .first;
+        const Result<AnnotatedSource>& src = it->second;
+        if (!src) {
+            problems.push_back(where + ": " + src.error().message);
+        } else if (!src->find(a.region)) {
+            std::string names;
+            for (const std::string& n : src->region_names()) names += (names.empty() ? "" : ", ") + n;
+            problems.push_back(where + ": " + k->source + " has no region '" + a.region +
+                               "' (it has: " + (names.empty() ? "none" : names) + ")");
+        }
+    }
+    return problems;
+}
+
+std::vector<std::string> check_step_ranges(const LessonStep& s, const DeviceLimits& limits) {
+    std::vector<std::string> problems;
+    const LessonExperiment& e = s.experiment;
+    const std::string where = step_name(s) + ": experiment";
+    if (e.rows < 1 || e.cols < 1)
+        problems.push_back(where + " has rows = " + std::to_string(e.rows) +
+                           ", cols = " + std::to_string(e.cols) + "; both must be >= 1");
+    for (const std::string& k : e.kernels) {
+        std::string why = range_problem(k, e.cols, e.dtype, e.variant, limits);
+        if (!why.empty()) problems.push_back(where + ": " + why);
+    }
+    if (!is_claim_quantity(e.metric) && !is_cupti_metric_name(e.metric))
+        problems.push_back(where + " watches '" + e.metric +
+                           "', which is neither a claim quantity nor a CUPTI metric name");
+    for (const LessonClaim& c : s.claims) {
+        const std::string cw = step_name(s) + ": claim " + c.id;
+        if (!is_claim_quantity(c.quantity)) {
+            problems.push_back(cw + " has unknown quantity '" + c.quantity + "'");
+            continue;
+        }
+        if (c.quantity == "copy_gbps") continue;
+        std::vector<std::string> kernels = {c.kernel};
+        if (c.quantity == "ratio_gbps") kernels.push_back(c.other);
+        for (const std::string& k : kernels) {
+            std::string why = range_problem(k, c.cols, c.dtype, c.variant, limits);
+            if (!why.empty()) problems.push_back(cw + ": " + why);
+        }
+        if (c.quantity == "metric" && !is_cupti_metric_name(c.metric))
+            problems.push_back(cw + " needs a CUPTI metric name, not '" + c.metric + "'");
+    }
+    return problems;
+}
+
+std::vector<std::string> check_step_text(const LessonStep& s) {
+    std::vector<std::string> problems;
+    const std::string where = step_name(s) + " " + s.text.path;
+    for (const std::string& key : s.text.anchor_refs)
+        if (!s.find_anchor(key))
+            problems.push_back(where + ": [[" + key + "]] is not declared in lessons.json");
+    for (const std::string& id : s.text.claim_refs)
+        if (!s.find_claim(id))
+            problems.push_back(where + ": {{claim:" + id + "}} is not declared in lessons.json");
+    const std::set<std::string> used_anchors = as_set(s.text.anchor_refs);
+    for (const LessonAnchor& a : s.anchors)
+        if (!used_anchors.count(a.key()))
+            problems.push_back(where + ": anchor " + a.key() + " is declared but never shown");
+    const std::set<std::string> used_claims = as_set(s.text.claim_refs);
+    for (const LessonClaim& c : s.claims)
+        if (!used_claims.count(c.id))
+            problems.push_back(where + ": claim " + c.id + " is declared but never shown");
+    if (s.text.answer.find_first_not_of(" \t\n") == std::string::npos)
+        problems.push_back(where + ": the answer block is empty");
+    if (s.question_id.empty()) problems.push_back(where + ": no question id");
+    return problems;
+}
+
+std::vector<std::string> check_same_structure(const LessonBook& a, const LessonBook& b) {
+    std::vector<std::string> problems;
+    if (a.steps.size() != b.steps.size()) {
+        problems.push_back(a.lang + " has " + std::to_string(a.steps.size()) + " steps, " +
+                           b.lang + " has " + std::to_string(b.steps.size()));
+        return problems;
+    }
+    for (size_t i = 0; i < a.steps.size(); ++i) {
+        const LessonText& ta = a.steps[i].text;
+        const LessonText& tb = b.steps[i].text;
+        const std::string where = step_name(a.steps[i]) + " " + a.lang + " vs " + b.lang;
+        if (ta.sections.size() != tb.sections.size())
+            problems.push_back(where + ": " + std::to_string(ta.sections.size()) + " vs " +
+                               std::to_string(tb.sections.size()) + " sections");
+        if (as_set(ta.anchor_refs) != as_set(tb.anchor_refs))
+            problems.push_back(where + ": anchors differ: {" + join(as_set(ta.anchor_refs)) +
+                               "} vs {" + join(as_set(tb.anchor_refs)) + "}");
+        if (as_set(ta.claim_refs) != as_set(tb.claim_refs))
+            problems.push_back(where + ": claims differ: {" + join(as_set(ta.claim_refs)) +
+                               "} vs {" + join(as_set(tb.claim_refs)) + "}");
+    }
+    return problems;
+}
+
+std::vector<std::string> check_step_claims(const LessonStep& s, const Session& session) {
+    std::vector<std::string> problems;
+    for (const LessonClaim& c : s.claims) {
+        Result<double> v = evaluate_claim(c, session);
+        if (!v) {
+            problems.push_back(step_name(s) + ": " + v.error().message);
+        } else if (*v < c.min || *v > c.max) {
+            problems.push_back(step_name(s) + ": claim " + c.id + " says " +
+                               format_claim_range(c) + " but the session measured " +
+                               format_claim_value(c, *v) +
+                               ": update the text and the claim's range, or find out why");
+        }
+    }
+    return problems;
+}
+
+}  // namespace sml
