@@ -96,9 +96,10 @@ Result<AnnotatedSource> parse_annotated_source(const std::string& text, const st
             SourceRegion& r = src.regions[open.back()];
             if (name != r.name)
                 return at_line(origin, lineno,
-                               "@endregion '" + name + "' does not match the innermost open "
-                               "region '" + r.name + "' (line " +
-                                   std::to_string(r.begin_marker) + ")",
+                               "@endregion '" + name +
+                                   "' does not match the innermost open "
+                                   "region '" +
+                                   r.name + "' (line " + std::to_string(r.begin_marker) + ")",
                                "close regions in the reverse order they were opened");
             r.end_marker = lineno;
             r.first_line = r.begin_marker + 1;

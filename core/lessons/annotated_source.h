@@ -23,18 +23,18 @@
 namespace sml {
 
 struct SourceRegion {
-    std::string name;     // kebab-case, unique within the file
-    std::string note;     // one line, shown when hovering the region
-    int begin_marker = 0; // 1-based line of "// @region"
-    int end_marker = 0;   // 1-based line of "// @endregion"
-    int first_line = 0;   // 1-based, first code line inside the markers
-    int last_line = 0;    // 1-based, last code line inside the markers (>= first_line)
+    std::string name;      // kebab-case, unique within the file
+    std::string note;      // one line, shown when hovering the region
+    int begin_marker = 0;  // 1-based line of "// @region"
+    int end_marker = 0;    // 1-based line of "// @endregion"
+    int first_line = 0;    // 1-based, first code line inside the markers
+    int last_line = 0;     // 1-based, last code line inside the markers (>= first_line)
 };
 
 struct AnnotatedSource {
-    std::string origin;               // path or label, for messages
-    std::vector<std::string> lines;   // every line of the file, markers included, no '\n'
-    std::vector<bool> is_marker;      // same size as lines; true for lines the viewer hides
+    std::string origin;                 // path or label, for messages
+    std::vector<std::string> lines;     // every line of the file, markers included, no '\n'
+    std::vector<bool> is_marker;        // same size as lines; true for lines the viewer hides
     std::vector<SourceRegion> regions;  // in order of their @region line
 
     const SourceRegion* find(const std::string& name) const;  // nullptr if absent

@@ -65,7 +65,8 @@ std::vector<std::string> check_step_kernels(const LessonStep& s) {
         need_kernel(s, a.kernel, "anchor [[" + a.key() + "]]", &problems);
     for (const LessonClaim& c : s.claims) {
         if (c.quantity != "copy_gbps") need_kernel(s, c.kernel, "claim " + c.id, &problems);
-        if (c.quantity == "ratio_gbps") need_kernel(s, c.other, "claim " + c.id, &problems);
+        if (c.quantity == "ratio_gbps" && !c.other.empty())
+            need_kernel(s, c.other, "claim " + c.id, &problems);
         for (const std::string& k : c.among) need_kernel(s, k, "claim " + c.id, &problems);
     }
     return problems;
@@ -100,7 +101,8 @@ std::vector<std::string> check_step_anchors(const LessonStep& s, const std::stri
             problems.push_back(where + ": " + src.error().message);
         } else if (!src->find(a.region)) {
             std::string names;
-            for (const std::string& n : src->region_names()) names += (names.empty() ? "" : ", ") + n;
+            for (const std::string& n : src->region_names())
+                names += (names.empty() ? "" : ", ") + n;
             problems.push_back(where + ": " + k->source + " has no region '" + a.region +
                                "' (it has: " + (names.empty() ? "none" : names) + ")");
         }
@@ -129,10 +131,12 @@ std::vector<std::string> check_step_ranges(const LessonStep& s, const DeviceLimi
             continue;
         }
         if (c.quantity == "copy_gbps") continue;
-        std::vector<std::string> kernels = {c.kernel};
-        if (c.quantity == "ratio_gbps") kernels.push_back(c.other);
-        for (const std::string& k : kernels) {
-            std::string why = range_problem(k, c.cols, c.dtype, c.variant, limits);
+        std::vector<std::pair<std::string, int64_t>> points = {{c.kernel, c.cols}};
+        if (c.quantity == "ratio_gbps")
+            points.emplace_back(c.other.empty() ? c.kernel : c.other,
+                                c.other_cols > 0 ? c.other_cols : c.cols);
+        for (const auto& [k, cols] : points) {
+            std::string why = range_problem(k, cols, c.dtype, c.variant, limits);
             if (!why.empty()) problems.push_back(cw + ": " + why);
         }
         if (c.quantity == "metric" && !is_cupti_metric_name(c.metric))
@@ -167,8 +171,8 @@ std::vector<std::string> check_step_text(const LessonStep& s) {
 std::vector<std::string> check_same_structure(const LessonBook& a, const LessonBook& b) {
     std::vector<std::string> problems;
     if (a.steps.size() != b.steps.size()) {
-        problems.push_back(a.lang + " has " + std::to_string(a.steps.size()) + " steps, " +
-                           b.lang + " has " + std::to_string(b.steps.size()));
+        problems.push_back(a.lang + " has " + std::to_string(a.steps.size()) + " steps, " + b.lang +
+                           " has " + std::to_string(b.steps.size()));
         return problems;
     }
     for (size_t i = 0; i < a.steps.size(); ++i) {
@@ -195,9 +199,8 @@ std::vector<std::string> check_step_claims(const LessonStep& s, const Session& s
         if (!v) {
             problems.push_back(step_name(s) + ": " + v.error().message);
         } else if (*v < c.min || *v > c.max) {
-            problems.push_back(step_name(s) + ": claim " + c.id + " says " +
-                               format_claim_range(c) + " but the session measured " +
-                               format_claim_value(c, *v) +
+            problems.push_back(step_name(s) + ": claim " + c.id + " says " + format_claim_range(c) +
+                               " but the session measured " + format_claim_value(c, *v) +
                                ": update the text and the claim's range, or find out why");
         }
     }

@@ -14,17 +14,18 @@ const char kRerecordHint[] =
     "re-record the session with a sweep that covers this point (softmaxlab-cli sweep ... "
     "--metrics default), or fix the claim in lessons/lessons.json";
 
-std::string point_name(const LessonClaim& c, const std::string& kernel) {
-    std::string s = kernel + " at N = " + std::to_string(c.cols);
+std::string point_name(const LessonClaim& c, const std::string& kernel, int64_t cols) {
+    std::string s = kernel + " at N = " + std::to_string(cols);
     if (c.rows > 0) s += ", M = " + std::to_string(c.rows);
     if (!c.variant.empty()) s += " (" + c.variant + ")";
     return s + " " + c.dtype;
 }
 
-const PointRecord* find_point(const Session& s, const LessonClaim& c, const std::string& kernel) {
+const PointRecord* find_point(const Session& s, const LessonClaim& c, const std::string& kernel,
+                              int64_t cols) {
     for (const PointRecord& p : s.points)
-        if (p.kernel == kernel && p.cols == c.cols && p.dtype == c.dtype &&
-            p.variant == c.variant && (c.rows == 0 || p.rows == c.rows))
+        if (p.kernel == kernel && p.cols == cols && p.dtype == c.dtype && p.variant == c.variant &&
+            (c.rows == 0 || p.rows == c.rows))
             return &p;
     return nullptr;
 }
@@ -51,9 +52,9 @@ std::string number(double v) {
 }  // namespace
 
 bool is_claim_quantity(const std::string& q) {
-    static const char* const kQuantities[] = {"gbps",       "pct_of_copy", "median_ms",
-                                              "copy_gbps",  "ratio_gbps",  "dram_ratio",
-                                              "metric",     "l2_resident", "rank_gbps"};
+    static const char* const kQuantities[] = {
+        "gbps",   "pct_of_copy", "median_ms", "copy_gbps", "ratio_gbps",   "dram_ratio",
+        "metric", "l2_resident", "rank_gbps", "registers", "blocks_per_sm"};
     for (const char* k : kQuantities)
         if (q == k) return true;
     return false;
@@ -63,21 +64,30 @@ Result<double> evaluate_claim(const LessonClaim& c, const Session& s) {
     if (!is_claim_quantity(c.quantity))
         return Error{"claim '" + c.id + "': unknown quantity '" + c.quantity + "'",
                      "use gbps, pct_of_copy, median_ms, copy_gbps, ratio_gbps, dram_ratio, "
-                     "metric, l2_resident or rank_gbps"};
+                     "metric, l2_resident, rank_gbps, registers or blocks_per_sm"};
     if (c.quantity == "copy_gbps") {
         if (s.device.copy_gbps <= 0) return missing(c, "the session has no copy bandwidth");
         return s.device.copy_gbps;
     }
-    const PointRecord* p = find_point(s, c, c.kernel);
-    if (!p) return missing(c, "the session has no point for " + point_name(c, c.kernel));
+    const PointRecord* p = find_point(s, c, c.kernel, c.cols);
+    if (!p) return missing(c, "the session has no point for " + point_name(c, c.kernel, c.cols));
     if (c.quantity == "gbps") return p->gbps;
     if (c.quantity == "pct_of_copy") return p->pct_of_copy;
     if (c.quantity == "median_ms") return p->time.median_ms;
     if (c.quantity == "l2_resident") return p->predicted.l2_resident ? 1.0 : 0.0;
+    if (c.quantity == "registers" || c.quantity == "blocks_per_sm") {
+        if (p->launches.empty())
+            return missing(c, point_name(c, c.kernel, c.cols) + " has no launch record");
+        const LaunchRecord& l = p->launches.front();
+        return c.quantity == "registers" ? l.registers_per_thread : l.blocks_per_sm;
+    }
     if (c.quantity == "ratio_gbps") {
-        const PointRecord* q = find_point(s, c, c.other);
-        if (!q) return missing(c, "the session has no point for " + point_name(c, c.other));
-        if (q->gbps <= 0) return missing(c, point_name(c, c.other) + " has no bandwidth");
+        const std::string other = c.other.empty() ? c.kernel : c.other;
+        const int64_t other_cols = c.other_cols > 0 ? c.other_cols : c.cols;
+        const PointRecord* q = find_point(s, c, other, other_cols);
+        const std::string qname = point_name(c, other, other_cols);
+        if (!q) return missing(c, "the session has no point for " + qname);
+        if (q->gbps <= 0) return missing(c, qname + " has no bandwidth");
         return p->gbps / q->gbps;
     }
     if (c.quantity == "rank_gbps") {
@@ -94,18 +104,19 @@ Result<double> evaluate_claim(const LessonClaim& c, const Session& s) {
     }
     // The rest need hardware counters.
     if (!p->metrics.available)
-        return missing(c, point_name(c, c.kernel) + " has no hardware counters (" +
+        return missing(c, point_name(c, c.kernel, c.cols) + " has no hardware counters (" +
                               p->metrics.reason + ")");
     if (c.quantity == "metric") {
         std::optional<double> v = p->metrics.get(c.metric);
-        if (!v) return missing(c, point_name(c, c.kernel) + " has no metric " + c.metric);
+        if (!v) return missing(c, point_name(c, c.kernel, c.cols) + " has no metric " + c.metric);
         return *v;
     }
     // dram_ratio
     std::optional<double> rd = p->metrics.get(kDramRead), wr = p->metrics.get(kDramWrite);
-    if (!rd || !wr) return missing(c, point_name(c, c.kernel) + " has no DRAM byte counts");
+    if (!rd || !wr) return missing(c, point_name(c, c.kernel, c.cols) + " has no DRAM byte counts");
     double predicted = p->predicted.dram_read_bytes + p->predicted.dram_write_bytes;
-    if (predicted <= 0) return missing(c, point_name(c, c.kernel) + " has no predicted traffic");
+    if (predicted <= 0)
+        return missing(c, point_name(c, c.kernel, c.cols) + " has no predicted traffic");
     return (*rd + *wr) / predicted;
 }
 
@@ -116,6 +127,7 @@ std::string format_claim_value(const LessonClaim& c, double v) {
     if (c.quantity == "ratio_gbps" || c.quantity == "dram_ratio") return number(v) + "x";
     if (c.quantity == "l2_resident") return v >= 0.5 ? "yes" : "no";
     if (c.quantity == "rank_gbps") return fmt("#%.0f", v);
+    if (c.quantity == "registers" || c.quantity == "blocks_per_sm") return fmt("%.0f", v);
     return number(v);
 }
 
@@ -131,8 +143,7 @@ std::string format_claim_range(const LessonClaim& c) {
     return lo + "-" + hi;
 }
 
-std::string fill_lesson_text(const std::string& md, const LessonStep& step,
-                             const Session* session,
+std::string fill_lesson_text(const std::string& md, const LessonStep& step, const Session* session,
                              const std::function<std::string(const LessonAnchor&)>& anchor_text) {
     std::string out;
     size_t pos = 0;

@@ -33,9 +33,8 @@ std::string format_claim_range(const LessonClaim& claim);
 // Replaces each {{claim:id}} in `markdown` by the claim's value in `session` (or its range when
 // `session` is null or lacks the point), and each [[anchor]] by anchor_text(anchor) when given
 // (the viewer turns anchors into links; by default they stay as written).
-std::string fill_lesson_text(const std::string& markdown, const LessonStep& step,
-                             const Session* session,
-                             const std::function<std::string(const LessonAnchor&)>& anchor_text =
-                                 nullptr);
+std::string fill_lesson_text(
+    const std::string& markdown, const LessonStep& step, const Session* session,
+    const std::function<std::string(const LessonAnchor&)>& anchor_text = nullptr);
 
 }  // namespace sml

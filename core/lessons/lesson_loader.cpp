@@ -15,7 +15,7 @@ const char kFormatHint[] = "see lessons/README.md for the lessons.json format";
 
 // Reads typed fields of one JSON object, remembering the first problem with its location.
 class FieldReader {
-public:
+  public:
     FieldReader(const json& obj, std::string where) : obj_(obj), where_(std::move(where)) {
         if (!obj_.is_object()) fail("", "must be a JSON object");
     }
@@ -74,7 +74,7 @@ public:
         if (error_.empty()) error_ = inner.error_;
     }
 
-private:
+  private:
     const json* get(const char* key, bool required) {
         if (!obj_.is_object()) return nullptr;
         auto it = obj_.find(key);
@@ -124,6 +124,7 @@ LessonClaim read_claim(const json& j, const std::string& where, FieldReader* par
     c.quantity = r.str("quantity");
     c.kernel = r.str("kernel", false);
     c.other = r.str("other", false);
+    c.other_cols = r.integer("other_cols", false);
     c.among = r.strings("among", false);
     c.metric = r.str("metric", false);
     c.rows = r.integer("rows", false);

@@ -47,46 +47,50 @@ struct LessonExperiment {
 // viewer from whichever session is open. Quantities (see lesson_claims.h):
 //   gbps, pct_of_copy, median_ms           of point (kernel, cols[, rows], dtype, variant)
 //   copy_gbps                              the session's measured copy bandwidth (no kernel)
-//   ratio_gbps                             gbps of `kernel` / gbps of `other`, same N
+//   ratio_gbps                             gbps of `kernel` / gbps of `other` at `other_cols`
+//                                          (other defaults to kernel, other_cols to cols)
 //   dram_ratio                             measured DRAM bytes (read+write) / predicted
 //   metric                                 the CUPTI metric `metric` of the point
 //   l2_resident                            1 when the session flags the point L2-resident, else 0
 //   rank_gbps                              1 = fastest of the kernels at this N (`among`, or all)
+//   registers, blocks_per_sm               of the point's first launch (cudaFuncGetAttributes and
+//                                          the occupancy API, as recorded in the session)
 struct LessonClaim {
-    std::string id;        // kebab-case, unique within the step
+    std::string id;  // kebab-case, unique within the step
     std::string quantity;
-    std::string kernel;    // registry id ("" for copy_gbps)
-    std::string other;     // ratio_gbps: the denominator kernel
+    std::string kernel;              // registry id ("" for copy_gbps)
+    std::string other;               // ratio_gbps: the denominator kernel ("" = the same kernel)
+    int64_t other_cols = 0;          // ratio_gbps: the denominator's N (0 = the same N)
     std::vector<std::string> among;  // rank_gbps: the kernels ranked (empty = all at this N)
-    std::string metric;    // metric: the CUPTI metric name
-    int64_t rows = 0;      // 0 = any rows (the sweep's M for this N)
+    std::string metric;              // metric: the CUPTI metric name
+    int64_t rows = 0;                // 0 = any rows (the sweep's M for this N)
     int64_t cols = 0;
     std::string dtype = "fp32";
-    std::string variant;   // "" = the default variant
+    std::string variant;      // "" = the default variant
     double min = 0, max = 0;  // the measured value must lie in [min, max]
 };
 
 // The language-specific text of one step, split for the viewer.
 struct LessonText {
-    std::string path;        // the Markdown file it came from
-    std::string title;       // the first "# " heading, without the '#'
-    std::string body;        // Markdown after the title, with the answer block removed
-    std::string answer;      // Markdown inside ":::answer" ... ":::"
-    std::vector<std::string> sections;     // "## " headings in order, without the '#'
+    std::string path;                   // the Markdown file it came from
+    std::string title;                  // the first "# " heading, without the '#'
+    std::string body;                   // Markdown after the title, with the answer block removed
+    std::string answer;                 // Markdown inside ":::answer" ... ":::"
+    std::vector<std::string> sections;  // "## " headings in order, without the '#'
     std::vector<std::string> anchor_refs;  // [[...]] keys in order of appearance (may repeat)
     std::vector<std::string> claim_refs;   // {{claim:...}} ids in order of appearance
 };
 
 struct LessonStep {
-    int index = 0;             // 0..N-1, the order the viewer steps through
-    std::string id;            // kebab-case, e.g. "naive"; the file is NN-<id>.md
-    bool draft = false;        // content may reference kernels that have not landed yet
+    int index = 0;                     // 0..N-1, the order the viewer steps through
+    std::string id;                    // kebab-case, e.g. "naive"; the file is NN-<id>.md
+    bool draft = false;                // content may reference kernels that have not landed yet
     std::vector<std::string> kernels;  // the kernels this step is about (registry ids)
     std::vector<LessonAnchor> anchors;
     LessonExperiment experiment;
     std::vector<LessonClaim> claims;
-    std::string question_id;   // stable id of the check question (e.g. to remember "revealed")
-    LessonText text;           // in the book's language
+    std::string question_id;  // stable id of the check question (e.g. to remember "revealed")
+    LessonText text;          // in the book's language
 
     const LessonAnchor* find_anchor(const std::string& key) const;  // nullptr if absent
     const LessonClaim* find_claim(const std::string& id) const;     // nullptr if absent

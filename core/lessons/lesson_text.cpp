@@ -31,10 +31,10 @@ Status collect_refs(const std::string& line, int lineno, const std::string& orig
     while ((pos = line.find(open, pos)) != std::string::npos) {
         size_t end = line.find(close, pos + 2);
         if (end == std::string::npos)
-            return Error{origin + ":" + std::to_string(lineno) + ": '" + open + "' without '" +
-                             close + "'",
-                         std::string("close the reference on the same line, e.g. ") +
-                             (open[0] == '[' ? "[[warp:warp-reduce]]" : "{{claim:fused-gbps}}")};
+            return Error{
+                origin + ":" + std::to_string(lineno) + ": '" + open + "' without '" + close + "'",
+                std::string("close the reference on the same line, e.g. ") +
+                    (open[0] == '[' ? "[[warp:warp-reduce]]" : "{{claim:fused-gbps}}")};
         out->push_back(line.substr(pos + 2, end - pos - 2));
         pos = end + 2;
     }
@@ -48,8 +48,9 @@ std::string LessonAnchor::key() const {
 }
 
 Result<LessonAnchor> parse_anchor_key(const std::string& key) {
-    const std::string hint = "write [[kernel:region]] or [[kernel:ptx:pattern]], e.g. "
-                             "[[warp:warp-reduce]] or [[warp:ptx:shfl.sync.bfly]]";
+    const std::string hint =
+        "write [[kernel:region]] or [[kernel:ptx:pattern]], e.g. "
+        "[[warp:warp-reduce]] or [[warp:ptx:shfl.sync.bfly]]";
     size_t colon = key.find(':');
     if (colon == std::string::npos || colon == 0 || colon + 1 == key.size())
         return Error{"malformed anchor '" + key + "'", hint};
@@ -90,8 +91,7 @@ Result<LessonText> parse_lesson_text(const std::string& markdown, const std::str
         if (line.rfind("```", 0) == 0) in_code = !in_code;
         if (!in_code && line == kAnswerOpen) {
             if (in_answer || seen_answer)
-                return Error{origin + ":" + std::to_string(lineno) +
-                                 ": a second ':::answer' block",
+                return Error{origin + ":" + std::to_string(lineno) + ": a second ':::answer' block",
                              "each step has exactly one check question with one answer"};
             in_answer = seen_answer = true;
             answer_line = lineno;
@@ -110,9 +110,9 @@ Result<LessonText> parse_lesson_text(const std::string& markdown, const std::str
             return s.error();
         for (const std::string& b : braces) {
             if (b.rfind(kClaimPrefix, 0) != 0 || b.size() == sizeof(kClaimPrefix) - 1)
-                return Error{origin + ":" + std::to_string(lineno) + ": unknown placeholder '{{" +
-                                 b + "}}'",
-                             "the only placeholder is {{claim:<id>}}"};
+                return Error{
+                    origin + ":" + std::to_string(lineno) + ": unknown placeholder '{{" + b + "}}'",
+                    "the only placeholder is {{claim:<id>}}"};
             t.claim_refs.push_back(b.substr(sizeof(kClaimPrefix) - 1));
         }
         (in_answer ? t.answer : t.body) += raw + "\n";
