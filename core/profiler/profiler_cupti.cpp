@@ -1,25 +1,625 @@
-// TEMPORARY placeholder for the CUPTI build; replaced by the real Range Profiler implementation.
+// CounterProfiler on the CUPTI Range Profiler + Profiler Host APIs (CUDA 12.6+; the older
+// Profiler API's session functions are deprecated in CUDA 13, so nothing here uses them).
+//
+// Every CUPTI type stays in this file. The sequence, as seen working on an H100 (GH100):
+//   setup (once per device, in the constructor):
+//     cuptiProfilerInitialize -> cuptiDeviceGetChipName -> cuptiProfilerGetCounterAvailability
+//     -> host object (cuptiProfilerHostInitialize) -> config image from the metric names
+//     -> cuptiRangeProfilerEnable on the current context
+//   profile(), per range group ("kernel", then optionally one range per launch):
+//     size + initialize a counter-data image -> SetConfig(CUPTI_UserRange, CUPTI_UserReplay)
+//     -> repeat { flush L2; Start; PushRange; launches; PopRange; Stop } until all passes are
+//        submitted -> DecodeData -> per range: name + EvaluateToGpuValues.
+// With user replay CUPTI does not save or restore memory: each pass simply runs the launches
+// again. Softmax writes its output from its input only, so re-running it is harmless.
+//
+// [SECTION] Error reasons: one line naming the cause and the fix
+// [SECTION] Small helpers
+// [SECTION] Impl: per-device setup and teardown
+// [SECTION] Impl: one profiled range group
+// [SECTION] CounterProfiler
+#include <cuda.h>
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_result.h>
+#include <cupti_target.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <map>
+
+#include "core/profiler/metric_table.h"
 #include "core/profiler/profiler.h"
 
 namespace sml {
 
-struct CounterProfiler::Impl {
-    std::string reason =
-        "hardware counters unavailable: CUPTI support is not written yet";
+// =============================================================================================
+// [SECTION] Error reasons: one line naming the cause and the fix
+// =============================================================================================
+namespace {
+
+const char* cupti_error_name(CUptiResult r) {
+    const char* s = nullptr;
+    if (cuptiGetResultString(r, &s) == CUPTI_SUCCESS && s) return s;
+    return "CUPTI_ERROR_UNKNOWN";
+}
+
+// True for errors that say "this process/machine cannot read counters": once seen, every later
+// profile() would fail the same way, so the profiler turns itself off with that reason.
+bool is_environment_error(CUptiResult r) {
+    switch (r) {
+        case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
+        case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
+        case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
+        case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
+        case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
+        case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
+        case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
+        case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED:
+        case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
+        case CUPTI_ERROR_NOT_SUPPORTED:
+        case CUPTI_ERROR_NOT_COMPATIBLE:
+        case CUPTI_ERROR_INVALID_CHIP_NAME:
+        case CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED:
+        case CUPTI_ERROR_HARDWARE_BUSY:
+        case CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED:
+            return true;
+        default:
+            return false;
+    }
+}
+
+std::string cupti_reason(CUptiResult r, const char* call) {
+    const std::string code = std::string(" (") + cupti_error_name(r) + " from " + call + ")";
+    switch (r) {
+        case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
+            return "hardware counters are restricted to admin users" + code +
+                   ": load the NVIDIA driver with NVreg_RestrictProfilingToAdminUsers=0, or run "
+                   "as root";
+        case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
+            return "another profiler (ncu, nsys, compute-sanitizer, cuda-gdb) is attached" + code +
+                   "; run without it to collect counters";
+        case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
+        case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
+            return "this is a virtual GPU (vGPU) without profiling rights" + code +
+                   ": enable profiling for the VM in the vGPU settings, or run on bare metal";
+        case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
+            return "this GPU is a MIG instance and its counters cannot be read" + code +
+                   ": run on a GPU with MIG disabled";
+        case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
+            return "confidential computing is on, which hides the counters" + code +
+                   ": run on a GPU without confidential computing";
+        case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
+        case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED:
+        case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
+        case CUPTI_ERROR_NOT_SUPPORTED:
+        case CUPTI_ERROR_INVALID_DEVICE:
+            return "this device or setup does not support the CUPTI Range Profiler" + code +
+                   ": counters need a Turing or newer GPU on bare-metal Linux or Windows";
+        case CUPTI_ERROR_INVALID_CHIP_NAME:
+        case CUPTI_ERROR_NOT_COMPATIBLE:
+            return "the CUPTI library does not know this GPU or driver" + code +
+                   ": rebuild with a CUDA toolkit at least as new as the driver (12.6+)";
+        case CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED:
+        case CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED:
+            return "an older CUPTI profiling API is active in this process" + code +
+                   "; run softmaxlab on its own";
+        case CUPTI_ERROR_HARDWARE_BUSY:
+            return "the counters are in use by another process, e.g. DCGM profiling" + code +
+                   ": pause it (dcgmi profile --pause) or run on an idle GPU";
+        case CUPTI_ERROR_INVALID_METRIC_NAME:
+            return "a metric name is not known on this GPU" + code +
+                   ": check core/profiler/metric_table.cpp against this chip";
+        default:
+            return std::string("hardware counters unavailable") + code +
+                   ": rerun; if it persists, run `softmaxlab-cli device` and report the output";
+    }
+}
+
+// The support check answers per feature; turn the first blocking one into a reason.
+std::string support_reason(const CUpti_Profiler_DeviceSupported_Params& p) {
+    auto blocked = [](CUpti_Profiler_Support_Level l) {
+        return l != CUPTI_PROFILER_CONFIGURATION_SUPPORTED &&
+               l != CUPTI_PROFILER_CONFIGURATION_UNKNOWN;
+    };
+    if (blocked(p.architecture))
+        return "this GPU's architecture has no Range Profiler counters: counters need compute "
+               "capability 7.5 (Turing) or newer";
+    if (blocked(p.vGpu))
+        return "this is a virtual GPU (vGPU) without profiling enabled: enable profiling for the "
+               "VM in the vGPU settings, or run on bare metal";
+    if (blocked(p.confidentialCompute))
+        return "confidential computing is on, which hides the counters: run on a GPU without it";
+    if (blocked(p.sli)) return "SLI is enabled, which the profiler does not support: disable it";
+    if (blocked(p.cmp)) return "crypto-mining processors (CMP) have no profiler counters";
+    if (blocked(p.wsl))
+        return "counters are not supported under this WSL setup: use a newer driver or Linux";
+    return "the CUPTI Range Profiler does not support this device or setup: counters need a "
+           "Turing or newer GPU on bare-metal Linux or Windows";
+}
+
+// =============================================================================================
+// [SECTION] Small helpers
+// =============================================================================================
+
+// A CUPTI call that failed: which call and which code. Empty `call` means success.
+struct CuptiFailure {
+    const char* call = nullptr;
+    CUptiResult code = CUPTI_SUCCESS;
+    explicit operator bool() const { return call != nullptr; }
 };
 
-CounterProfiler::CounterProfiler(MetricSet) : impl_(std::make_unique<Impl>()) {}
-CounterProfiler::~CounterProfiler() = default;
-bool CounterProfiler::available() const { return false; }
-const std::string& CounterProfiler::unavailable_reason() const { return impl_->reason; }
+#define SML_CUPTI_TRY(expr)                                              \
+    do {                                                                 \
+        CUptiResult sml_r_ = (expr);                                     \
+        if (sml_r_ != CUPTI_SUCCESS) return CuptiFailure{#expr, sml_r_}; \
+    } while (0)
 
-MetricsRecord CounterProfiler::profile(const std::vector<NamedLaunch>&,
-                                       const std::function<void(cudaStream_t)>&, cudaStream_t,
-                                       bool) {
+// The first identifier of "cuptiFoo(&p)" is what an error message should name.
+std::string call_name(const char* expr) {
+    std::string s = expr;
+    return s.substr(0, s.find('('));
+}
+
+// The current CUDA context, without linking libcuda: the runtime hands out driver entry points.
+CUcontext current_context() {
+    using GetCurrent = CUresult (*)(CUcontext*);
+    static GetCurrent get = [] {
+        void* fn = nullptr;
+        cudaDriverEntryPointQueryResult q{};
+        if (cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, 12000, cudaEnableDefault,
+                                             &q) != cudaSuccess ||
+            q != cudaDriverEntryPointSuccess)
+            fn = nullptr;
+        return reinterpret_cast<GetCurrent>(fn);
+    }();
+    CUcontext ctx = nullptr;
+    if (!get || get(&ctx) != CUDA_SUCCESS) return nullptr;
+    return ctx;
+}
+
+// SML_DISABLE_CUPTI set to anything but "" or "0" forces the unavailable path.
+bool disabled_by_env(std::string* value) {
+    const char* v = std::getenv("SML_DISABLE_CUPTI");
+    if (!v || !*v || std::strcmp(v, "0") == 0) return false;
+    *value = v;
+    return true;
+}
+
+// A runaway replay loop would hang a sweep; GH100 needs at most ~10 passes for the deep set.
+constexpr int kMaxPasses = 64;
+
+}  // namespace
+
+// =============================================================================================
+// [SECTION] Impl: per-device setup and teardown
+// =============================================================================================
+struct CounterProfiler::Impl {
+    MetricSet set = MetricSet::standard;
+    std::vector<std::string> metric_names;
+    std::vector<const char*> metric_cstrs;  // points into metric_names
+
+    bool available = false;
+    std::string reason;
+
+    // Cached per device and context (rebuilt when the current context changes).
+    bool cupti_initialized = false;
+    int device = -1;
+    CUcontext ctx = nullptr;
+    std::string chip;
+    std::vector<uint8_t> availability_image;
+    CUpti_Profiler_Host_Object* host = nullptr;
+    std::vector<uint8_t> config_image;
+    size_t config_passes = 0;
+    CUpti_RangeProfiler_Object* ranges = nullptr;  // range profiler enabled on `ctx`
+    std::vector<uint8_t> counter_data;
+
+    void mark_unavailable(std::string why) {
+        available = false;
+        reason = std::move(why);
+    }
+
+    // Brings up everything for the current device; sets available/reason.
+    void setup() {
+        std::string env;
+        if (disabled_by_env(&env)) {
+            mark_unavailable("hardware counters disabled by SML_DISABLE_CUPTI=" + env +
+                             "; unset it to collect them");
+            return;
+        }
+        if (set == MetricSet::off) {
+            mark_unavailable("hardware counters off (--metrics off); use --metrics default");
+            return;
+        }
+        int count = 0;
+        cudaError_t ce = cudaGetDeviceCount(&count);
+        if (ce != cudaSuccess || count == 0) {
+            (void)cudaGetLastError();
+            mark_unavailable(std::string("no CUDA device, so no hardware counters (") +
+                             (ce != cudaSuccess ? cudaGetErrorString(ce) : "0 devices") +
+                             "): run on a machine with an NVIDIA GPU and driver");
+            return;
+        }
+        ce = cudaGetDevice(&device);
+        if (ce == cudaSuccess) ce = cudaFree(nullptr);  // makes the primary context current
+        CUcontext c = current_context();
+        if (ce != cudaSuccess || !c) {
+            (void)cudaGetLastError();
+            mark_unavailable(std::string("could not open a CUDA context for the counters (") +
+                             cudaGetErrorString(ce) + "): check the driver with nvidia-smi");
+            return;
+        }
+        if (CuptiFailure f = bring_up(c)) {
+            teardown();
+            mark_unavailable(reason_for(f));
+            return;
+        }
+        available = true;
+        reason.clear();
+    }
+
+    CuptiFailure check_support() {
+        CUpti_Profiler_DeviceSupported_Params p{CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE};
+        p.cuDevice = device;
+        p.api = CUPTI_PROFILER_RANGE_PROFILING;
+        SML_CUPTI_TRY(cuptiProfilerDeviceSupported(&p));
+        if (p.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
+            support_text = support_reason(p);
+            return CuptiFailure{"cuptiProfilerDeviceSupported", CUPTI_ERROR_NOT_SUPPORTED};
+        }
+        return {};
+    }
+    std::string support_text;  // set when check_support() refused the device
+
+    std::string reason_for(const CuptiFailure& f) const {
+        if (f.code == CUPTI_ERROR_NOT_SUPPORTED && !support_text.empty()) return support_text;
+        return cupti_reason(f.code, call_name(f.call).c_str());
+    }
+
+    CuptiFailure bring_up(CUcontext c) {
+        if (!cupti_initialized) {
+            CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+            SML_CUPTI_TRY(cuptiProfilerInitialize(&init));
+            cupti_initialized = true;
+        }
+        if (CuptiFailure f = check_support()) return f;
+
+        CUpti_Device_GetChipName_Params chip_p{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+        chip_p.deviceIndex = static_cast<size_t>(device);
+        SML_CUPTI_TRY(cuptiDeviceGetChipName(&chip_p));
+        chip = chip_p.pChipName ? chip_p.pChipName : "";
+
+        CUpti_Profiler_GetCounterAvailability_Params avail{
+            CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
+        avail.ctx = c;
+        SML_CUPTI_TRY(cuptiProfilerGetCounterAvailability(&avail));
+        availability_image.assign(avail.counterAvailabilityImageSize, 0);
+        avail.pCounterAvailabilityImage = availability_image.data();
+        SML_CUPTI_TRY(cuptiProfilerGetCounterAvailability(&avail));
+
+        CUpti_Profiler_Host_Initialize_Params hp{CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
+        hp.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+        hp.pChipName = chip.c_str();
+        hp.pCounterAvailabilityImage = availability_image.data();
+        SML_CUPTI_TRY(cuptiProfilerHostInitialize(&hp));
+        host = hp.pHostObject;
+
+        CUpti_Profiler_Host_ConfigAddMetrics_Params add{
+            CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
+        add.pHostObject = host;
+        add.ppMetricNames = metric_cstrs.data();
+        add.numMetrics = metric_cstrs.size();
+        SML_CUPTI_TRY(cuptiProfilerHostConfigAddMetrics(&add));
+
+        CUpti_Profiler_Host_GetConfigImageSize_Params sz{
+            CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
+        sz.pHostObject = host;
+        SML_CUPTI_TRY(cuptiProfilerHostGetConfigImageSize(&sz));
+        config_image.assign(sz.configImageSize, 0);
+        CUpti_Profiler_Host_GetConfigImage_Params img{
+            CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
+        img.pHostObject = host;
+        img.configImageSize = config_image.size();
+        img.pConfigImage = config_image.data();
+        SML_CUPTI_TRY(cuptiProfilerHostGetConfigImage(&img));
+
+        CUpti_Profiler_Host_GetNumOfPasses_Params np{
+            CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
+        np.configImageSize = config_image.size();
+        np.pConfigImage = config_image.data();
+        SML_CUPTI_TRY(cuptiProfilerHostGetNumOfPasses(&np));
+        config_passes = np.numOfPasses;
+
+        // Enabling here (not per profile() call) makes privilege and attached-profiler errors
+        // show up at construction, so available() is honest before the first run.
+        CUpti_RangeProfiler_Enable_Params en{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+        en.ctx = c;
+        SML_CUPTI_TRY(cuptiRangeProfilerEnable(&en));
+        ranges = en.pRangeProfilerObject;
+        ctx = c;
+        return {};
+    }
+
+    // Safe to call at any point of a partial setup; errors are ignored because there is nothing
+    // left to do about them when tearing down.
+    void teardown() {
+        if (ranges) {
+            CUpti_RangeProfiler_Disable_Params d{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+            d.pRangeProfilerObject = ranges;
+            (void)cuptiRangeProfilerDisable(&d);
+            ranges = nullptr;
+        }
+        if (host) {
+            CUpti_Profiler_Host_Deinitialize_Params d{
+                CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
+            d.pHostObject = host;
+            (void)cuptiProfilerHostDeinitialize(&d);
+            host = nullptr;
+        }
+        ctx = nullptr;
+        config_image.clear();
+        counter_data.clear();
+    }
+
+    void shutdown() {
+        teardown();
+        if (cupti_initialized) {
+            CUpti_Profiler_DeInitialize_Params d{CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
+            (void)cuptiProfilerDeInitialize(&d);
+            cupti_initialized = false;
+        }
+    }
+
+    // Re-targets the profiler if the caller switched device or context since setup.
+    bool ensure_current_context(std::string* why) {
+        (void)cudaFree(nullptr);
+        CUcontext c = current_context();
+        if (!c) {
+            *why = "no current CUDA context on this thread: call cudaSetDevice first";
+            return false;
+        }
+        if (c == ctx && ranges) return true;
+        teardown();
+        int dev = 0;
+        if (cudaGetDevice(&dev) != cudaSuccess) {
+            *why = "could not read the current CUDA device";
+            return false;
+        }
+        device = dev;
+        if (CuptiFailure f = bring_up(c)) {
+            teardown();
+            *why = reason_for(f);
+            if (is_environment_error(f.code)) mark_unavailable(*why);
+            return false;
+        }
+        return true;
+    }
+
+    // =========================================================================================
+    // [SECTION] Impl: one profiled range group
+    // =========================================================================================
+
+    // Runs `body` under user replay until CUPTI has every pass, flushing L2 before each pass,
+    // then decodes and evaluates each range into `out` (range name -> values).
+    // `num_ranges` is how many PushRange calls `body` makes per pass.
+    CuptiFailure replay(size_t num_ranges, const std::function<void(cudaStream_t)>& flush_l2,
+                        cudaStream_t stream, const std::function<cudaError_t()>& body,
+                        std::map<std::string, std::vector<MetricValue>>* out, int* passes,
+                        cudaError_t* launch_error) {
+        CUpti_RangeProfiler_GetCounterDataSize_Params cs{
+            CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+        cs.pRangeProfilerObject = ranges;
+        cs.pMetricNames = metric_cstrs.data();
+        cs.numMetrics = metric_cstrs.size();
+        cs.maxNumOfRanges = num_ranges;
+        cs.maxNumRangeTreeNodes = static_cast<uint32_t>(num_ranges);
+        SML_CUPTI_TRY(cuptiRangeProfilerGetCounterDataSize(&cs));
+        counter_data.assign(cs.counterDataSize, 0);
+
+        CUpti_RangeProfiler_CounterDataImage_Initialize_Params ci{
+            CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+        ci.pRangeProfilerObject = ranges;
+        ci.counterDataSize = counter_data.size();
+        ci.pCounterData = counter_data.data();
+        SML_CUPTI_TRY(cuptiRangeProfilerCounterDataImageInitialize(&ci));
+
+        CUpti_RangeProfiler_SetConfig_Params sc{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
+        sc.pRangeProfilerObject = ranges;
+        sc.configSize = config_image.size();
+        sc.pConfig = config_image.data();
+        sc.counterDataImageSize = counter_data.size();
+        sc.pCounterDataImage = counter_data.data();
+        sc.range = CUPTI_UserRange;
+        sc.replayMode = CUPTI_UserReplay;
+        sc.maxRangesPerPass = num_ranges;
+        sc.numNestingLevels = 1;
+        sc.minNestingLevel = 1;
+        sc.passIndex = 0;
+        sc.targetNestingLevel = 1;
+        SML_CUPTI_TRY(cuptiRangeProfilerSetConfig(&sc));
+
+        *passes = 0;
+        bool all_submitted = false;
+        while (!all_submitted && *passes < kMaxPasses) {
+            // Flush outside Start/Stop, so the flush's own traffic is never counted.
+            if (flush_l2) flush_l2(stream);
+            (void)cudaStreamSynchronize(stream);
+
+            CUpti_RangeProfiler_Start_Params st{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+            st.pRangeProfilerObject = ranges;
+            SML_CUPTI_TRY(cuptiRangeProfilerStart(&st));
+            cudaError_t e = body();
+            cudaError_t se = cudaStreamSynchronize(stream);
+            if (e == cudaSuccess) e = se;
+            if (e != cudaSuccess && *launch_error == cudaSuccess) *launch_error = e;
+
+            CUpti_RangeProfiler_Stop_Params sp{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+            sp.pRangeProfilerObject = ranges;
+            SML_CUPTI_TRY(cuptiRangeProfilerStop(&sp));
+            all_submitted = sp.isAllPassSubmitted != 0;
+            ++*passes;
+            if (*launch_error != cudaSuccess) return {};  // caller reports the launch error
+        }
+        if (!all_submitted)
+            return CuptiFailure{"cuptiRangeProfilerStop", CUPTI_ERROR_MAX_LIMIT_REACHED};
+
+        CUpti_RangeProfiler_DecodeData_Params dd{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
+        dd.pRangeProfilerObject = ranges;
+        SML_CUPTI_TRY(cuptiRangeProfilerDecodeData(&dd));
+
+        CUpti_RangeProfiler_GetCounterDataInfo_Params info{
+            CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
+        info.pCounterDataImage = counter_data.data();
+        info.counterDataImageSize = counter_data.size();
+        SML_CUPTI_TRY(cuptiRangeProfilerGetCounterDataInfo(&info));
+
+        std::vector<double> values(metric_cstrs.size());
+        for (size_t i = 0; i < info.numTotalRanges; ++i) {
+            CUpti_RangeProfiler_CounterData_GetRangeInfo_Params ri{
+                CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE};
+            ri.pCounterDataImage = counter_data.data();
+            ri.counterDataImageSize = counter_data.size();
+            ri.rangeIndex = i;
+            ri.rangeDelimiter = "/";
+            SML_CUPTI_TRY(cuptiRangeProfilerCounterDataGetRangeInfo(&ri));
+            std::string name = ri.rangeName ? ri.rangeName : "range" + std::to_string(i);
+
+            CUpti_Profiler_Host_EvaluateToGpuValues_Params ev{
+                CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
+            ev.pHostObject = host;
+            ev.pCounterDataImage = counter_data.data();
+            ev.counterDataImageSize = counter_data.size();
+            ev.rangeIndex = i;
+            ev.ppMetricNames = metric_cstrs.data();
+            ev.numMetrics = metric_cstrs.size();
+            ev.pMetricValues = values.data();
+            SML_CUPTI_TRY(cuptiProfilerHostEvaluateToGpuValues(&ev));
+
+            std::vector<MetricValue>& dst = (*out)[name];
+            dst.clear();
+            for (size_t m = 0; m < metric_names.size(); ++m)
+                if (std::isfinite(values[m])) dst.push_back({metric_names[m], values[m]});
+        }
+        return {};
+    }
+
+    // A launch failed mid-replay. The replay loop stopped before CUPTI had all its passes, and
+    // the next SetConfig would resume from that half-done state (seen on GH100: the next
+    // profile() came back with one pass and a third of the metrics). Re-enabling the range
+    // profiler on the next call starts clean.
+    MetricsRecord launch_failed(MetricsRecord* r, cudaError_t e) {
+        teardown();
+        r->available = false;
+        r->values.clear();
+        r->per_launch.clear();
+        r->reason = std::string("a kernel launch failed during counter replay (") +
+                    cudaGetErrorString(e) + "): fix the launch; timing is unaffected";
+        return *r;
+    }
+
+    // A CUPTI failure inside profile(): the record says why, and errors that will repeat turn
+    // the profiler off so the rest of a sweep does not pay for them again.
+    void fail(MetricsRecord* r, const CuptiFailure& f) {
+        r->available = false;
+        r->values.clear();
+        r->per_launch.clear();
+        r->reason = reason_for(f);
+        teardown();  // the next call re-enables from scratch rather than from a half-done replay
+        if (is_environment_error(f.code)) mark_unavailable(r->reason);
+    }
+};
+
+#undef SML_CUPTI_TRY
+
+// =============================================================================================
+// [SECTION] CounterProfiler
+// =============================================================================================
+CounterProfiler::CounterProfiler(MetricSet set) : impl_(std::make_unique<Impl>()) {
+    impl_->set = set;
+    impl_->metric_names = metric_names_in_set(set);
+    for (const std::string& n : impl_->metric_names) impl_->metric_cstrs.push_back(n.c_str());
+    impl_->setup();
+}
+
+CounterProfiler::~CounterProfiler() {
+    impl_->shutdown();
+}
+
+bool CounterProfiler::available() const {
+    return impl_->available;
+}
+const std::string& CounterProfiler::unavailable_reason() const {
+    return impl_->reason;
+}
+
+MetricsRecord CounterProfiler::profile(const std::vector<NamedLaunch>& launches,
+                                       const std::function<void(cudaStream_t)>& flush_l2,
+                                       cudaStream_t stream, bool per_launch) {
+    Impl& im = *impl_;
     MetricsRecord r;
-    r.available = false;
-    r.reason = impl_->reason;
-    r.set = "off";
+    r.set = metric_set_name(im.set);
+    if (!im.available) {
+        r.reason = im.reason;
+        return r;
+    }
+    if (launches.empty()) {
+        r.reason = "nothing to profile: the kernel planned no launches";
+        return r;
+    }
+    std::string why;
+    if (!im.ensure_current_context(&why)) {
+        r.reason = why;
+        return r;
+    }
+
+    cudaError_t launch_error = cudaSuccess;
+    auto launch_range = [&](const char* name, size_t first, size_t last) -> cudaError_t {
+        CUpti_RangeProfiler_PushRange_Params push{CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE};
+        push.pRangeProfilerObject = im.ranges;
+        push.pRangeName = name;
+        if (cuptiRangeProfilerPushRange(&push) != CUPTI_SUCCESS) return cudaErrorUnknown;
+        cudaError_t e = cudaSuccess;
+        for (size_t i = first; i < last && e == cudaSuccess; ++i) e = launches[i].launch(stream);
+        if (e == cudaSuccess) e = cudaGetLastError();
+        CUpti_RangeProfiler_PopRange_Params pop{CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE};
+        pop.pRangeProfilerObject = im.ranges;
+        (void)cuptiRangeProfilerPopRange(&pop);  // always balance the push
+        return e;
+    };
+
+    // 1) The whole kernel, all launches in one range: what the lesson's formula predicts.
+    std::map<std::string, std::vector<MetricValue>> whole;
+    auto all = [&] { return launch_range("kernel", 0, launches.size()); };
+    if (CuptiFailure f = im.replay(1, flush_l2, stream, all, &whole, &r.passes, &launch_error)) {
+        im.fail(&r, f);
+        return r;
+    }
+    if (launch_error != cudaSuccess) return im.launch_failed(&r, launch_error);
+    if (whole.count("kernel")) r.values = whole["kernel"];
+
+    // 2) Each launch as its own range, in a second replay loop of its own so that the whole-
+    //    kernel numbers above are not touched by it. Each pass again starts from a cold L2, so
+    //    launch k sees exactly the cache state it sees in a real run.
+    if (per_launch && launches.size() > 1) {
+        auto each = [&] {
+            cudaError_t e = cudaSuccess;
+            for (size_t i = 0; i < launches.size() && e == cudaSuccess; ++i)
+                e = launch_range(launches[i].name.c_str(), i, i + 1);
+            return e;
+        };
+        int passes = 0;
+        if (CuptiFailure f = im.replay(launches.size(), flush_l2, stream, each, &r.per_launch,
+                                       &passes, &launch_error)) {
+            im.fail(&r, f);
+            return r;
+        }
+        if (launch_error != cudaSuccess) return im.launch_failed(&r, launch_error);
+    }
+    r.available = !r.values.empty();
+    if (!r.available) r.reason = "the profiler returned no values for the kernel range: rerun";
     return r;
 }
 

@@ -1,19 +1,38 @@
 // CounterProfiler when softmaxlab is built without CUPTI (-DSML_WITH_CUPTI=OFF or a toolkit
 // without the Range Profiler): every run still completes with timing and predicted traffic.
+#include <cstdlib>
+#include <cstring>
+
 #include "core/profiler/profiler.h"
 
 namespace sml {
 
 struct CounterProfiler::Impl {
-    std::string reason =
-        "hardware counters unavailable: softmaxlab was built without CUPTI (needs CUDA 12.6+ "
-        "with cupti_range_profiler.h); rebuild with -DSML_WITH_CUPTI=ON";
+    MetricSet set = MetricSet::standard;
+    std::string reason;
 };
 
-CounterProfiler::CounterProfiler(MetricSet) : impl_(std::make_unique<Impl>()) {}
+CounterProfiler::CounterProfiler(MetricSet set) : impl_(std::make_unique<Impl>()) {
+    impl_->set = set;
+    // Same precedence as the CUPTI build, so a test that sets the variable reads the same reason.
+    const char* env = std::getenv("SML_DISABLE_CUPTI");
+    if (env && *env && std::strcmp(env, "0") != 0)
+        impl_->reason = std::string("hardware counters disabled by SML_DISABLE_CUPTI=") + env +
+                        "; unset it to collect them";
+    else if (set == MetricSet::off)
+        impl_->reason = "hardware counters off (--metrics off); use --metrics default";
+    else
+        impl_->reason =
+            "hardware counters unavailable: softmaxlab was built without CUPTI (needs CUDA 12.6+ "
+            "with cupti_range_profiler.h); rebuild with -DSML_WITH_CUPTI=ON";
+}
 CounterProfiler::~CounterProfiler() = default;
-bool CounterProfiler::available() const { return false; }
-const std::string& CounterProfiler::unavailable_reason() const { return impl_->reason; }
+bool CounterProfiler::available() const {
+    return false;
+}
+const std::string& CounterProfiler::unavailable_reason() const {
+    return impl_->reason;
+}
 
 MetricsRecord CounterProfiler::profile(const std::vector<NamedLaunch>&,
                                        const std::function<void(cudaStream_t)>&, cudaStream_t,
@@ -21,7 +40,7 @@ MetricsRecord CounterProfiler::profile(const std::vector<NamedLaunch>&,
     MetricsRecord r;
     r.available = false;
     r.reason = impl_->reason;
-    r.set = "off";
+    r.set = metric_set_name(impl_->set);
     return r;
 }
 
