@@ -1,12 +1,185 @@
-// PLACEHOLDER so the tree links while the real kernel is written. Replaced by the kernels work.
+// block: one block per row, values in registers, a two-level (warp, then block) reduction.
+//
+// The idea
+//   When a row is too long for one warp's registers, spread it over a whole block. Shuffles
+//   still do the heavy lifting inside each warp; only the 16 per-warp partials go through shared
+//   memory, and one __syncthreads pair per reduction makes the result visible to everyone.
+//
+// What changed since warp
+//   - 512 threads (16 warps) own a row instead of 32 lanes, so 16x more registers hold it.
+//   - The reduction gains a second level: warp shuffle -> partials in shared memory -> warp 0
+//     reduces the partials -> the result is broadcast through a shared variable.
+//   - Each row now costs two block-wide barriers per reduction; for short rows that is pure
+//     overhead, which is why the warp kernel wins below N = 1024.
+//
+// Valid N: 1 .. 16384
+//   A 512-thread block may give each thread at most 65536 / 512 = 128 registers. A thread holds
+//   up to 32 floats of the row (16384 = 512 x 32); ptxas (sm_90) fits that in 64 registers with
+//   no spills, so two rows are in flight per SM. 64 floats per thread would need all 128
+//   registers (ptxas: exactly 128, on the edge of spilling) and leave one block per SM, so
+//   longer rows go to the shared-memory kernel instead.
+//
+// Predicted DRAM traffic: reads MN, writes MN elements.
+//
+// Special values: an all -inf row gives NaN (-inf - -inf); a NaN in a row makes the row NaN
+// (exp(NaN) enters the sum). Some -inf entries with a finite max give exactly 0.
+#include <algorithm>
+
 #include "kernels/kernel_api.h"
+#include "kernels/softmax_common.cuh"
+
 namespace sml {
-static int64_t max_cols_any(const DeviceLimits&, DType) { return kUnlimitedCols; }
-static cudaError_t plan_todo(const LaunchArgs&, std::vector<LaunchStep>*) { return cudaErrorNotSupported; }
-static Traffic predict_todo(const SoftmaxProblem&) { return Traffic{}; }
-KernelInfo block_kernel_info() {
-    return KernelInfo{"block", "block", "kernels/block_softmax.cu", 0, "placeholder",
-                      dtype_bit(DType::f32), 1, max_cols_any, "placeholder", {}, nullptr,
-                      plan_todo, predict_todo};
+namespace {
+
+constexpr int kThreads = 512;
+constexpr int kMaxValsPerThread = 32;
+constexpr int64_t kMaxCols = int64_t(kThreads) * kMaxValsPerThread;  // 16384
+
+// @region block-reduce: level 1 shuffles inside each warp, level 2 through 16 shared partials
+template <class Op>
+__device__ float block_allreduce_two_level(float v, Op op) {
+    __shared__ float warp_partial[kThreads / 32];
+    __shared__ float broadcast;
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+#pragma unroll
+    for (int mask = 16; mask > 0; mask >>= 1) v = op(v, __shfl_xor_sync(0xffffffffu, v, mask));
+    if (lane == 0) warp_partial[warp] = v;
+    __syncthreads();  // all partials written
+    if (warp == 0) {
+        v = lane < kThreads / 32 ? warp_partial[lane] : Op::identity();
+#pragma unroll
+        for (int mask = 16; mask > 0; mask >>= 1) v = op(v, __shfl_xor_sync(0xffffffffu, v, mask));
+        if (lane == 0) broadcast = v;
+    }
+    __syncthreads();  // the result is visible to every warp
+    return broadcast;
 }
+// @endregion block-reduce
+
+template <int kPacks, int kPack>
+__global__ void __launch_bounds__(kThreads)
+    block_softmax_kernel(const float* in, int64_t in_stride, float* out, int64_t out_stride,
+                         int64_t rows, int64_t cols) {
+    constexpr int kVals = kPacks * kPack;
+    for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
+        // @region load-row: pack p of thread t is pack p*512 + t; lanes past N hold -inf
+        float v[kVals];
+#pragma unroll
+        for (int p = 0; p < kPacks; ++p) {
+            const int64_t col = (int64_t(p) * kThreads + threadIdx.x) * kPack;
+            if (col < cols) {
+                const float* src = in + row * in_stride + col;
+                if constexpr (kPack == 4) {
+                    const float4 q = *reinterpret_cast<const float4*>(src);
+                    v[p * 4 + 0] = q.x, v[p * 4 + 1] = q.y, v[p * 4 + 2] = q.z, v[p * 4 + 3] = q.w;
+                } else {
+                    v[p] = *src;
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < kPack; ++k) v[p * kPack + k] = -INFINITY;
+            }
+        }
+        // @endregion load-row
+
+        // @region row-stats: max, then sum of exp(x - max), each one block-wide reduction
+        float m = -INFINITY;
+#pragma unroll
+        for (int k = 0; k < kVals; ++k) m = fmaxf(m, v[k]);
+        m = block_allreduce_two_level(m, detail::MaxOp{});
+        float s = 0.f;
+#pragma unroll
+        for (int k = 0; k < kVals; ++k) {
+            v[k] = expf(v[k] - m);
+            s += v[k];
+        }
+        s = block_allreduce_two_level(s, detail::SumOp{});
+        // @endregion row-stats
+
+        // @region write-out: divide in registers and store with the load's layout
+#pragma unroll
+        for (int p = 0; p < kPacks; ++p) {
+            const int64_t col = (int64_t(p) * kThreads + threadIdx.x) * kPack;
+            if (col >= cols) continue;
+            float* dst = out + row * out_stride + col;
+            if constexpr (kPack == 4) {
+                *reinterpret_cast<float4*>(dst) = make_float4(v[p * 4] / s, v[p * 4 + 1] / s,
+                                                              v[p * 4 + 2] / s, v[p * 4 + 3] / s);
+            } else {
+                *dst = v[p] / s;
+            }
+        }
+        // @endregion write-out
+    }
+}
+
+using BlockKernel = void (*)(const float*, int64_t, float*, int64_t, int64_t, int64_t);
+
+// @region register-budget: values per thread = next_pow2(N / 512), at most 32 (the register budget)
+BlockKernel pick_kernel(int64_t cols, bool vec4) {
+    const int64_t per_thread = detail::next_pow2(detail::ceil_div(cols, kThreads));  // 1 .. 32
+    if (vec4 && per_thread >= 4) {
+        switch (per_thread) {
+            case 4: return block_softmax_kernel<1, 4>;
+            case 8: return block_softmax_kernel<2, 4>;
+            case 16: return block_softmax_kernel<4, 4>;
+            default: return block_softmax_kernel<8, 4>;
+        }
+    }
+    switch (per_thread) {
+        case 1: return block_softmax_kernel<1, 1>;
+        case 2: return block_softmax_kernel<2, 1>;
+        case 4: return block_softmax_kernel<4, 1>;
+        case 8: return block_softmax_kernel<8, 1>;
+        case 16: return block_softmax_kernel<16, 1>;
+        default: return block_softmax_kernel<32, 1>;
+    }
+}
+// @endregion register-budget
+
+int64_t block_max_cols(const DeviceLimits&, DType) { return kMaxCols; }
+
+cudaError_t block_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
+    const SoftmaxProblem& p = a.problem;
+    if (p.dtype != DType::f32 || p.rows < 1 || p.cols < 1 || p.cols > kMaxCols)
+        return cudaErrorInvalidValue;
+    const DeviceLimits lim = detail::effective_limits(a.limits);
+    BlockKernel kernel = pick_kernel(p.cols, detail::float4_ok(p, a.in, a.out));
+    const unsigned grid = detail::persistent_grid(reinterpret_cast<const void*>(kernel), kThreads,
+                                                  0, lim, p.rows);
+    steps->push_back(detail::make_step("block", kernel, dim3(grid), dim3(kThreads), 0,
+                                       static_cast<const float*>(a.in), p.in_stride,
+                                       static_cast<float*>(a.out), p.out_stride, p.rows, p.cols));
+    return cudaSuccess;
+}
+
+Traffic block_predict(const SoftmaxProblem& p) {
+    Traffic t = detail::single_pass_traffic(p, 1, "MN elements");
+    t.smem_load_bytes = 2.0 * p.rows * detail::block_reduce_smem_load_bytes(kThreads);
+    t.smem_store_bytes = 2.0 * p.rows * detail::block_reduce_smem_store_bytes(kThreads);
+    return t;
+}
+
+}  // namespace
+
+KernelInfo block_kernel_info() {
+    return KernelInfo{
+        "block",
+        "One block per row",
+        "kernels/block_softmax.cu",
+        4,
+        "512 threads own a row in registers; warp shuffles, then per-warp partials in shared "
+        "memory",
+        dtype_bit(DType::f32),
+        1,
+        block_max_cols,
+        "the row must fit in one 512-thread block's registers: 512 threads x 32 floats (at most "
+        "128 registers per thread at this block size)",
+        {},
+        nullptr,
+        block_plan,
+        block_predict,
+    };
+}
+
 }  // namespace sml

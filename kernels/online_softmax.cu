@@ -1,12 +1,186 @@
-// PLACEHOLDER so the tree links while the real kernel is written. Replaced by the kernels work.
+// online: one streaming pass for (max, sum), one more to write - any N, nothing held on chip.
+//
+// The idea
+//   Safe softmax seems to need the max before it can start summing exp(x - max). It doesn't: keep
+//   a running max m and a running sum s of exp(x - m). When a new value raises the max from
+//   m_old to m_new, everything summed so far was scaled by the old max, and
+//       sum exp(x - m_new) = (sum exp(x - m_old)) * exp(m_old - m_new),
+//   so s is rescaled by exp(m_old - m_new) and the pass continues. Two partial results (m_a, s_a)
+//   and (m_b, s_b) merge by the same rule: the larger max wins and the other sum is rescaled.
+//   That merge is associative, so threads, warps and blocks can combine their partials in any
+//   tree. It is the same bookkeeping FlashAttention uses (Milakov & Gimelshein, 2018).
+//
+// What changed since smem
+//   - No row is cached: pass 1 streams the row once computing (m, s) per thread, the partials are
+//     merged across the block, and pass 2 streams the row again to write exp(x - m) / s.
+//   - So N is unbounded, at the price of reading the input twice: 3 accesses per element instead
+//     of the 2 of an on-chip kernel (and the 4 of a three-pass safe softmax without a cache).
+//   - Element type is a template parameter: fp32, fp16 and bf16 in and out, fp32 arithmetic.
+//
+// Valid N: any N >= 1 (one block per row, 32..512 threads depending on N; rows grid-stride).
+//
+// Predicted DRAM traffic: reads 2MN, writes MN elements (x2 bytes for fp16/bf16). When one row
+// fits in L2, the second read may hit there and DRAM sees less than the formula.
+//
+// Special values: an all -inf row gives NaN (m stays -inf, and exp(-inf - -inf) is NaN); a NaN
+// in a row makes the row NaN (it poisons s). -inf entries in a row with a finite max add nothing
+// to s (they are skipped rather than computing exp(-inf - -inf) while m is still -inf).
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <algorithm>
+
 #include "kernels/kernel_api.h"
+#include "kernels/softmax_common.cuh"
+
 namespace sml {
-static int64_t max_cols_any(const DeviceLimits&, DType) { return kUnlimitedCols; }
-static cudaError_t plan_todo(const LaunchArgs&, std::vector<LaunchStep>*) { return cudaErrorNotSupported; }
-static Traffic predict_todo(const SoftmaxProblem&) { return Traffic{}; }
-KernelInfo online_kernel_info() {
-    return KernelInfo{"online", "online", "kernels/online_softmax.cu", 0, "placeholder",
-                      dtype_bit(DType::f32), 1, max_cols_any, "placeholder", {}, nullptr,
-                      plan_todo, predict_todo};
+namespace {
+
+constexpr int kMaxThreads = 512;
+
+// @region dtype-io: fp16/bf16 only change what is loaded and stored; arithmetic stays fp32
+__device__ __forceinline__ float to_float(float v) { return v; }
+__device__ __forceinline__ float to_float(__half v) { return __half2float(v); }
+__device__ __forceinline__ float to_float(__nv_bfloat16 v) { return __bfloat162float(v); }
+template <class T>
+__device__ __forceinline__ T from_float(float v);
+template <>
+__device__ __forceinline__ float from_float<float>(float v) { return v; }
+template <>
+__device__ __forceinline__ __half from_float<__half>(float v) { return __float2half_rn(v); }
+template <>
+__device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) {
+    return __float2bfloat16_rn(v);
 }
+// @endregion dtype-io
+
+struct MaxSum {
+    float m;  // running max
+    float s;  // running sum of exp(x - m)
+};
+
+// @region online-update: fold one value into (m, s), rescaling s whenever the max grows
+__device__ __forceinline__ void online_update(MaxSum& a, float x) {
+    if (x > a.m) {
+        a.s = a.s * expf(a.m - x) + 1.f;  // exp(m_old - m_new) rescales what was summed so far
+        a.m = x;
+    } else if (x != -INFINITY) {
+        a.s += expf(x - a.m);  // a NaN x lands here and poisons s, as it should
+    }
+}
+// @endregion online-update
+
+// @region online-merge: two partials combine with the same rule - the larger max wins
+__device__ __forceinline__ MaxSum merge(MaxSum a, MaxSum b) {
+    const float m = fmaxf(a.m, b.m);
+    if (m == -INFINITY) return {m, a.s + b.s};  // both saw only -inf (s = 0) or NaN (s = NaN)
+    return {m, a.s * expf(a.m - m) + b.s * expf(b.m - m)};
+}
+// @endregion online-merge
+
+// @region block-merge: shuffle-merge inside warps, then the warp partials through shared memory
+__device__ MaxSum block_merge(MaxSum v) {
+    __shared__ MaxSum partial[32];
+    __shared__ MaxSum result;
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
+    for (int mask = 16; mask > 0; mask >>= 1)
+        v = merge(v, {__shfl_xor_sync(0xffffffffu, v.m, mask),
+                      __shfl_xor_sync(0xffffffffu, v.s, mask)});
+    if (lane == 0) partial[warp] = v;
+    __syncthreads();
+    if (warp == 0) {
+        v = lane < warps ? partial[lane] : MaxSum{-INFINITY, 0.f};
+        for (int mask = 16; mask > 0; mask >>= 1)
+            v = merge(v, {__shfl_xor_sync(0xffffffffu, v.m, mask),
+                          __shfl_xor_sync(0xffffffffu, v.s, mask)});
+        if (lane == 0) result = v;
+    }
+    __syncthreads();
+    return result;
+}
+// @endregion block-merge
+
+template <class T>
+__global__ void __launch_bounds__(kMaxThreads)
+    online_softmax_kernel(const T* in, int64_t in_stride, T* out, int64_t out_stride,
+                          int64_t rows, int64_t cols) {
+    for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
+        const T* x = in + row * in_stride;
+        T* y = out + row * out_stride;
+
+        // @region first-pass: read 1 of 2 - each thread streams its columns keeping (m, s)
+        MaxSum acc{-INFINITY, 0.f};
+        for (int64_t c = threadIdx.x; c < cols; c += blockDim.x) online_update(acc, to_float(x[c]));
+        const MaxSum row_stats = block_merge(acc);
+        // @endregion first-pass
+
+        // @region second-pass: read 2 of 2 - the row again, now writing exp(x - m) / s
+        for (int64_t c = threadIdx.x; c < cols; c += blockDim.x)
+            y[c] = from_float<T>(expf(to_float(x[c]) - row_stats.m) / row_stats.s);
+        // @endregion second-pass
+    }
+}
+
+// Short rows get a short block (a warp for N <= 256); long rows get 512 threads.
+int threads_for(int64_t cols) {
+    return int(std::clamp<int64_t>(detail::next_pow2(detail::ceil_div(cols, 8)), 32, kMaxThreads));
+}
+
+template <class T>
+LaunchStep online_step(const LaunchArgs& a, const DeviceLimits& lim) {
+    const SoftmaxProblem& p = a.problem;
+    auto* kernel = online_softmax_kernel<T>;
+    const int threads = threads_for(p.cols);
+    const unsigned grid = detail::persistent_grid(reinterpret_cast<const void*>(kernel), threads,
+                                                  0, lim, p.rows);
+    return detail::make_step("online", kernel, dim3(grid), dim3(threads), 0,
+                             static_cast<const T*>(a.in), p.in_stride, static_cast<T*>(a.out),
+                             p.out_stride, p.rows, p.cols);
+}
+
+int64_t online_max_cols(const DeviceLimits&, DType) { return kUnlimitedCols; }
+
+cudaError_t online_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
+    const SoftmaxProblem& p = a.problem;
+    if (p.rows < 1 || p.cols < 1) return cudaErrorInvalidValue;
+    const DeviceLimits lim = detail::effective_limits(a.limits);
+    switch (p.dtype) {
+        case DType::f32: steps->push_back(online_step<float>(a, lim)); break;
+        case DType::f16: steps->push_back(online_step<__half>(a, lim)); break;
+        case DType::bf16: steps->push_back(online_step<__nv_bfloat16>(a, lim)); break;
+        default: return cudaErrorInvalidValue;
+    }
+    return cudaSuccess;
+}
+
+Traffic online_predict(const SoftmaxProblem& p) {
+    Traffic t = detail::single_pass_traffic(p, 2, "2MN elements");
+    const int threads = threads_for(p.cols);
+    // block_merge moves (m, s) pairs: 8 bytes where a scalar reduction moves 4.
+    t.smem_load_bytes = 2.0 * p.rows * detail::block_reduce_smem_load_bytes(threads);
+    t.smem_store_bytes = 2.0 * p.rows * detail::block_reduce_smem_store_bytes(threads);
+    return t;
+}
+
+}  // namespace
+
+KernelInfo online_kernel_info() {
+    return KernelInfo{
+        "online",
+        "Online softmax (running max and rescaled sum)",
+        "kernels/online_softmax.cu",
+        6,
+        "one pass keeps a running max and a rescaled sum, a second pass writes; any N, fp32, "
+        "fp16 and bf16",
+        kAllDTypes,
+        1,
+        online_max_cols,
+        "no limit: the row is streamed twice and never held on chip",
+        {},
+        nullptr,
+        online_plan,
+        online_predict,
+    };
+}
+
 }  // namespace sml

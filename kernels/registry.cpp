@@ -6,7 +6,8 @@
 
 namespace sml {
 
-// Each kernel file defines one of these. Keep them in lesson order.
+// Each kernel file defines one of these. Keep them in lesson order; a new kernel adds one
+// declaration here and one line in registry() below.
 KernelInfo naive_kernel_info();
 KernelInfo fused_kernel_info();
 KernelInfo warp_kernel_info();
@@ -17,8 +18,13 @@ KernelInfo online_tiled_kernel_info();
 
 const std::vector<KernelInfo>& registry() {
     static const std::vector<KernelInfo> kernels = {
-        naive_kernel_info(),  fused_kernel_info(),  warp_kernel_info(),         block_kernel_info(),
-        smem_kernel_info(),   online_kernel_info(), online_tiled_kernel_info(),
+        naive_kernel_info(),         // lesson 1: five launches
+        fused_kernel_info(),         // lesson 2: the Triton tutorial
+        warp_kernel_info(),          // lesson 3: one warp per row
+        block_kernel_info(),         // lesson 4: one block per row
+        smem_kernel_info(),          // lesson 5: row cached in shared memory
+        online_kernel_info(),        // lesson 6: running max and rescaled sum
+        online_tiled_kernel_info(),  // lesson 6: the 2-D tiled form
     };
     return kernels;
 }
@@ -94,6 +100,26 @@ cudaError_t launch_all(const KernelInfo& k, const LaunchArgs& args, cudaStream_t
         if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
     }
     return cudaSuccess;
+}
+
+Status launch_checked(const KernelInfo& k, const LaunchArgs& args, cudaStream_t stream) {
+    LaunchArgs a = args;
+    if (a.limits.sm_count <= 0) {  // limits not filled in: ranges must come from the real device
+        int dev = 0;
+        if (cudaGetDevice(&dev) != cudaSuccess || !query_device_limits(dev, &a.limits)) {
+            (void)cudaGetLastError();
+            return Error{std::string("no CUDA device to run ") + k.id + " on",
+                         "run on a machine with an NVIDIA GPU, or replay a session in the viewer"};
+        }
+    }
+    if (Status st = check_problem(k, a.problem, a.limits); !st) return st;
+    if (k.workspace_bytes && k.workspace_bytes(a.problem) > 0 && a.workspace == nullptr)
+        return Error{std::string(k.id) + " needs a workspace but none was given",
+                     "allocate workspace_bytes(problem) bytes and pass it in LaunchArgs"};
+    if (cudaError_t e = launch_all(k, a, stream); e != cudaSuccess)
+        return Error{std::string(k.id) + " failed to launch: " + cudaGetErrorString(e),
+                     "check the device with `softmaxlab-cli device`"};
+    return ok_status();
 }
 
 bool parse_dtype(const std::string& s, DType* out) {

@@ -33,4 +33,8 @@ std::vector<const KernelInfo*> kernels_for(const SoftmaxProblem& p, const Device
 // Plans and enqueues every step of `k` on `stream` (no synchronisation).
 cudaError_t launch_all(const KernelInfo& k, const LaunchArgs& args, cudaStream_t stream);
 
+// check_problem, then launch_all: a problem outside the kernel's range returns check_problem's
+// Error and launches nothing; a CUDA failure comes back as an Error naming the kernel.
+Status launch_checked(const KernelInfo& k, const LaunchArgs& args, cudaStream_t stream);
+
 }  // namespace sml
