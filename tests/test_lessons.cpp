@@ -156,6 +156,31 @@ TEST(LessonsMatchRegistry, ExperimentsAndClaimsLieInsideKernelRanges) {
     }
 }
 
+// The text quotes each kernel's N limit as a plain number (it is a fact of the code, not a
+// measurement). If a kernel's range changes, the step that teaches the limit must change too.
+TEST(LessonsMatchRegistry, QuotedLimitsAreTheRegistrysLimits) {
+    const DeviceLimits h100 = DeviceLimits::h100_reference();
+    const struct {
+        const char* step;
+        const char* kernel;
+    } quoted[] = {{"warp", "warp"}, {"fused", "fused"}, {"block", "block"}, {"smem", "smem"}};
+    for (const std::string& lang : lesson_languages()) {
+        const LessonBook book = load_or_die(lang);
+        for (const auto& q : quoted) {
+            const KernelInfo* k = find_kernel(q.kernel);
+            ASSERT_NE(k, nullptr) << q.kernel;
+            const std::string limit = std::to_string(k->max_cols(h100, DType::f32));
+            const LessonStep* step = nullptr;
+            for (const LessonStep& s : book.steps)
+                if (s.id == q.step) step = &s;
+            ASSERT_NE(step, nullptr) << q.step;
+            EXPECT_NE(step->text.body.find(limit), std::string::npos)
+                << step->text.path << " should quote " << q.kernel << "'s limit N = " << limit
+                << " (registry: " << k->limit_reason << ")";
+        }
+    }
+}
+
 TEST(LessonLanguages, ChineseTellsTheSameLessonAsEnglish) {
     const LessonBook en = load_or_die("en"), zh = load_or_die("zh");
     EXPECT_TRUE(check_same_structure(en, zh).empty()) << join_lines(check_same_structure(en, zh));
