@@ -1,7 +1,70 @@
-// softmaxlab-cli: placeholder entry point, replaced by the CLI work.
-#include <cstdio>
-#include "kernels/registry.h"
-int main() {
-    for (const auto& k : sml::registry()) std::printf("%s\n", k.id);
-    return 0;
+// softmaxlab-cli: the headless tool. One subcommand per file (see commands.h); this file wires
+// them into CLI11 and turns parse errors into the project's "error:/hint:" lines and exit 2.
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "app/cli/cli_common.h"
+#include "app/cli/commands.h"
+
+namespace {
+
+const char* const kFooter = R"(
+Examples:
+  softmaxlab-cli list                                   kernels and their N ranges
+  softmaxlab-cli device                                 the GPU, its L2, and whether counters work
+  softmaxlab-cli run --kernel fused --rows 4096 --cols 1024
+  softmaxlab-cli run --kernel naive --cols 1024 --metrics deep --json naive.json
+  softmaxlab-cli sweep --kernels all --out session.json --csv session.csv
+  softmaxlab-cli sweep --kernels warp,online --cols 32,1024,1025 --elements 16777216 --out s.json
+  softmaxlab-cli chart --session assets/sessions/<file>.json --chart bandwidth --out bw.png
+
+Each subcommand has its own --help. Exit codes: 0 ok, 1 runtime failure (no GPU, out of memory,
+a result outside tolerance), 2 bad arguments. Without a GPU, list and chart still work; replay a
+recorded session in the viewer: softmaxlab --session assets/sessions/<file>.json)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    using namespace sml::cli;
+    set_command_line(argc, argv);
+
+    CLI::App app{"softmaxlab-cli: run, measure and record the softmaxlab kernels"};
+    app.name("softmaxlab-cli");
+    app.footer(kFooter);
+    app.set_version_flag("--version", std::string("softmaxlab-cli ") + SML_VERSION);
+    app.require_subcommand(1);
+
+    // Each add_*_command adds the subcommand of that name; main looks it up to dispatch.
+    std::vector<std::pair<CLI::App*, CommandFn>> commands;
+    auto add = [&](const char* name, CommandFn fn) {
+        commands.emplace_back(app.get_subcommand(name), std::move(fn));
+    };
+    add("list", add_list_command(app));
+    add("device", add_device_command(app));
+    add("run", add_run_command(app));
+    add("sweep", add_sweep_command(app));
+    add("chart", add_chart_command(app));
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::string where = "softmaxlab-cli";
+        for (auto& [sub, fn] : commands)
+            if (sub->parsed()) where += " " + sub->get_name();
+        print_error(e.what(), "run `" + where + " --help` for the options and examples");
+        return kExitBadArgs;
+    }
+    for (auto& [sub, fn] : commands)
+        if (sub->parsed()) return fn();
+    print_error("no subcommand given", "run `softmaxlab-cli --help`");
+    return kExitBadArgs;
 }

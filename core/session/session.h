@@ -98,6 +98,9 @@ struct PointRecord {
     double max_rel_error = 0;      // against the float64 reference
     double max_rowsum_error = 0;   // |sum(row) - 1|, worst row
     int64_t rows_checked = 0;      // rows compared with the reference (a sample in sweeps)
+    double tolerance = 0;          // both errors must be <= this (depends on dtype)
+    bool within_tolerance = true;  // false: recorded anyway, flagged, and the CLI exits non-zero
+    double copy_gbps = 0;          // D2D copy of this point's byte count, same run, same method
     std::vector<LaunchRecord> launches;
     PredictedTraffic predicted;
     MetricsRecord metrics;

@@ -1,0 +1,164 @@
+#include "app/cli/cli_common.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <sstream>
+
+#include "app/cli/commands.h"
+#include "core/measure/device_info.h"
+#include "kernels/registry.h"
+
+namespace sml::cli {
+
+void print_error(const std::string& message, const std::string& hint) {
+    std::fprintf(stderr, "error: %s\n", message.c_str());
+    if (!hint.empty()) std::fprintf(stderr, "hint: %s\n", hint.c_str());
+}
+
+int fail(const Error& e, int code) {
+    print_error(e.message, e.hint);
+    return code;
+}
+
+static std::string& command_storage() {
+    static std::string s;
+    return s;
+}
+
+static std::string shell_quote(const std::string& a) {
+    if (!a.empty() && a.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                          "0123456789-_./=:,+@%^") == std::string::npos)
+        return a;
+    std::string q = "'";
+    for (char c : a) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+void set_command_line(int argc, char** argv) {
+    std::string s;
+    for (int i = 0; i < argc; ++i) {
+        if (i) s += ' ';
+        s += shell_quote(argv[i]);
+    }
+    command_storage() = s;
+}
+
+const std::string& command_line() { return command_storage(); }
+
+Result<std::vector<int64_t>> parse_int_list(const std::string& text, const std::string& option) {
+    std::vector<int64_t> out;
+    std::stringstream ss(text);
+    std::string item;
+    const std::string hint = "pass positive integers separated by commas, e.g. " + option +
+                             " 32,1024,16385";
+    while (std::getline(ss, item, ',')) {
+        if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos ||
+            item.size() > 18)
+            return Error{option + ": '" + item + "' is not a positive integer", hint};
+        const int64_t v = std::stoll(item);
+        if (v < 1) return Error{option + ": " + item + " must be >= 1", hint};
+        out.push_back(v);
+    }
+    if (out.empty()) return Error{option + ": the list is empty", hint};
+    return out;
+}
+
+Result<const KernelInfo*> parse_kernel(const std::string& id) {
+    if (const KernelInfo* k = find_kernel(id)) return k;
+    return Error{"unknown kernel '" + id + "'", "valid kernels: " + kernel_ids() +
+                                                    " (softmaxlab-cli list shows their ranges)"};
+}
+
+Result<std::vector<const KernelInfo*>> parse_kernel_list(const std::string& text) {
+    std::vector<const KernelInfo*> out;
+    if (text == "all") {
+        for (const KernelInfo& k : registry()) out.push_back(&k);
+        return out;
+    }
+    std::stringstream ss(text);
+    std::string id;
+    while (std::getline(ss, id, ',')) {
+        Result<const KernelInfo*> k = parse_kernel(id);
+        if (!k) return k.error();
+        out.push_back(*k);
+    }
+    if (out.empty())
+        return Error{"--kernels is empty", "pass all, or ids such as fused,online"};
+    return out;
+}
+
+Result<DType> parse_dtype_arg(const std::string& text) {
+    DType t;
+    if (parse_dtype(text, &t)) return t;
+    return Error{"unknown dtype '" + text + "'", "use fp32, fp16 or bf16"};
+}
+
+Status check_writable(const std::string& path, const std::string& option) {
+    const std::string probe = path + ".partial";
+    FILE* f = std::fopen(probe.c_str(), "ab");
+    if (!f)
+        return Error{option + " " + path + " is not writable: " + std::strerror(errno),
+                     "choose a path in an existing, writable directory"};
+    std::fclose(f);
+    std::remove(probe.c_str());
+    return ok_status();
+}
+
+DeviceLimits limits_for_checks(Error* no_gpu, bool* have_gpu) {
+    Result<DeviceLimits> l = query_limits_or_error(0);
+    *have_gpu = l.ok();
+    if (l) return *l;
+    *no_gpu = l.error();
+    return DeviceLimits::h100_reference();
+}
+
+std::string fmt(double v, int precision) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", precision, v);
+    return buf;
+}
+
+std::string fmt_sci(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.2g", v);
+    return buf;
+}
+
+std::string fmt_range(const KernelInfo& k, const DeviceLimits& limits, DType dtype) {
+    const int64_t hi = k.max_cols(limits, dtype);
+    return std::to_string(k.min_cols) + ".." + (hi == kUnlimitedCols ? "any" : std::to_string(hi));
+}
+
+static double now_s() {
+    using namespace std::chrono;
+    return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
+
+ProgressDisplay::ProgressDisplay() : tty_(isatty(fileno(stderr)) != 0), start_s_(now_s()) {}
+
+void ProgressDisplay::update(int done, int total, const std::string& label) {
+    const double elapsed = now_s() - start_s_;
+    if (!tty_) {
+        std::fprintf(stderr, "[%d/%d] %s (%.0f s)\n", done, total, label.c_str(), elapsed);
+        return;
+    }
+    constexpr int kWidth = 30;
+    const int filled = total > 0 ? kWidth * done / total : kWidth;
+    std::string bar(size_t(filled), '#');
+    bar.append(size_t(kWidth - filled), '.');
+    char line[256];
+    const int len = std::snprintf(line, sizeof line, "\r[%s] %d/%d  %-24s %5.0f s", bar.c_str(),
+                                  done, total, label.c_str(), elapsed);
+    std::fprintf(stderr, "%s%*s", line, last_len_ > len ? last_len_ - len : 0, "");
+    last_len_ = len;
+    std::fflush(stderr);
+}
+
+void ProgressDisplay::finish() {
+    if (tty_) std::fprintf(stderr, "\n");
+}
+
+}  // namespace sml::cli

@@ -1,0 +1,61 @@
+// Helpers shared by the softmaxlab-cli subcommands: argument parsing that produces Errors,
+// output-path checks, the progress display and number formatting.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/common/result.h"
+#include "kernels/kernel_api.h"
+
+namespace sml::cli {
+
+// Exit codes (see commands.h).
+constexpr int kExitOk = 0;
+constexpr int kExitFailure = 1;
+constexpr int kExitBadArgs = 2;
+
+// Prints the error and returns `code`, so commands can `return fail(err, kExitBadArgs)`.
+int fail(const Error& e, int code);
+
+// The command line as typed, shell-quoted where needed; recorded in sessions.
+void set_command_line(int argc, char** argv);
+const std::string& command_line();
+
+// "32,128,3000" -> {32, 128, 3000}. Rejects empty items, non-numbers and values < 1.
+Result<std::vector<int64_t>> parse_int_list(const std::string& text, const std::string& option);
+
+// "all" or "a,b": registry kernels, in registry order for "all" and in the given order otherwise.
+Result<std::vector<const KernelInfo*>> parse_kernel_list(const std::string& text);
+
+Result<const KernelInfo*> parse_kernel(const std::string& id);
+Result<DType> parse_dtype_arg(const std::string& text);
+
+// Fails when `path` cannot be created (missing directory, no permission). Checked before a long
+// run so that a typo in --out does not throw away a sweep's results.
+Status check_writable(const std::string& path, const std::string& option);
+
+// Limits to check ranges against: the device's, or the H100 reference when there is no GPU
+// (`*no_gpu` then holds the no-GPU error, for commands that must stop there).
+DeviceLimits limits_for_checks(Error* no_gpu, bool* have_gpu);
+
+// "1.23 ms", "2687 GB/s"-style formatting helpers.
+std::string fmt(double v, int precision);
+std::string fmt_sci(double v);
+std::string fmt_range(const KernelInfo& k, const DeviceLimits& limits, DType dtype);
+
+// Progress on stderr: a redrawn bar on a terminal, one line per step otherwise.
+class ProgressDisplay {
+public:
+    ProgressDisplay();
+    void update(int done, int total, const std::string& label);
+    void finish();
+
+private:
+    bool tty_;
+    double start_s_;
+    int last_len_ = 0;
+};
+
+}  // namespace sml::cli

@@ -1,0 +1,42 @@
+// `softmaxlab-cli device`: what the GPU is and whether hardware counters can be read on it.
+#include <cstdio>
+
+#include "app/cli/cli_common.h"
+#include "app/cli/commands.h"
+#include "core/measure/device_buffer.h"
+#include "core/measure/device_info.h"
+#include "core/profiler/profiler.h"
+
+namespace sml::cli {
+
+CommandFn add_device_command(CLI::App& app) {
+    CLI::App* sub = app.add_subcommand("device", "Show the GPU, its limits and CUPTI availability");
+    auto device = std::make_shared<int>(0);
+    sub->add_option("--device", *device, "CUDA device index")->default_val(0);
+    return [device] {
+        Result<DeviceRecord> rec = query_device_record(*device);
+        if (!rec) return fail(rec.error(), kExitFailure);
+        const DeviceRecord& d = *rec;
+        std::printf("GPU              %s (compute capability %d.%d)\n", d.name.c_str(), d.cc_major,
+                    d.cc_minor);
+        std::printf("SMs              %d\n", d.sm_count);
+        std::printf("L2               %s\n", format_bytes(double(d.l2_bytes)).c_str());
+        std::printf("memory           %s, %d-bit bus at %.0f MHz: %.0f GB/s peak (datasheet-style)\n",
+                    format_bytes(double(d.memory_bytes)).c_str(), d.memory_bus_bits,
+                    d.memory_clock_khz / 1e3, d.peak_dram_gbps);
+        std::printf("SM clock         %.0f MHz (max)\n", d.sm_clock_khz / 1e3);
+        std::printf("smem per block   %s (opt-in)\n",
+                    format_bytes(double(d.smem_per_block_optin)).c_str());
+        std::printf("registers per SM %d\n", d.regs_per_sm);
+        std::printf("CUDA             driver %s, runtime %s\n", d.driver_version.c_str(),
+                    d.runtime_version.c_str());
+        CounterProfiler profiler(MetricSet::standard);
+        if (profiler.available())
+            std::printf("counters         available (CUPTI Range Profiler)\n");
+        else
+            std::printf("counters         unavailable: %s\n", profiler.unavailable_reason().c_str());
+        return kExitOk;
+    };
+}
+
+}  // namespace sml::cli

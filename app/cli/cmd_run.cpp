@@ -1,0 +1,126 @@
+// `softmaxlab-cli run`: one kernel at one size, validated, timed, and printed as a result block.
+#include <cstdio>
+#include <memory>
+
+#include "app/cli/cli_common.h"
+#include "app/cli/commands.h"
+#include "app/cli/report.h"
+#include "core/runner/runner.h"
+#include "kernels/registry.h"
+
+namespace sml::cli {
+
+namespace {
+struct RunArgs {
+    std::string kernel;
+    int64_t rows = 4096;
+    int64_t cols = 1024;
+    std::string dtype = "fp32";
+    std::string variant;
+    int samples = 20;
+    int warmup = 3;
+    std::string metrics = "default";
+    std::string json_out;
+    uint64_t seed = 1;
+};
+
+// The variant by name or index; "" is the default (0).
+Result<int> parse_variant(const KernelInfo& k, const std::string& v) {
+    if (v.empty()) return 0;
+    for (size_t i = 0; i < k.variants.size(); ++i)
+        if (k.variants[i] == v || std::to_string(i) == v) return int(i);
+    std::string names;
+    for (const std::string& n : k.variants) names += (names.empty() ? "" : ", ") + n;
+    return Error{"kernel " + std::string(k.id) + " has no variant '" + v + "'",
+                 names.empty() ? std::string("it has only its default form; drop --variant")
+                               : "its variants: " + names};
+}
+
+int run_command(const RunArgs& a) {
+    Result<const KernelInfo*> kernel = parse_kernel(a.kernel);
+    if (!kernel) return fail(kernel.error(), kExitBadArgs);
+    Result<DType> dtype = parse_dtype_arg(a.dtype);
+    if (!dtype) return fail(dtype.error(), kExitBadArgs);
+    Result<int> variant = parse_variant(**kernel, a.variant);
+    if (!variant) return fail(variant.error(), kExitBadArgs);
+    MetricSet metrics;
+    if (!parse_metric_set(a.metrics, &metrics))
+        return fail(Error{"unknown metric set '" + a.metrics + "'", "use off, default or deep"},
+                    kExitBadArgs);
+    if (a.samples < 1)
+        return fail(Error{"--samples must be >= 1", "20 or more gives a stable median"},
+                    kExitBadArgs);
+    const SoftmaxProblem problem = SoftmaxProblem::contiguous(a.rows, a.cols, *dtype);
+
+    // Check the size against the kernel's range before anything needs a GPU, so a bad N is
+    // reported as such (against the H100 reference limits when there is no GPU here).
+    Error no_gpu;
+    bool have_gpu = false;
+    const DeviceLimits limits = limits_for_checks(&no_gpu, &have_gpu);
+    if (Status s = check_problem(**kernel, problem, limits); !s) {
+        Error e = s.error();
+        if (!have_gpu) e.message += " [checked against the H100 reference limits: no GPU here]";
+        return fail(e, kExitBadArgs);
+    }
+    if (!a.json_out.empty())
+        if (Status s = check_writable(a.json_out, "--json"); !s)
+            return fail(s.error(), kExitBadArgs);
+    if (!have_gpu) return fail(no_gpu, kExitFailure);
+
+    RunOptions options;
+    options.metrics = metrics;
+    options.timing.samples = a.samples;
+    options.timing.warmup = a.warmup;
+    options.variant = *variant;
+    options.seed = a.seed;
+    Result<std::unique_ptr<RunContext>> ctx = RunContext::create(options);
+    if (!ctx) return fail(ctx.error(), kExitFailure);
+    Result<PointRecord> point = run_point(**kernel, problem, options, **ctx);
+    if (!point) return fail(point.error(), kExitFailure);
+
+    Session session = new_session((*ctx)->device(), command_line());
+    session.device.copy_gbps = point->copy_gbps;
+    session.device.counters_available = point->metrics.available;
+    session.device.counters_reason = point->metrics.available ? "" : point->metrics.reason;
+    session.points.push_back(*point);
+    print_point(*point, session.device);
+    if (!a.json_out.empty()) {
+        if (Status s = save_session(a.json_out, session); !s) return fail(s.error(), kExitFailure);
+        std::printf("\nsession written to %s\n", a.json_out.c_str());
+    }
+    if (!point->within_tolerance)
+        return fail(Error{std::string(point->kernel) + " is wrong at N = " +
+                              std::to_string(point->cols) + ": max relative error " +
+                              fmt_sci(point->max_rel_error) + ", row-sum error " +
+                              fmt_sci(point->max_rowsum_error) + " (tolerance " +
+                              fmt_sci(point->tolerance) + ")",
+                          "the result is recorded but flagged; compare with another kernel "
+                          "(softmaxlab-cli run --kernel online ...) to isolate the bug"},
+                    kExitFailure);
+    return kExitOk;
+}
+}  // namespace
+
+CommandFn add_run_command(CLI::App& app) {
+    auto a = std::make_shared<RunArgs>();
+    CLI::App* sub = app.add_subcommand("run", "Run one kernel at one size: check, time, profile");
+    sub->add_option("-k,--kernel", a->kernel, "Kernel id (see `softmaxlab-cli list`)")->required();
+    sub->add_option("-m,--rows", a->rows, "Rows M")->default_val(4096);
+    sub->add_option("-n,--cols", a->cols, "Columns N (the softmax length)")->default_val(1024);
+    sub->add_option("--dtype", a->dtype, "fp32, fp16 or bf16")->default_val("fp32");
+    sub->add_option("--variant", a->variant, "Kernel variant, by name or index (e.g. smem's "
+                                              "bank-conflicted layout)");
+    sub->add_option("--samples", a->samples, "Timed samples (median reported)")->default_val(20);
+    sub->add_option("--warmup", a->warmup, "Untimed warm-up runs")->default_val(3);
+    sub->add_option("--metrics", a->metrics, "Hardware counters: off, default or deep (deep adds "
+                                             "SM throughput, 8 passes)")
+        ->default_val("default");
+    sub->add_option("--json", a->json_out, "Also write the result as a session file");
+    sub->add_option("--seed", a->seed, "Input generator seed")->default_val(1);
+    sub->footer("\nExamples:\n  softmaxlab-cli run --kernel fused --rows 4096 --cols 16385\n"
+                "  softmaxlab-cli run --kernel smem --cols 8192 --variant bank-conflicted\n"
+                "  softmaxlab-cli run --kernel naive --rows 4096 --cols 1024 --json naive.json");
+    return [a] { return run_command(*a); };
+}
+
+}  // namespace sml::cli

@@ -1,0 +1,143 @@
+// `softmaxlab-cli sweep`: every kernel over many N at a fixed element count, recorded as a
+// session (the file the viewer replays and the charts are drawn from).
+#include <chrono>
+#include <cstdio>
+#include <memory>
+
+#include "app/cli/cli_common.h"
+#include "app/cli/commands.h"
+#include "app/cli/report.h"
+#include "core/runner/runner.h"
+#include "kernels/registry.h"
+
+namespace sml::cli {
+
+namespace {
+struct SweepArgs {
+    std::string kernels = "all";
+    std::string cols;
+    int64_t elements = int64_t(1) << 28;
+    std::string dtype = "fp32";
+    std::string out;
+    std::string csv;
+    std::string metrics = "default";
+    int samples = 20;
+    uint64_t seed = 1;
+};
+
+std::string default_cols_text() {
+    std::string s;
+    for (int64_t n : default_sweep_cols()) s += (s.empty() ? "" : ",") + std::to_string(n);
+    return s;
+}
+
+int sweep_command(const SweepArgs& a) {
+    Result<std::vector<const KernelInfo*>> kernels = parse_kernel_list(a.kernels);
+    if (!kernels) return fail(kernels.error(), kExitBadArgs);
+    std::vector<int64_t> cols = default_sweep_cols();
+    if (!a.cols.empty()) {
+        Result<std::vector<int64_t>> parsed = parse_int_list(a.cols, "--cols");
+        if (!parsed) return fail(parsed.error(), kExitBadArgs);
+        cols = *parsed;
+    }
+    if (a.elements < 1)
+        return fail(Error{"--elements must be >= 1", "268435456 (1 GiB of fp32) is the default"},
+                    kExitBadArgs);
+    Result<DType> dtype = parse_dtype_arg(a.dtype);
+    if (!dtype) return fail(dtype.error(), kExitBadArgs);
+    MetricSet metrics;
+    if (!parse_metric_set(a.metrics, &metrics))
+        return fail(Error{"unknown metric set '" + a.metrics + "'", "use off, default or deep"},
+                    kExitBadArgs);
+    if (a.samples < 1)
+        return fail(Error{"--samples must be >= 1", "20 or more gives a stable median"},
+                    kExitBadArgs);
+    for (const auto& [path, opt] : {std::pair{a.out, "--out"}, std::pair{a.csv, "--csv"}})
+        if (!path.empty())
+            if (Status s = check_writable(path, opt); !s) return fail(s.error(), kExitBadArgs);
+
+    Error no_gpu;
+    bool have_gpu = false;
+    const DeviceLimits limits = limits_for_checks(&no_gpu, &have_gpu);
+    if (!have_gpu) return fail(no_gpu, kExitFailure);
+    const SweepPlan plan = plan_sweep(*kernels, cols, a.elements, *dtype, limits);
+    if (plan.items.empty())
+        return fail(Error{"no (kernel, N) pair of this sweep is inside its kernel's range",
+                          "softmaxlab-cli list shows each kernel's range"},
+                    kExitBadArgs);
+
+    RunOptions options;
+    options.metrics = metrics;
+    options.timing.samples = a.samples;
+    options.seed = a.seed;
+    ProgressDisplay progress;
+    SweepCallbacks callbacks;
+    callbacks.progress = [&progress](int done, int total, const std::string& label) {
+        progress.update(done, total, label);
+    };
+    const auto t0 = std::chrono::steady_clock::now();
+    Result<SweepResult> result = run_sweep(plan, options, command_line(), callbacks, nullptr);
+    progress.finish();
+    if (!result) return fail(result.error(), kExitFailure);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    Session& session = result->session;
+    session.notes["sweep_seconds"] = fmt(seconds, 1);
+
+    print_sweep_table(session);
+    std::printf("\n%zu points in %.1f s (%zu skipped: outside their kernel's range)\n",
+                session.points.size(), seconds, plan.skipped.size());
+    if (!session.device.counters_available)
+        std::printf("counters unavailable: %s\n", session.device.counters_reason.c_str());
+    int status = kExitOk;
+    if (!a.out.empty()) {
+        if (Status s = save_session(a.out, session); !s) return fail(s.error(), kExitFailure);
+        std::printf("session written to %s\n", a.out.c_str());
+    }
+    if (!a.csv.empty()) {
+        if (Status s = write_points_csv(a.csv, session); !s) return fail(s.error(), kExitFailure);
+        std::printf("CSV written to %s\n", a.csv.c_str());
+    }
+    for (const PointFailure& f : result->failures) {
+        print_error(f.kernel + " N=" + std::to_string(f.cols) + ": " + f.error.message,
+                    f.error.hint);
+        status = kExitFailure;
+    }
+    for (const PointRecord& p : session.points) {
+        if (p.within_tolerance) continue;
+        print_error(p.kernel + " N=" + std::to_string(p.cols) + " is outside tolerance: max rel "
+                                                                "error " +
+                        fmt_sci(p.max_rel_error) + ", row-sum error " +
+                        fmt_sci(p.max_rowsum_error) + " (tolerance " + fmt_sci(p.tolerance) + ")",
+                    "the point is recorded but flagged (marked ! in the table)");
+        status = kExitFailure;
+    }
+    return status;
+}
+}  // namespace
+
+CommandFn add_sweep_command(CLI::App& app) {
+    auto a = std::make_shared<SweepArgs>();
+    CLI::App* sub = app.add_subcommand(
+        "sweep", "Run kernels over many N at a fixed element count and record a session");
+    sub->add_option("--kernels", a->kernels, "all, or ids separated by commas")
+        ->default_val("all");
+    sub->add_option("--cols", a->cols, "N values separated by commas")
+        ->default_str(default_cols_text());
+    sub->add_option("--elements", a->elements, "Elements per point (M = elements / N)")
+        ->default_val(a->elements);
+    sub->add_option("--dtype", a->dtype, "fp32, fp16 or bf16")->default_val("fp32");
+    sub->add_option("-o,--out", a->out, "Session file to write (JSON)");
+    sub->add_option("--csv", a->csv, "Also write the points as CSV");
+    sub->add_option("--metrics", a->metrics, "Hardware counters: off, default or deep")
+        ->default_val("default");
+    sub->add_option("--samples", a->samples, "Timed samples per point")->default_val(20);
+    sub->add_option("--seed", a->seed, "Input generator seed")->default_val(1);
+    sub->footer("\nEach kernel runs only at the N inside its range; the rest are skipped and "
+                "counted.\nExamples:\n"
+                "  softmaxlab-cli sweep --out session.json --csv session.csv\n"
+                "  softmaxlab-cli sweep --kernels fused,online --cols 16384,16385 --out cliff.json");
+    return [a] { return sweep_command(*a); };
+}
+
+}  // namespace sml::cli

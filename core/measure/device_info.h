@@ -1,0 +1,31 @@
+// What the GPU is: name, SMs, L2, memory, clocks and versions, as one DeviceRecord.
+//
+// Everything a session needs to say "this was measured on <device>". The copy bandwidth and the
+// CUPTI availability are filled in later by the runner (they need a measurement and a profiler).
+#pragma once
+
+#include <string>
+
+#include "core/common/result.h"
+#include "core/session/session.h"
+#include "kernels/kernel_api.h"
+
+namespace sml {
+
+// The hint every "no GPU" error carries: where a learner without a GPU can still go.
+extern const char* const kNoGpuHint;
+
+// Fails with "no CUDA device: <cuda error>" when there is no usable device.
+Result<DeviceRecord> query_device_record(int device = 0);
+
+// The limits kernel ranges are checked against, or an Error as above.
+Result<DeviceLimits> query_limits_or_error(int device = 0);
+
+// Peak DRAM bandwidth in GB/s from the memory clock (kHz) and bus width (bits): the memory moves
+// bus_bits/8 bytes per edge, twice per clock (double data rate).
+double peak_dram_gbps(int memory_clock_khz, int memory_bus_bits);
+
+// "13.0" from a CUDA version integer such as 13000.
+std::string cuda_version_string(int version);
+
+}  // namespace sml

@@ -1,0 +1,128 @@
+// Sweeps: plan (which kernel x N points are inside their ranges) and run (stream the points out).
+#include <unistd.h>
+
+#include <algorithm>
+#include <ctime>
+
+#include "core/measure/device_info.h"
+#include "core/runner/runner.h"
+#include "kernels/registry.h"
+
+namespace sml {
+
+std::vector<int64_t> default_sweep_cols() {
+    // Powers of two from 32 to 2^20, plus the neighbours where kernels change behaviour:
+    // 1000/1025 (around the warp kernel's end), 3000 and 12288 (not powers of two: no padding
+    // waste for tiled kernels, some for next_pow2 blocks), 16385 (just past 2^14: half of fused's
+    // next_pow2 block is masked away) and 100003 (a large prime: no vector-width alignment).
+    return {32,    128,   256,   512,   1000,   1024,   1025,   2048,   3000,   4096,   8192,
+            12288, 16384, 16385, 32768, 65536,  100003, 131072, 262144, 524288, 1048576};
+}
+
+SweepPlan plan_sweep(const std::vector<const KernelInfo*>& kernels,
+                     const std::vector<int64_t>& cols, int64_t elements, DType dtype,
+                     const DeviceLimits& limits) {
+    std::vector<int64_t> sorted = cols;
+    std::sort(sorted.begin(), sorted.end());
+    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+    SweepPlan plan;
+    for (const KernelInfo* k : kernels) {
+        for (int64_t n : sorted) {
+            const int64_t rows = n > 0 ? std::max<int64_t>(elements / n, 1) : 1;
+            const SoftmaxProblem p = SoftmaxProblem::contiguous(rows, n, dtype);
+            if (Status s = check_problem(*k, p, limits); !s)
+                plan.skipped.push_back(SkippedItem{k->id, n, s.error().message});
+            else
+                plan.items.push_back(SweepItem{k, p});
+        }
+    }
+    return plan;
+}
+
+static std::string utc_now_iso8601() {
+    const std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+static std::string host_name() {
+    char buf[256] = {0};
+    if (gethostname(buf, sizeof buf - 1) != 0) return "unknown";
+    return buf;
+}
+
+Session new_session(const DeviceRecord& device, const std::string& command) {
+    Session s;
+    s.created_utc = utc_now_iso8601();
+    s.command = command;
+    s.host = host_name();
+    s.device = device;
+    s.software["softmaxlab"] = SML_VERSION;
+    s.software["cuda_runtime"] = device.runtime_version;
+    s.software["cuda_driver"] = device.driver_version;
+    // The toolkit whose headers (and nvcc) built this binary.
+    s.software["cuda_toolkit_build"] = cuda_version_string(CUDART_VERSION);
+    s.software["cupti"] = SML_HAVE_CUPTI ? "built in" : "not built";
+#if defined(__VERSION__)
+    s.software["host_compiler"] = __VERSION__;
+#endif
+    return s;
+}
+
+Result<SweepResult> run_sweep(const SweepPlan& plan, const RunOptions& options,
+                              const std::string& command, const SweepCallbacks& callbacks,
+                              const std::atomic<bool>* cancel) {
+    Result<std::unique_ptr<RunContext>> ctx = RunContext::create(options);
+    if (!ctx) return ctx.error();
+    RunContext& context = **ctx;
+    SweepResult result;
+    result.session = new_session(context.device(), command);
+    result.skipped = plan.skipped;
+    DeviceRecord& dev = result.session.device;
+    if (options.metrics == MetricSet::off) {
+        dev.counters_available = false;
+        dev.counters_reason = "metrics turned off (--metrics off)";
+    } else {
+        dev.counters_available = context.profiler().available();
+        dev.counters_reason = dev.counters_available ? "" : context.profiler().unavailable_reason();
+    }
+
+    const int total = int(plan.items.size());
+    int done = 0;
+    for (const SweepItem& item : plan.items) {
+        if (cancel && cancel->load()) {
+            result.cancelled = true;
+            break;
+        }
+        const std::string label =
+            std::string(item.kernel->id) + " N=" + std::to_string(item.problem.cols);
+        if (callbacks.progress) callbacks.progress(done, total, label);
+        Result<PointRecord> point = run_point(*item.kernel, item.problem, options, context);
+        if (point) {
+            result.session.points.push_back(std::move(*point));
+            if (callbacks.point_done) callbacks.point_done(result.session.points.back());
+        } else {
+            result.failures.push_back(PointFailure{item.kernel->id, item.problem.cols, point.error()});
+            result.session.notes["failed: " + label] = point.error().message;
+        }
+        ++done;
+    }
+    if (callbacks.progress) callbacks.progress(done, total, result.cancelled ? "cancelled" : "done");
+
+    // The device's copy bandwidth is the one measured at the largest size (the sweep's 1 GiB).
+    int64_t largest = -1;
+    for (const PointRecord& p : result.session.points) {
+        const int64_t bytes = p.rows * p.cols * (p.dtype == "fp32" ? 4 : 2);
+        if (bytes > largest) largest = bytes, dev.copy_gbps = p.copy_gbps;
+    }
+    if (!plan.skipped.empty())
+        result.session.notes["skipped_out_of_range"] = std::to_string(plan.skipped.size()) +
+                                                       " (kernel, N) pairs outside their kernel's range";
+    if (result.cancelled) result.session.notes["cancelled"] = "the sweep was cancelled before the end";
+    return result;
+}
+
+}  // namespace sml

@@ -1,0 +1,531 @@
+// Session <-> JSON (nlohmann). The only code that knows the file format.
+//
+// Format notes:
+//   - "schema_version" comes first and is checked before anything else is read.
+//   - Key order follows session.h (ordered_json), so a diff of two sessions reads naturally.
+//   - JSON has no NaN or infinity; non-finite numbers (a broken kernel's error) are written as
+//     the strings "nan", "inf" and "-inf" and read back as such.
+//   - Every field written is required when reading, except "notes". A missing or mistyped field
+//     is reported with its JSON path, e.g. "points[3].time.median_ms".
+// Nothing here throws out of the API: nlohmann's exceptions are caught and turned into Errors.
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "core/session/session.h"
+
+namespace sml {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+const char* const kRerecordHint =
+    "re-record it with `softmaxlab-cli sweep --out <file>.json`, or open one of the recorded "
+    "sessions in assets/sessions/";
+
+// ---------------------------------------------------------------------------------------------
+// Writing.
+
+json number(double v) {
+    if (std::isnan(v)) return "nan";
+    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+    return v;
+}
+
+json metric_values(const std::vector<MetricValue>& values) {
+    json o = json::object();
+    for (const MetricValue& m : values) o[m.name] = number(m.value);
+    return o;
+}
+
+json to_json(const DeviceRecord& d) {
+    return json{{"name", d.name},
+                {"cc_major", d.cc_major},
+                {"cc_minor", d.cc_minor},
+                {"sm_count", d.sm_count},
+                {"l2_bytes", d.l2_bytes},
+                {"memory_bytes", d.memory_bytes},
+                {"sm_clock_khz", d.sm_clock_khz},
+                {"memory_clock_khz", d.memory_clock_khz},
+                {"memory_bus_bits", d.memory_bus_bits},
+                {"peak_dram_gbps", number(d.peak_dram_gbps)},
+                {"copy_gbps", number(d.copy_gbps)},
+                {"smem_per_block_optin", d.smem_per_block_optin},
+                {"regs_per_sm", d.regs_per_sm},
+                {"driver_version", d.driver_version},
+                {"runtime_version", d.runtime_version},
+                {"counters_available", d.counters_available},
+                {"counters_reason", d.counters_reason}};
+}
+
+json to_json(const TimingStats& t) {
+    return json{{"min_ms", number(t.min_ms)},       {"median_ms", number(t.median_ms)},
+                {"max_ms", number(t.max_ms)},       {"mean_ms", number(t.mean_ms)},
+                {"samples", t.samples},             {"l2_flushed", t.l2_flushed}};
+}
+
+json to_json(const LaunchRecord& l) {
+    return json{{"name", l.name},
+                {"grid", {l.grid[0], l.grid[1], l.grid[2]}},
+                {"block", {l.block[0], l.block[1], l.block[2]}},
+                {"dynamic_smem_bytes", l.dynamic_smem_bytes},
+                {"static_smem_bytes", l.static_smem_bytes},
+                {"registers_per_thread", l.registers_per_thread},
+                {"blocks_per_sm", l.blocks_per_sm},
+                {"theoretical_occupancy_pct", number(l.theoretical_occupancy_pct)},
+                {"median_ms", number(l.median_ms)}};
+}
+
+json to_json(const MetricsRecord& m) {
+    json per = json::object();
+    for (const auto& [name, values] : m.per_launch) per[name] = metric_values(values);
+    return json{{"available", m.available}, {"reason", m.reason},
+                {"set", m.set},             {"passes", m.passes},
+                {"values", metric_values(m.values)}, {"per_launch", per}};
+}
+
+json to_json(const PredictedTraffic& p) {
+    json per = json::object();
+    for (const auto& [name, rw] : p.per_launch)
+        per[name] = json{{"dram_read_bytes", number(rw.first)},
+                         {"dram_write_bytes", number(rw.second)}};
+    return json{{"dram_read_bytes", number(p.dram_read_bytes)},
+                {"dram_write_bytes", number(p.dram_write_bytes)},
+                {"global_load_bytes", number(p.global_load_bytes)},
+                {"global_store_bytes", number(p.global_store_bytes)},
+                {"smem_load_bytes", number(p.smem_load_bytes)},
+                {"smem_store_bytes", number(p.smem_store_bytes)},
+                {"read_formula", p.read_formula},
+                {"write_formula", p.write_formula},
+                {"per_launch", per},
+                {"l2_resident", p.l2_resident},
+                {"l2_reason", p.l2_reason}};
+}
+
+json to_json(const PointRecord& p) {
+    json launches = json::array();
+    for (const LaunchRecord& l : p.launches) launches.push_back(to_json(l));
+    return json{{"kernel", p.kernel},
+                {"variant", p.variant},
+                {"rows", p.rows},
+                {"cols", p.cols},
+                {"dtype", p.dtype},
+                {"time", to_json(p.time)},
+                {"gbps", number(p.gbps)},
+                {"pct_of_copy", number(p.pct_of_copy)},
+                {"copy_gbps", number(p.copy_gbps)},
+                {"max_rel_error", number(p.max_rel_error)},
+                {"max_rowsum_error", number(p.max_rowsum_error)},
+                {"rows_checked", p.rows_checked},
+                {"tolerance", number(p.tolerance)},
+                {"within_tolerance", p.within_tolerance},
+                {"launches", launches},
+                {"predicted", to_json(p.predicted)},
+                {"metrics", to_json(p.metrics)}};
+}
+
+json string_map(const std::map<std::string, std::string>& m) {
+    json o = json::object();
+    for (const auto& [k, v] : m) o[k] = v;
+    return o;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading. A Reader walks the document and remembers the first problem with its JSON path;
+// after the first failure every getter returns false, so callers can read straight through.
+
+class Reader {
+public:
+    explicit Reader(std::string origin) : origin_(std::move(origin)) {}
+
+    bool failed() const { return failed_; }
+    Error error() const { return error_; }
+
+    void fail(const std::string& path, const std::string& problem) {
+        if (failed_) return;
+        failed_ = true;
+        error_ = Error{origin_ + ": " + path + ": " + problem, kRerecordHint};
+    }
+
+    const json* field(const json& obj, const std::string& path, const char* key) {
+        if (failed_) return nullptr;
+        const std::string at = path.empty() ? key : path + "." + key;
+        auto it = obj.find(key);
+        if (it == obj.end()) {
+            fail(at, "missing field");
+            return nullptr;
+        }
+        at_ = at;
+        return &*it;
+    }
+
+    bool object(const json& obj, const std::string& path, const char* key, const json** out) {
+        const json* v = field(obj, path, key);
+        if (!v) return false;
+        if (!v->is_object()) return mistyped("an object", *v);
+        *out = v;
+        return true;
+    }
+    bool array(const json& obj, const std::string& path, const char* key, const json** out) {
+        const json* v = field(obj, path, key);
+        if (!v) return false;
+        if (!v->is_array()) return mistyped("an array", *v);
+        *out = v;
+        return true;
+    }
+    bool get(const json& obj, const std::string& path, const char* key, std::string* out) {
+        const json* v = field(obj, path, key);
+        if (!v) return false;
+        if (!v->is_string()) return mistyped("a string", *v);
+        *out = v->get<std::string>();
+        return true;
+    }
+    bool get(const json& obj, const std::string& path, const char* key, bool* out) {
+        const json* v = field(obj, path, key);
+        if (!v) return false;
+        if (!v->is_boolean()) return mistyped("true or false", *v);
+        *out = v->get<bool>();
+        return true;
+    }
+    bool get(const json& obj, const std::string& path, const char* key, int64_t* out) {
+        const json* v = field(obj, path, key);
+        if (!v) return false;
+        if (!v->is_number_integer()) return mistyped("an integer", *v);
+        *out = v->get<int64_t>();
+        return true;
+    }
+    bool get(const json& obj, const std::string& path, const char* key, int* out) {
+        int64_t v = 0;
+        if (!get(obj, path, key, &v)) return false;
+        if (v < INT32_MIN || v > INT32_MAX) {
+            fail(at_, "integer " + std::to_string(v) + " is out of range");
+            return false;
+        }
+        *out = int(v);
+        return true;
+    }
+    bool get(const json& obj, const std::string& path, const char* key, double* out) {
+        const json* v = field(obj, path, key);
+        return v && to_double(*v, at_, out);
+    }
+    bool to_double(const json& v, const std::string& at, double* out) {
+        at_ = at;
+        if (v.is_number()) {
+            *out = v.get<double>();
+            return true;
+        }
+        if (v.is_string()) {
+            const std::string s = v.get<std::string>();
+            if (s == "nan") return *out = NAN, true;
+            if (s == "inf") return *out = INFINITY, true;
+            if (s == "-inf") return *out = -INFINITY, true;
+        }
+        return mistyped("a number (or \"nan\", \"inf\", \"-inf\")", v);
+    }
+    bool int3(const json& obj, const std::string& path, const char* key, int out[3]) {
+        const json* v = field(obj, path, key);
+        if (!v) return false;
+        if (!v->is_array() || v->size() != 3) return mistyped("an array of 3 integers", *v);
+        for (int i = 0; i < 3; ++i) {
+            if (!(*v)[size_t(i)].is_number_integer()) return mistyped("an array of 3 integers", *v);
+            out[i] = (*v)[size_t(i)].get<int>();
+        }
+        return true;
+    }
+    bool strings(const json& obj, const std::string& path, const char* key,
+                 std::map<std::string, std::string>* out) {
+        const json* o = nullptr;
+        if (!object(obj, path, key, &o)) return false;
+        const std::string at = path.empty() ? key : path + "." + key;
+        for (auto it = o->begin(); it != o->end(); ++it) {
+            if (!it->is_string()) {
+                at_ = at + "." + it.key();
+                return mistyped("a string", *it);
+            }
+            (*out)[it.key()] = it->get<std::string>();
+        }
+        return true;
+    }
+    bool metrics(const json& o, const std::string& at, std::vector<MetricValue>* out) {
+        if (!o.is_object()) {
+            at_ = at;
+            return mistyped("an object of metric name -> number", o);
+        }
+        for (auto it = o.begin(); it != o.end(); ++it) {
+            MetricValue m;
+            m.name = it.key();
+            if (!to_double(*it, at + "." + it.key(), &m.value)) return false;
+            out->push_back(m);
+        }
+        return true;
+    }
+
+private:
+    static const char* type_name(const json& v) {
+        if (v.is_null()) return "null";
+        if (v.is_boolean()) return "a boolean";
+        if (v.is_number()) return "a number";
+        if (v.is_string()) return "a string";
+        if (v.is_array()) return "an array";
+        return "an object";
+    }
+    bool mistyped(const std::string& expected, const json& v) {
+        fail(at_, std::string("expected ") + expected + ", found " + type_name(v));
+        return false;
+    }
+
+    std::string origin_;
+    bool failed_ = false;
+    Error error_;
+    std::string at_;
+};
+
+void read_device(Reader& r, const json& o, const std::string& p, DeviceRecord* d) {
+    r.get(o, p, "name", &d->name);
+    r.get(o, p, "cc_major", &d->cc_major);
+    r.get(o, p, "cc_minor", &d->cc_minor);
+    r.get(o, p, "sm_count", &d->sm_count);
+    r.get(o, p, "l2_bytes", &d->l2_bytes);
+    r.get(o, p, "memory_bytes", &d->memory_bytes);
+    r.get(o, p, "sm_clock_khz", &d->sm_clock_khz);
+    r.get(o, p, "memory_clock_khz", &d->memory_clock_khz);
+    r.get(o, p, "memory_bus_bits", &d->memory_bus_bits);
+    r.get(o, p, "peak_dram_gbps", &d->peak_dram_gbps);
+    r.get(o, p, "copy_gbps", &d->copy_gbps);
+    r.get(o, p, "smem_per_block_optin", &d->smem_per_block_optin);
+    r.get(o, p, "regs_per_sm", &d->regs_per_sm);
+    r.get(o, p, "driver_version", &d->driver_version);
+    r.get(o, p, "runtime_version", &d->runtime_version);
+    r.get(o, p, "counters_available", &d->counters_available);
+    r.get(o, p, "counters_reason", &d->counters_reason);
+}
+
+void read_time(Reader& r, const json& o, const std::string& p, TimingStats* t) {
+    r.get(o, p, "min_ms", &t->min_ms);
+    r.get(o, p, "median_ms", &t->median_ms);
+    r.get(o, p, "max_ms", &t->max_ms);
+    r.get(o, p, "mean_ms", &t->mean_ms);
+    r.get(o, p, "samples", &t->samples);
+    r.get(o, p, "l2_flushed", &t->l2_flushed);
+}
+
+void read_launch(Reader& r, const json& o, const std::string& p, LaunchRecord* l) {
+    r.get(o, p, "name", &l->name);
+    r.int3(o, p, "grid", l->grid);
+    r.int3(o, p, "block", l->block);
+    r.get(o, p, "dynamic_smem_bytes", &l->dynamic_smem_bytes);
+    r.get(o, p, "static_smem_bytes", &l->static_smem_bytes);
+    r.get(o, p, "registers_per_thread", &l->registers_per_thread);
+    r.get(o, p, "blocks_per_sm", &l->blocks_per_sm);
+    r.get(o, p, "theoretical_occupancy_pct", &l->theoretical_occupancy_pct);
+    r.get(o, p, "median_ms", &l->median_ms);
+}
+
+void read_predicted(Reader& r, const json& o, const std::string& p, PredictedTraffic* t) {
+    r.get(o, p, "dram_read_bytes", &t->dram_read_bytes);
+    r.get(o, p, "dram_write_bytes", &t->dram_write_bytes);
+    r.get(o, p, "global_load_bytes", &t->global_load_bytes);
+    r.get(o, p, "global_store_bytes", &t->global_store_bytes);
+    r.get(o, p, "smem_load_bytes", &t->smem_load_bytes);
+    r.get(o, p, "smem_store_bytes", &t->smem_store_bytes);
+    r.get(o, p, "read_formula", &t->read_formula);
+    r.get(o, p, "write_formula", &t->write_formula);
+    const json* per = nullptr;
+    if (r.object(o, p, "per_launch", &per)) {
+        for (auto it = per->begin(); it != per->end() && !r.failed(); ++it) {
+            const std::string at = p + ".per_launch." + it.key();
+            if (!it->is_object()) {
+                r.fail(at, "expected an object with dram_read_bytes and dram_write_bytes");
+                break;
+            }
+            std::pair<double, double> rw;
+            r.get(*it, at, "dram_read_bytes", &rw.first);
+            r.get(*it, at, "dram_write_bytes", &rw.second);
+            t->per_launch[it.key()] = rw;
+        }
+    }
+    r.get(o, p, "l2_resident", &t->l2_resident);
+    r.get(o, p, "l2_reason", &t->l2_reason);
+}
+
+void read_metrics(Reader& r, const json& o, const std::string& p, MetricsRecord* m) {
+    r.get(o, p, "available", &m->available);
+    r.get(o, p, "reason", &m->reason);
+    r.get(o, p, "set", &m->set);
+    r.get(o, p, "passes", &m->passes);
+    const json* values = nullptr;
+    if (r.object(o, p, "values", &values)) r.metrics(*values, p + ".values", &m->values);
+    const json* per = nullptr;
+    if (r.object(o, p, "per_launch", &per)) {
+        for (auto it = per->begin(); it != per->end() && !r.failed(); ++it)
+            r.metrics(*it, p + ".per_launch." + it.key(), &m->per_launch[it.key()]);
+    }
+}
+
+void read_point(Reader& r, const json& o, const std::string& p, PointRecord* pt) {
+    r.get(o, p, "kernel", &pt->kernel);
+    r.get(o, p, "variant", &pt->variant);
+    r.get(o, p, "rows", &pt->rows);
+    r.get(o, p, "cols", &pt->cols);
+    r.get(o, p, "dtype", &pt->dtype);
+    const json* sub = nullptr;
+    if (r.object(o, p, "time", &sub)) read_time(r, *sub, p + ".time", &pt->time);
+    r.get(o, p, "gbps", &pt->gbps);
+    r.get(o, p, "pct_of_copy", &pt->pct_of_copy);
+    r.get(o, p, "copy_gbps", &pt->copy_gbps);
+    r.get(o, p, "max_rel_error", &pt->max_rel_error);
+    r.get(o, p, "max_rowsum_error", &pt->max_rowsum_error);
+    r.get(o, p, "rows_checked", &pt->rows_checked);
+    r.get(o, p, "tolerance", &pt->tolerance);
+    r.get(o, p, "within_tolerance", &pt->within_tolerance);
+    const json* launches = nullptr;
+    if (r.array(o, p, "launches", &launches)) {
+        for (size_t i = 0; i < launches->size() && !r.failed(); ++i) {
+            const std::string at = p + ".launches[" + std::to_string(i) + "]";
+            if (!(*launches)[i].is_object()) {
+                r.fail(at, "expected an object");
+                break;
+            }
+            LaunchRecord l;
+            read_launch(r, (*launches)[i], at, &l);
+            pt->launches.push_back(l);
+        }
+    }
+    if (r.object(o, p, "predicted", &sub)) read_predicted(r, *sub, p + ".predicted", &pt->predicted);
+    if (r.object(o, p, "metrics", &sub)) read_metrics(r, *sub, p + ".metrics", &pt->metrics);
+}
+
+Result<Session> read_session(const json& doc, const std::string& origin) {
+    Reader r(origin);
+    Session s;
+    if (!doc.is_object()) {
+        return Error{origin + ": not a softmaxlab session (the top level is not a JSON object)",
+                     kRerecordHint};
+    }
+    auto version = doc.find("schema_version");
+    if (version == doc.end() || !version->is_number_integer())
+        return Error{origin + ": not a softmaxlab session (no integer \"schema_version\" field)",
+                     kRerecordHint};
+    s.schema_version = version->get<int>();
+    if (s.schema_version != kSessionSchemaVersion)
+        return Error{origin + ": session schema version " + std::to_string(s.schema_version) +
+                         " is not supported (this softmaxlab reads version " +
+                         std::to_string(kSessionSchemaVersion) + ")",
+                     s.schema_version > kSessionSchemaVersion
+                         ? "open it with the newer softmaxlab that wrote it, or re-record it "
+                           "with this one (softmaxlab-cli sweep --out <file>.json)"
+                         : "re-record it with this softmaxlab (softmaxlab-cli sweep --out "
+                           "<file>.json)"};
+    r.get(doc, "", "created_utc", &s.created_utc);
+    r.get(doc, "", "command", &s.command);
+    r.get(doc, "", "host", &s.host);
+    r.strings(doc, "", "software", &s.software);
+    const json* sub = nullptr;
+    if (r.object(doc, "", "device", &sub)) read_device(r, *sub, "device", &s.device);
+    const json* points = nullptr;
+    if (r.array(doc, "", "points", &points)) {
+        for (size_t i = 0; i < points->size() && !r.failed(); ++i) {
+            const std::string at = "points[" + std::to_string(i) + "]";
+            if (!(*points)[i].is_object()) {
+                r.fail(at, "expected an object");
+                break;
+            }
+            PointRecord p;
+            read_point(r, (*points)[i], at, &p);
+            s.points.push_back(std::move(p));
+        }
+    }
+    if (doc.contains("notes")) r.strings(doc, "", "notes", &s.notes);  // optional
+    if (r.failed()) return r.error();
+    return s;
+}
+
+}  // namespace
+
+std::string session_to_json(const Session& s) {
+    json points = json::array();
+    for (const PointRecord& p : s.points) points.push_back(to_json(p));
+    json doc{{"schema_version", s.schema_version},
+             {"created_utc", s.created_utc},
+             {"command", s.command},
+             {"host", s.host},
+             {"software", string_map(s.software)},
+             {"device", to_json(s.device)},
+             {"points", points},
+             {"notes", string_map(s.notes)}};
+    // Replace invalid UTF-8 (a host name, a command line) instead of throwing.
+    return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+Result<Session> parse_session(const std::string& text, const std::string& origin) {
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+        return Error{origin + ": empty file, not a softmaxlab session", kRerecordHint};
+    json doc;
+    try {
+        doc = json::parse(text);
+    } catch (const json::parse_error& e) {
+        // nlohmann reports the byte where parsing stopped; at the end of the text that means the
+        // document was cut off (an interrupted write or copy).
+        if (e.byte >= text.size())
+            return Error{origin + ": truncated: the JSON ends unexpectedly after " +
+                             std::to_string(text.size()) + " bytes",
+                         kRerecordHint};
+        return Error{origin + ": not valid JSON (at byte " + std::to_string(e.byte) + ")",
+                     kRerecordHint};
+    } catch (const std::exception& e) {
+        return Error{origin + ": could not be parsed: " + e.what(), kRerecordHint};
+    }
+    try {
+        return read_session(doc, origin);
+    } catch (const std::exception& e) {  // defensive: the Reader checks types before get<>
+        return Error{origin + ": unexpected content: " + e.what(), kRerecordHint};
+    }
+}
+
+Result<Session> load_session(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return Error{"cannot open session " + path + ": " + std::strerror(errno),
+                     "check the path; recorded sessions are in assets/sessions/"};
+    std::ostringstream buf;
+    buf << in.rdbuf();
+    if (in.bad())
+        return Error{"cannot read session " + path + ": " + std::strerror(errno),
+                     "check that the file is readable"};
+    return parse_session(buf.str(), path);
+}
+
+Status save_session(const std::string& path, const Session& session) {
+    const std::string text = session_to_json(session);
+    // Write next to the target and rename over it: rename within a directory is atomic, so the
+    // old file stays intact until the new one is complete.
+    const std::string tmp = path + ".partial";
+    const char* const hint = "choose a writable location (the directory must exist and be writable)";
+    FILE* f = std::fopen(tmp.c_str(), "wb");
+    if (!f)
+        return Error{"cannot write session " + path + ": cannot create " + tmp + ": " +
+                         std::strerror(errno),
+                     hint};
+    const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size() &&
+                         std::fflush(f) == 0 && fsync(fileno(f)) == 0;
+    const int write_errno = errno;
+    if (std::fclose(f) != 0 || !written) {
+        std::remove(tmp.c_str());
+        return Error{"cannot write session " + path + ": " + std::strerror(write_errno), hint};
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+        const int e = errno;
+        std::remove(tmp.c_str());
+        return Error{"cannot write session " + path + ": rename failed: " + std::strerror(e),
+                     hint};
+    }
+    return ok_status();
+}
+
+}  // namespace sml
