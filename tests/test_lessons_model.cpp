@@ -510,6 +510,16 @@ TEST_F(LessonFolder, ErrorsNameTheFileAndTheField) {
     write("lessons.json", both);
     EXPECT_NE(load_error().find("needs exactly one of \"region\" or \"ptx\""), std::string::npos);
 
+    std::string dup_claim = kOneStep;
+    dup_claim.replace(dup_claim.find("\"claims\": ["), 11,
+                      "\"claims\": [{\"id\": \"c1\", \"quantity\": \"copy_gbps\", \"min\": 1, "
+                      "\"max\": 2}, ");
+    write("lessons.json", dup_claim);
+    EXPECT_NE(load_error().find("claims uses the id 'c1' twice"), std::string::npos);
+
+    write("lessons.json", std::string("{\"schema\": 2, ") + (kOneStep + 1));
+    EXPECT_NE(load_error().find("schema is not 1"), std::string::npos);
+
     write("lessons.json", kOneStep);  // valid index, but no en/00-warp.md
     EXPECT_NE(load_error().find("step 0 (warp) has no en text"), std::string::npos);
 

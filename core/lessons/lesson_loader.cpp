@@ -12,6 +12,7 @@ namespace {
 using nlohmann::json;
 
 const char kFormatHint[] = "see lessons/README.md for the lessons.json format";
+constexpr int64_t kLessonSchema = 1;  // bump when lessons.json changes incompatibly
 
 // Reads typed fields of one JSON object, remembering the first problem with its location.
 class FieldReader {
@@ -188,6 +189,9 @@ Result<LessonBook> load_lessons(const std::string& root, const std::string& lang
 
     FieldReader top(doc, index_path);
     const json* steps = top.array("steps");
+    if (top.integer("schema", false, kLessonSchema) != kLessonSchema)
+        top.fail("schema",
+                 "is not " + std::to_string(kLessonSchema) + ", the version this build reads");
     if (!top.ok()) return Error{top.error(), kFormatHint};
 
     LessonBook book;
@@ -213,6 +217,17 @@ Result<LessonBook> load_lessons(const std::string& root, const std::string& lang
                 s.claims.push_back(
                     read_claim((*claims)[k], where + ".claims[" + std::to_string(k) + "]", &r));
         if (r.ok() && !is_kebab_case(s.id)) r.fail("id", "'" + s.id + "' is not kebab-case");
+        for (const LessonStep& earlier : book.steps)
+            if (r.ok() && earlier.id == s.id)
+                r.fail("id", "'" + s.id + "' is used by an earlier step");
+        for (size_t a = 0; a < s.anchors.size() && r.ok(); ++a)
+            for (size_t b = 0; b < a; ++b)
+                if (s.anchors[a].key() == s.anchors[b].key())
+                    r.fail("anchors", "lists " + s.anchors[a].key() + " twice");
+        for (size_t a = 0; a < s.claims.size() && r.ok(); ++a)
+            for (size_t b = 0; b < a; ++b)
+                if (s.claims[a].id == s.claims[b].id)
+                    r.fail("claims", "uses the id '" + s.claims[a].id + "' twice");
         if (!r.ok()) return Error{r.error(), kFormatHint};
 
         const std::string md_path = root + "/" + lang + "/" + step_file_name(s.index, s.id);
