@@ -306,6 +306,8 @@ TEST(LessonClaims, MissingDataIsAnErrorThatSaysWhat) {
     no_other.other = "smem";
     LessonClaim no_metric = claim("metric", "naive", 1024);
     no_metric.metric = "sm__throughput.avg.pct_of_peak_sustained_elapsed";
+    LessonClaim rank_missing = claim("rank_gbps", "fused", 4096);
+    rank_missing.among = {"naive", "online"};
     const Case cases[] = {
         {claim("gbps", "online", 4096), "no point for online at N = 4096"},
         {wrong_rows, "no point for naive at N = 1024, M = 8"},
@@ -313,6 +315,7 @@ TEST(LessonClaims, MissingDataIsAnErrorThatSaysWhat) {
         {claim("dram_ratio", "warp", 1024), "no hardware counters (SML_DISABLE_CUPTI=1)"},
         {no_metric, "has no metric sm__throughput"},
         {claim("speed", "fused", 4096), "unknown quantity 'speed'"},
+        {rank_missing, "no point for online at N = 4096 fp32, which the ranking needs"},
     };
     for (const Case& k : cases) {
         Result<double> v = evaluate_claim(k.c, s);

@@ -91,6 +91,11 @@ Result<double> evaluate_claim(const LessonClaim& c, const Session& s) {
         return p->gbps / q->gbps;
     }
     if (c.quantity == "rank_gbps") {
+        // A rank against a field with missing runners would flatter the kernel: demand them all.
+        for (const std::string& k : c.among)
+            if (!find_point(s, c, k, c.cols))
+                return missing(c, "the session has no point for " + point_name(c, k, c.cols) +
+                                      ", which the ranking needs");
         int rank = 1;
         for (const PointRecord& q : s.points) {
             if (q.cols != c.cols || q.dtype != c.dtype || !q.variant.empty() ||
