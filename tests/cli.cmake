@@ -1,0 +1,96 @@
+# softmaxlab-cli end to end (label cpu): exit codes and the error/hint lines a user sees.
+#
+# Each test runs the CLI through a small driver that checks the exit code AND the output (CTest's
+# PASS_REGULAR_EXPRESSION alone would ignore the exit code). GPU-less behaviour is tested with
+# CUDA_VISIBLE_DEVICES set empty, so these tests mean the same on a machine with a GPU.
+if(NOT TARGET softmaxlab-cli)
+  return()
+endif()
+
+# The driver is generated here rather than kept as tests/*.cmake, which this folder includes.
+set(SML_CLI_DRIVER ${CMAKE_CURRENT_BINARY_DIR}/expect_cli.cmake)
+file(WRITE ${SML_CLI_DRIVER} [=[
+# cmake -DCMD=a|b|c -DRC=<exit code> -DEXPECT=re1|re2 [-DREJECT=re] [-DERROR_HINT=1]
+#       -P expect_cli.cmake
+string(REPLACE "|" ";" cmd "${CMD}")
+execute_process(COMMAND ${cmd} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+set(all "${out}${err}")
+if(NOT rc STREQUAL "${RC}")
+  message(FATAL_ERROR "exit code ${rc}, expected ${RC}, from: ${CMD}\n--- output ---\n${all}")
+endif()
+if(EXPECT)
+  string(REPLACE "|" ";" expects "${EXPECT}")
+  foreach(re ${expects})
+    if(NOT all MATCHES "${re}")
+      message(FATAL_ERROR "output lacks /${re}/ from: ${CMD}\n--- output ---\n${all}")
+    endif()
+  endforeach()
+endif()
+if(ERROR_HINT)
+  # stderr is exactly one "error: ..." line followed by one "hint: ..." line.
+  string(REGEX REPLACE "\n$" "" e "${err}")
+  string(REPLACE ";" "," e "${e}")
+  string(REPLACE "\n" ";" lines "${e}")
+  list(LENGTH lines n)
+  set(first "")
+  set(second "")
+  if(n EQUAL 2)
+    list(GET lines 0 first)
+    list(GET lines 1 second)
+  endif()
+  if(NOT first MATCHES "^error: ." OR NOT second MATCHES "^hint: .")
+    message(FATAL_ERROR "stderr is not one error: line and one hint: line, from: ${CMD}\n"
+                        "--- stderr ---\n${err}")
+  endif()
+endif()
+if(REJECT AND all MATCHES "${REJECT}")
+  message(FATAL_ERROR "output has /${REJECT}/ from: ${CMD}\n--- output ---\n${all}")
+endif()
+message(STATUS "ok (exit ${rc}): ${CMD}")
+]=])
+
+# sml_cli_test(<name> RC <code> ARGS <cli args...> [EXPECT <regex>...] [REJECT <regex>]
+#              [ERROR_HINT])   ERROR_HINT: stderr must be exactly an error: and a hint: line
+function(sml_cli_test name)
+  cmake_parse_arguments(T "ERROR_HINT" "RC;REJECT" "ARGS;EXPECT" ${ARGN})
+  list(JOIN T_ARGS "|" args)
+  list(JOIN T_EXPECT "|" expect)
+  add_test(NAME cli_${name}
+           COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:softmaxlab-cli>|${args}" -DRC=${T_RC}
+                   "-DEXPECT=${expect}" "-DREJECT=${T_REJECT}" -DERROR_HINT=${T_ERROR_HINT}
+                   -P ${SML_CLI_DRIVER})
+  set_tests_properties(cli_${name} PROPERTIES LABELS cpu TIMEOUT 60
+                       ENVIRONMENT "CUDA_VISIBLE_DEVICES=")
+endfunction()
+
+sml_cli_test(help RC 0 ARGS --help EXPECT "Examples:" "sweep" "Exit codes")
+sml_cli_test(run_help RC 0 ARGS run --help EXPECT "--kernel" "--metrics" "Examples:")
+sml_cli_test(version RC 0 ARGS --version EXPECT "softmaxlab-cli [0-9]+\\.[0-9]+")
+sml_cli_test(list_without_gpu RC 0 ARGS list
+             EXPECT "no GPU here" "naive" "online_tiled" "warp +3 .*1\\.\\.1024")
+sml_cli_test(run_without_gpu RC 1 ARGS run --kernel fused --rows 64 --cols 1024
+             ERROR_HINT EXPECT "error: no CUDA device" "hint: replay a session")
+sml_cli_test(sweep_without_gpu RC 1 ARGS sweep --cols 32,1024
+             ERROR_HINT EXPECT "error: no CUDA device" "NVIDIA GPU")
+sml_cli_test(device_without_gpu RC 1 ARGS device ERROR_HINT EXPECT "no CUDA device")
+sml_cli_test(run_unknown_kernel RC 2 ARGS run --kernel nope
+             ERROR_HINT EXPECT "unknown kernel 'nope'"
+                    "valid kernels: naive, fused, warp, block, smem, online")
+sml_cli_test(run_outside_range RC 2 ARGS run --kernel warp --cols 5000
+             ERROR_HINT EXPECT "N = 5000 is outside warp's range 1\\.\\.1024"
+                    "hint: kernels that can run N = 5000: .*online")
+sml_cli_test(run_bad_size RC 2 ARGS run --kernel fused --rows 0 --cols 1024
+             ERROR_HINT EXPECT "invalid size 0 x 1024")
+sml_cli_test(run_bad_dtype RC 2 ARGS run --kernel fused --dtype fp64
+             ERROR_HINT EXPECT "unknown dtype 'fp64'")
+sml_cli_test(run_not_a_number RC 2 ARGS run --kernel fused --rows many
+             ERROR_HINT EXPECT "--rows" REJECT "Segmentation|terminate")
+sml_cli_test(run_unwritable_json RC 2 ARGS run --kernel fused --json /nonexistent-dir/r.json
+             ERROR_HINT EXPECT "--json /nonexistent-dir/r.json is not writable")
+sml_cli_test(sweep_unwritable_out RC 2 ARGS sweep --out /nonexistent-dir/s.json
+             ERROR_HINT EXPECT "--out /nonexistent-dir/s.json is not writable")
+sml_cli_test(sweep_bad_cols RC 2 ARGS sweep --cols 32,abc
+             ERROR_HINT EXPECT "'abc' is not a positive integer")
+sml_cli_test(sweep_unknown_kernel RC 2 ARGS sweep --kernels fused,nope
+             ERROR_HINT EXPECT "unknown kernel 'nope'")
+sml_cli_test(no_subcommand RC 2 ARGS --nonsense EXPECT "error:" "hint: run `softmaxlab-cli")

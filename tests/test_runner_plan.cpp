@@ -1,0 +1,143 @@
+// The parts of measurement and the runner that need no GPU: sweep planning, statistics,
+// row sampling, the L2-residency note and the DRAM peak formula.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "core/measure/accuracy.h"
+#include "core/measure/device_info.h"
+#include "core/measure/input_gen.h"
+#include "core/measure/timing.h"
+#include "core/runner/runner.h"
+#include "kernels/registry.h"
+
+namespace sml {
+namespace {
+
+TEST(Stats, MinMedianMaxMean) {
+    TimingStats t = summarize_samples({3.0, 1.0, 2.0, 10.0}, true);
+    EXPECT_EQ(t.samples, 4);
+    EXPECT_DOUBLE_EQ(t.min_ms, 1.0);
+    EXPECT_DOUBLE_EQ(t.median_ms, 2.5);  // even count: mean of the middle two
+    EXPECT_DOUBLE_EQ(t.max_ms, 10.0);
+    EXPECT_DOUBLE_EQ(t.mean_ms, 4.0);
+    EXPECT_TRUE(t.l2_flushed);
+    t = summarize_samples({5.0, 1.0, 4.0}, false);
+    EXPECT_DOUBLE_EQ(t.median_ms, 4.0);
+    EXPECT_FALSE(t.l2_flushed);
+    EXPECT_EQ(summarize_samples({}, true).samples, 0);
+}
+
+TEST(Stats, BandwidthIsBytesOverTime) {
+    // 2 * 1 GiB moved in 0.715 ms is the H100's ~3 TB/s copy.
+    EXPECT_NEAR(bandwidth_gbps(2.0 * (1 << 30), 0.715), 3003.4, 0.1);
+    EXPECT_EQ(bandwidth_gbps(100, 0), 0.0);
+}
+
+TEST(DeviceInfo, PeakDramFromClockAndBus) {
+    // H100 SXM HBM3: 2619 MHz, 5120-bit bus, double data rate -> 3352 GB/s.
+    EXPECT_NEAR(peak_dram_gbps(2619000, 5120), 3352.3, 0.1);
+    EXPECT_EQ(cuda_version_string(13000), "13.0");
+    EXPECT_EQ(cuda_version_string(12060), "12.6");
+}
+
+TEST(Sampling, SpreadIncludesFirstAndLast) {
+    const std::vector<int64_t> r = sample_rows(262144, 64);
+    ASSERT_EQ(r.size(), 64u);
+    EXPECT_EQ(r.front(), 0);
+    EXPECT_EQ(r.back(), 262143);
+    EXPECT_TRUE(std::is_sorted(r.begin(), r.end()));
+    EXPECT_EQ(std::set<int64_t>(r.begin(), r.end()).size(), r.size());
+    EXPECT_EQ(sample_rows(3, 64), (std::vector<int64_t>{0, 1, 2}));
+    EXPECT_EQ(sample_rows(1, 64), (std::vector<int64_t>{0}));
+    EXPECT_TRUE(sample_rows(0, 64).empty());
+}
+
+TEST(Sampling, RowCountRespectsElementBudget) {
+    EXPECT_EQ(sample_row_count(262144, 1024), 64);
+    EXPECT_EQ(sample_row_count(256, 1 << 20), 4);  // 4 Mi elements at most
+    EXPECT_EQ(sample_row_count(8, 1 << 26), 2);    // never fewer than first and last
+    EXPECT_EQ(sample_row_count(1, 1 << 26), 1);
+}
+
+TEST(Tolerance, DependsOnDtype) {
+    EXPECT_DOUBLE_EQ(tolerance_for(DType::f32), 1e-5);
+    EXPECT_GT(tolerance_for(DType::f16), tolerance_for(DType::f32));
+    EXPECT_GT(tolerance_for(DType::bf16), tolerance_for(DType::f16));
+}
+
+TEST(InputGen, DeterministicNormalValues) {
+    EXPECT_EQ(normal_input_value(7, 3, 5), normal_input_value(7, 3, 5));
+    EXPECT_NE(normal_input_value(7, 3, 5), normal_input_value(8, 3, 5));
+    EXPECT_NE(normal_input_value(7, 3, 5), normal_input_value(7, 5, 3));
+    // Roughly standard normal over many draws.
+    double sum = 0, sq = 0;
+    const int n = 200000;
+    for (int i = 0; i < n; ++i) {
+        const double v = normal_input_value(1, i / 1000, i % 1000);
+        sum += v, sq += v * v;
+    }
+    EXPECT_NEAR(sum / n, 0.0, 0.02);
+    EXPECT_NEAR(sq / n, 1.0, 0.02);
+}
+
+TEST(SweepPlan, SkipsOutOfRangeAndDerivesRows) {
+    const DeviceLimits h100 = DeviceLimits::h100_reference();
+    const KernelInfo* warp = find_kernel("warp");
+    const KernelInfo* online = find_kernel("online");
+    ASSERT_TRUE(warp && online);
+    const SweepPlan plan = plan_sweep({warp, online}, {4096, 32, 1024, 32}, int64_t(1) << 20,
+                                      DType::f32, h100);
+    // warp: 32, 1024 (4096 is past its range); online: all three. Duplicates removed.
+    ASSERT_EQ(plan.items.size(), 5u);
+    EXPECT_EQ(plan.items[0].kernel, warp);
+    EXPECT_EQ(plan.items[0].problem.cols, 32);
+    EXPECT_EQ(plan.items[0].problem.rows, (int64_t(1) << 20) / 32);
+    EXPECT_EQ(plan.items[1].problem.cols, 1024);
+    EXPECT_EQ(plan.items[4].problem.cols, 4096);
+    ASSERT_EQ(plan.skipped.size(), 1u);
+    EXPECT_EQ(plan.skipped[0].kernel, "warp");
+    EXPECT_EQ(plan.skipped[0].cols, 4096);
+    EXPECT_NE(plan.skipped[0].reason.find("warp"), std::string::npos);
+    // Fewer elements than N: at least one row.
+    const SweepPlan tiny = plan_sweep({online}, {1000}, 10, DType::f32, h100);
+    ASSERT_EQ(tiny.items.size(), 1u);
+    EXPECT_EQ(tiny.items[0].problem.rows, 1);
+}
+
+TEST(SweepPlan, DefaultColsCoverCliffs) {
+    const std::vector<int64_t> c = default_sweep_cols();
+    EXPECT_GE(c.size(), 18u);
+    EXPECT_LE(c.size(), 24u);
+    EXPECT_EQ(c.front(), 32);
+    EXPECT_EQ(c.back(), 1048576);
+    for (int64_t n : {3000, 12288, 16384, 16385})
+        EXPECT_NE(std::find(c.begin(), c.end(), n), c.end()) << n;
+    EXPECT_TRUE(std::is_sorted(c.begin(), c.end()));
+}
+
+TEST(PredictPoint, L2ResidencyFlagAndReason) {
+    const KernelInfo* naive = find_kernel("naive");
+    ASSERT_TRUE(naive);
+    const int64_t l2 = DeviceLimits::h100_reference().l2_bytes;
+    // 4096 x 1024 fp32: 16 MiB in + 16 MiB out (+ intermediates) - compare with half the L2.
+    const SoftmaxProblem small = SoftmaxProblem::contiguous(512, 1024);  // 2 MiB each way
+    const PredictedTraffic s = predict_point(*naive, small, l2);
+    EXPECT_TRUE(s.l2_resident);
+    EXPECT_NE(s.l2_reason.find("fits in the 50.00 MiB L2"), std::string::npos) << s.l2_reason;
+    EXPECT_NE(s.l2_reason.find("below the formula"), std::string::npos);
+    // The formula is kept as it is: residency never changes the prediction.
+    const Traffic t = naive->predict(small);
+    EXPECT_DOUBLE_EQ(s.dram_read_bytes, t.dram_read_bytes);
+    EXPECT_DOUBLE_EQ(s.dram_write_bytes, t.dram_write_bytes);
+    EXPECT_EQ(s.per_launch.size(), t.steps.size());
+
+    const SoftmaxProblem big = SoftmaxProblem::contiguous(262144, 1024);  // 1 GiB
+    const PredictedTraffic b = predict_point(*naive, big, l2);
+    EXPECT_FALSE(b.l2_resident);
+    EXPECT_NE(b.l2_reason.find("does not fit"), std::string::npos) << b.l2_reason;
+}
+
+}  // namespace
+}  // namespace sml
