@@ -1,0 +1,361 @@
+// The chart model and layout: ticks, builders, errors, legend placement and hit-testing.
+// Uses the SYNTHETIC session of test_chart_fixture.h (no GPU, no Cairo).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "core/chart/chart_build.h"
+#include "core/chart/chart_layout.h"
+#include "core/profiler/metric_table.h"
+#include "kernels/registry.h"
+#include "test_chart_fixture.h"
+
+namespace sml::chart {
+namespace {
+
+Chart must_build(const Session& s, const std::string& kind, int64_t cols = 0) {
+    ChartOptions o;
+    o.kind = kind;
+    o.cols = cols;
+    Result<Chart> c = build_chart(s, o);
+    EXPECT_TRUE(c.ok()) << kind << ": " << (c.ok() ? "" : c.error().message);
+    return c.ok() ? *c : Chart{};
+}
+
+const Series* find_series(const Panel& p, const std::string& key) {
+    for (const Series& s : p.series)
+        if (s.key == key) return &s;
+    return nullptr;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ticks
+
+TEST(ChartTicks, Log2TicksArePowersOfTwoInsideTheRange) {
+    for (auto [lo, hi] : std::vector<std::pair<double, double>>{
+             {32, 1048576}, {1, 1024}, {100, 5000}, {3, 7}, {32, 32}}) {
+        const auto ticks = log_ticks(lo, hi, AxisScale::log2, TickFormat::pow2_count);
+        EXPECT_LE(ticks.size(), 12u) << lo << ".." << hi;
+        for (const Tick& t : ticks) {
+            const double e = std::log2(t.value);
+            EXPECT_EQ(e, std::round(e)) << t.value << " is not a power of two";
+            EXPECT_GE(t.value, lo);
+            EXPECT_LE(t.value, hi);
+        }
+    }
+    const auto ticks = log_ticks(1, 1 << 20, AxisScale::log2, TickFormat::pow2_count);
+    std::set<std::string> labels;
+    for (const Tick& t : ticks) labels.insert(t.label);
+    EXPECT_TRUE(labels.count("1K")) << "2^10 must be labelled 1K";
+    EXPECT_TRUE(labels.count("1M")) << "2^20 must be labelled 1M";
+}
+
+TEST(ChartTicks, NiceLinearTicksUseRoundStepsAndCoverTheData) {
+    for (auto [lo, hi] : std::vector<std::pair<double, double>>{
+             {0, 3486}, {0, 0.741}, {0, 110}, {-3, 17}, {0, 2.15e9}}) {
+        double a = 0, b = 0;
+        const auto ticks = nice_linear_ticks(lo, hi, 7, TickFormat::number, &a, &b);
+        ASSERT_GE(ticks.size(), 3u);
+        EXPECT_LE(a, lo);
+        EXPECT_GE(b, hi);
+        const double step = ticks[1].value - ticks[0].value;
+        const double mant = step / std::pow(10.0, std::floor(std::log10(step)));
+        EXPECT_TRUE(std::fabs(mant - 1) < 1e-9 || std::fabs(mant - 2) < 1e-9 ||
+                    std::fabs(mant - 2.5) < 1e-9 || std::fabs(mant - 5) < 1e-9)
+            << "step " << step;
+        for (size_t i = 1; i < ticks.size(); ++i)
+            EXPECT_NEAR(ticks[i].value - ticks[i - 1].value, step, step * 1e-9);
+    }
+}
+
+TEST(ChartTicks, LabelsCarryUnitsCompactly) {
+    EXPECT_EQ(format_tick(1024, TickFormat::pow2_count), "1K");
+    EXPECT_EQ(format_tick(32, TickFormat::pow2_count), "32");
+    EXPECT_EQ(format_tick(268435456.0, TickFormat::bytes), "268 MB");
+    EXPECT_EQ(format_tick(2.15e9, TickFormat::bytes), "2.15 GB");
+    EXPECT_EQ(format_tick(85, TickFormat::percent), "85%");
+    EXPECT_EQ(format_tick(0.3, TickFormat::number), "0.3");
+    EXPECT_EQ(format_tick(2500, TickFormat::number), "2500");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Builders
+
+TEST(ChartBuild, BandwidthHasOneLinePerKernelInRegistryOrderWithReferenceLines) {
+    const Session s = test::synthetic_session();
+    const Chart c = must_build(s, "bandwidth");
+    ASSERT_EQ(c.panels.size(), 1u);
+    const Panel& p = c.panels[0];
+    EXPECT_EQ(p.x.scale, AxisScale::log2);
+    EXPECT_EQ(p.y.min, 0);
+    EXPECT_GE(p.y.max, s.device.peak_dram_gbps);
+    std::vector<std::string> lines;
+    for (const Series& ser : p.series)
+        if (ser.kind == SeriesKind::line) lines.push_back(ser.key);
+    std::vector<std::string> expected;
+    for (const test::SyntheticKernel& k : test::synthetic_kernels()) expected.push_back(k.id);
+    EXPECT_EQ(lines, expected);
+    // Every point is the session's number, at the session's N, in ascending N.
+    for (const Series& ser : p.series) {
+        if (ser.kind != SeriesKind::line) continue;
+        const int rank =
+            static_cast<int>(std::find_if(registry().begin(), registry().end(),
+                                          [&](const KernelInfo& k) { return ser.key == k.id; }) -
+                             registry().begin());
+        EXPECT_EQ(ser.color, rank) << "a kernel's colour is its registry index";
+        for (size_t i = 0; i < ser.points.size(); ++i) {
+            const PointRecord* rec = s.find(ser.key, static_cast<int64_t>(ser.points[i].x), "fp32");
+            ASSERT_NE(rec, nullptr);
+            EXPECT_EQ(ser.points[i].y, rec->gbps);
+            if (i) EXPECT_GT(ser.points[i].x, ser.points[i - 1].x);
+        }
+    }
+    const Series* copy = find_series(p, "copy");
+    const Series* peak = find_series(p, "peak");
+    ASSERT_TRUE(copy && peak);
+    EXPECT_EQ(copy->kind, SeriesKind::hline);
+    EXPECT_EQ(copy->points[0].y, s.device.copy_gbps);
+    EXPECT_EQ(peak->points[0].y, s.device.peak_dram_gbps);
+    EXPECT_NE(c.footnote.find("SYNTHETIC"), std::string::npos);
+    EXPECT_NE(c.subtitle.find(s.device.name), std::string::npos);
+}
+
+TEST(ChartBuild, BandwidthMarksWhereAKernelsRangeEnds) {
+    const Chart c = must_build(test::synthetic_session(), "bandwidth");
+    const Series* warp = find_series(c.panels[0], "warp");
+    const Series* online = find_series(c.panels[0], "online");
+    ASSERT_TRUE(warp && online);
+    EXPECT_EQ(warp->points.back().x, 1024);
+    EXPECT_TRUE(warp->points.back().flags & kPointRangeEnd);
+    EXPECT_FALSE(online->points.back().flags & kPointRangeEnd) << "online reaches the largest N";
+    bool l2 = false;
+    for (const LegendEntry& e : legend_entries(c)) l2 |= e.swatch == LegendSwatch::range_end_marker;
+    EXPECT_TRUE(l2) << "the range-end marker needs a legend entry";
+}
+
+TEST(ChartBuild, PctUsesZeroTo110WithCopyAt100) {
+    const Chart c = must_build(test::synthetic_session(), "pct");
+    const Panel& p = c.panels[0];
+    EXPECT_EQ(p.y.min, 0);
+    EXPECT_EQ(p.y.max, 110);
+    const Series* copy = find_series(p, "copy");
+    ASSERT_NE(copy, nullptr);
+    EXPECT_EQ(copy->points[0].y, 100);
+}
+
+TEST(ChartBuild, DefaultColsIsTheNWithTheMostKernels) {
+    // In the fixture warp stops at 1024, so 1024 is the largest N where all seven have a point.
+    EXPECT_EQ(default_cols(test::synthetic_session(), "fp32"), 1024);
+    const Chart c = must_build(test::synthetic_session(), "bytes");
+    EXPECT_EQ(c.panels[0].x.categories.size(), test::synthetic_kernels().size());
+}
+
+TEST(ChartBuild, BytesMarksL2ResidentPointsAndComparesPredictedWithMeasured) {
+    const Session s = test::synthetic_l2_session();
+    const Chart c = must_build(s, "bytes", 1024);
+    const Panel& p = c.panels[0];
+    const Series* predicted = find_series(p, "predicted");
+    const Series* measured = find_series(p, "measured");
+    ASSERT_TRUE(predicted && measured);
+    ASSERT_EQ(p.x.categories[0], "naive");
+    const PointRecord* naive = s.find("naive", 1024);
+    EXPECT_EQ(predicted->points[0].y,
+              naive->predicted.dram_read_bytes + naive->predicted.dram_write_bytes);
+    EXPECT_TRUE(measured->points[0].flags & kPointL2Resident);
+    EXPECT_LT(measured->points[0].y, predicted->points[0].y);
+    EXPECT_FALSE(measured->points[1].flags & kPointL2Resident) << "fused is not flagged";
+    bool hatch = false;
+    for (const LegendEntry& e : legend_entries(c)) hatch |= e.swatch == LegendSwatch::l2_hatch;
+    EXPECT_TRUE(hatch);
+}
+
+TEST(ChartBuild, BytesSwitchesToLogScaleWhenBarsSpanMoreThanTenfold) {
+    Session s = test::synthetic_l2_session();
+    EXPECT_EQ(must_build(s, "bytes", 1024).panels[0].y.scale, AxisScale::linear);
+    for (PointRecord& p : s.points)
+        if (p.kernel == "naive") p.predicted.dram_read_bytes *= 100;
+    const Chart c = must_build(s, "bytes", 1024);
+    EXPECT_EQ(c.panels[0].y.scale, AxisScale::log10);
+    for (const Tick& t : c.panels[0].y.ticks) {
+        const double e = std::log10(t.value);
+        EXPECT_NEAR(e, std::round(e), 1e-9) << t.value;
+    }
+}
+
+TEST(ChartBuild, MissingCountersAreSaidNotHidden) {
+    const Session s = test::synthetic_session(/*with_counters=*/false);
+    const Chart c = must_build(s, "bytes");
+    ASSERT_EQ(c.panels[0].notes.size(), 1u);
+    EXPECT_NE(c.panels[0].notes[0].find("counters unavailable"), std::string::npos);
+    EXPECT_NE(c.panels[0].notes[0].find("SML_WITH_CUPTI=OFF"), std::string::npos);
+    EXPECT_EQ(find_series(c.panels[0], "measured"), nullptr);
+
+    ChartOptions o;
+    o.kind = "metrics";
+    const Result<Chart> m = build_chart(s, o);
+    ASSERT_FALSE(m.ok());
+    EXPECT_NE(m.error().message.find("no hardware counters"), std::string::npos);
+    EXPECT_FALSE(m.error().hint.empty());
+}
+
+TEST(ChartBuild, NaiveShowsFiveLaunchesInOrder) {
+    const Session s = test::synthetic_session();
+    const Chart c = must_build(s, "naive", 4096);
+    ASSERT_EQ(c.panels.size(), 2u);
+    const std::vector<std::string> order = {"row_max", "subtract", "exp", "row_sum", "divide"};
+    EXPECT_EQ(c.panels[0].x.categories, order);
+    const PointRecord* naive = s.find("naive", 4096);
+    const Series* time = find_series(c.panels[0], "time");
+    ASSERT_NE(time, nullptr);
+    for (size_t i = 0; i < order.size(); ++i)
+        EXPECT_EQ(time->points[i].y, naive->launches[i].median_ms);
+    const Series* predicted = find_series(c.panels[1], "predicted");
+    const auto& rw = naive->predicted.per_launch.at("subtract");
+    EXPECT_EQ(predicted->points[1].y, rw.first + rw.second);
+}
+
+TEST(ChartBuild, MetricsHasOccupancyL2HitRateAndBankConflicts) {
+    const Session s = test::synthetic_session();
+    const Chart c = must_build(s, "metrics", 1024);
+    ASSERT_EQ(c.panels.size(), 3u);
+    const PointRecord* block = s.find("block", 1024);
+    const Series* b = find_series(c.panels[2], "block");
+    ASSERT_NE(b, nullptr);
+    EXPECT_DOUBLE_EQ(b->points[0].y, *block->metrics.get(metric::kBankConflictsLd) +
+                                         *block->metrics.get(metric::kBankConflictsSt));
+    EXPECT_EQ(find_series(c.panels[0], "warp")->points[0].y,
+              *s.find("warp", 1024)->metrics.get(metric::kOccupancy));
+}
+
+TEST(ChartBuild, ChartMetricNamesExistInTheProfilersTable) {
+    for (const char* name :
+         {metric::kDramRead, metric::kDramWrite, metric::kOccupancy, metric::kL2HitRate,
+          metric::kBankConflictsLd, metric::kBankConflictsSt})
+        EXPECT_NE(find_metric(name), nullptr) << name;
+}
+
+TEST(ChartBuild, ErrorsNameWhatIsMissingAndWhatExists) {
+    const Session s = test::synthetic_session();
+    ChartOptions o;
+    o.kind = "bytes";
+    o.cols = 4095;
+    Result<Chart> c = build_chart(s, o);
+    ASSERT_FALSE(c.ok());
+    EXPECT_NE(c.error().message.find("N = 4095"), std::string::npos) << c.error().message;
+    EXPECT_NE(c.error().message.find("available: 32, 64"), std::string::npos) << c.error().message;
+    EXPECT_FALSE(c.error().hint.empty());
+
+    o.kind = "naive";
+    o.cols = 1000;
+    c = build_chart(s, o);
+    ASSERT_FALSE(c.ok());
+    EXPECT_NE(c.error().message.find("naive"), std::string::npos);
+
+    o.kind = "histogram";
+    c = build_chart(s, o);
+    ASSERT_FALSE(c.ok());
+    EXPECT_NE(c.error().hint.find("bandwidth, bytes, pct, naive, metrics"), std::string::npos);
+
+    o.kind = "bandwidth";
+    o.dtype = "bf16";
+    c = build_chart(s, o);
+    ASSERT_FALSE(c.ok());
+    EXPECT_NE(c.error().message.find("no bf16 points"), std::string::npos);
+
+    c = build_chart(Session{}, ChartOptions{});
+    ASSERT_FALSE(c.ok());
+    EXPECT_NE(c.error().hint.find("sweep"), std::string::npos);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Layout
+
+TEST(ChartLayout, LegendNeverCoversDataAndStaysOnTheCanvas) {
+    const std::vector<Session> sessions = {test::synthetic_session(), test::synthetic_l2_session(),
+                                           test::synthetic_session(false)};
+    for (const Session& s : sessions) {
+        for (const std::string& kind : chart_kinds()) {
+            ChartOptions o;
+            o.kind = kind;
+            const Result<Chart> c = build_chart(s, o);
+            if (!c.ok()) continue;  // metrics without counters: tested above
+            for (auto [w, h] : std::vector<std::pair<double, double>>{
+                     {1600, 900}, {1200, 800}, {800, 600}, {2400, 1000}}) {
+                const ChartLayout l = layout_chart(*c, light_theme(), w, h, approximate_text_size);
+                if (!l.legend.visible) continue;
+                const Rect& b = l.legend.box;
+                EXPECT_FALSE(rect_covers_data(*c, l, b)) << kind << " at " << w << "x" << h;
+                EXPECT_GE(b.x, 0);
+                EXPECT_GE(b.y, 0);
+                EXPECT_LE(b.right(), w);
+                EXPECT_LE(b.bottom(), h);
+                for (const PanelLayout& p : l.panels) {
+                    const bool inside = p.plot.x <= b.x && b.right() <= p.plot.right() &&
+                                        p.plot.y <= b.y && b.bottom() <= p.plot.bottom();
+                    // Either tucked fully inside a plot (in a free corner) or clear of it.
+                    EXPECT_TRUE(inside || !p.plot.intersects(b)) << kind;
+                }
+            }
+        }
+    }
+}
+
+TEST(ChartLayout, LegendAvoidsACornerFullOfData) {
+    Chart c;
+    Panel p;
+    p.x.scale = AxisScale::linear;
+    p.y.scale = AxisScale::linear;
+    Series s;
+    s.label = "falls from the top-left corner";
+    s.key = "s";
+    for (int i = 0; i <= 20; ++i) s.points.push_back(Point{i * 1.0, 100 - i * 4.0});
+    p.series.push_back(s);
+    make_ticks(&p.x, 0, 20, true);
+    make_ticks(&p.y, 0, 100, true);
+    c.panels.push_back(p);
+    const ChartLayout l = layout_chart(c, light_theme(), 1600, 900, approximate_text_size);
+    ASSERT_TRUE(l.legend.visible);
+    EXPECT_NE(l.legend.placement, LegendPlacement::top_left);
+    EXPECT_FALSE(rect_covers_data(c, l, l.legend.box));
+    // Inside a corner, the covered-data check would have failed: prove it sees the line.
+    const Rect& plot = l.panels[0].plot;
+    EXPECT_TRUE(rect_covers_data(c, l, Rect{plot.x, plot.y, plot.w / 4, plot.h / 4}));
+}
+
+TEST(ChartLayout, HitTestFindsThePointUnderTheCursor) {
+    const Chart c = must_build(test::synthetic_session(), "bandwidth");
+    const ChartLayout l = layout_chart(c, light_theme(), 1600, 900, approximate_text_size);
+    const PanelLayout& pl = l.panels[0];
+    for (size_t si = 0; si < c.panels[0].series.size(); ++si) {
+        const Series& s = c.panels[0].series[si];
+        if (s.kind != SeriesKind::line) continue;
+        const Point& pt = s.points[s.points.size() / 2];
+        const auto hit = hit_test(c, l, pl.x_px(pt.x) + 2, pl.y_px(pt.y) - 1);
+        ASSERT_TRUE(hit.has_value());
+        // Lines overlap in the fixture; the hit must be a point at that spot, maybe another's.
+        const Point& got = c.panels[0].series[hit->series].points[hit->point];
+        EXPECT_LE(std::hypot(pl.x_px(got.x) - pl.x_px(pt.x), pl.y_px(got.y) - pl.y_px(pt.y)), 4);
+    }
+    EXPECT_FALSE(hit_test(c, l, 1, 1).has_value()) << "the title area holds no data";
+
+    const Chart bars = must_build(test::synthetic_session(), "bytes");
+    const ChartLayout lb = layout_chart(bars, light_theme(), 1600, 900, approximate_text_size);
+    const Rect& r = lb.panels[0].bar_rects[1][2];  // measured bar of the third kernel
+    const auto hit = hit_test(bars, lb, r.x + r.w / 2, r.y + r.h / 2);
+    ASSERT_TRUE(hit.has_value());
+    EXPECT_EQ(hit->series, 1);
+    EXPECT_EQ(hit->point, 2);
+}
+
+TEST(ChartLayout, LongTitlesAreElidedToFit) {
+    const std::string t(300, 'x');
+    const std::string e = elide(t, 400, 20, false, approximate_text_size);
+    EXPECT_LE(approximate_text_size(e, 20, false).w, 400);
+    EXPECT_NE(e.find("…"), std::string::npos);
+    EXPECT_EQ(elide("short", 400, 20, false, approximate_text_size), "short");
+}
+
+}  // namespace
+}  // namespace sml::chart
