@@ -1,0 +1,112 @@
+// Runs on the worker thread and the results streaming back. See app.h and model/run_job.h.
+#include <algorithm>
+
+#include "app/viewer/app.h"
+#include "app/viewer/model/run_job.h"
+#include "core/runner/runner.h"
+#include "kernels/registry.h"
+
+namespace sml::viewer {
+
+std::string App::run_disabled_reason() const {
+    if (!s_.gpu_available) return s_.no_gpu_reason;
+    if (s_.running) return "a run is in progress";
+    return "";
+}
+
+void App::start_run(bool sweep) {
+    if (!run_disabled_reason().empty()) return;
+    RunRequest r;
+    for (const auto& [id, on] : s_.run_kernels)
+        if (on) r.kernels.push_back(id);
+    // Registry order, so the table and the progress read in lesson order.
+    std::vector<std::string> ordered;
+    for (const KernelInfo& k : registry())
+        if (std::find(r.kernels.begin(), r.kernels.end(), k.id) != r.kernels.end())
+            ordered.push_back(k.id);
+    r.kernels = ordered;
+    r.rows = s_.run_rows;
+    r.cols = s_.run_cols;
+    r.dtype = s_.run_dtype == 1 ? DType::f16 : (s_.run_dtype == 2 ? DType::bf16 : DType::f32);
+    r.metrics = s_.run_metric_set == 0 ? MetricSet::off
+                                       : (s_.run_metric_set == 2 ? MetricSet::deep : MetricSet::standard);
+    r.sweep = sweep;
+    if (sweep) {
+        r.sweep_cols = default_sweep_cols();
+        r.sweep_elements = s_.run_rows * s_.run_cols;
+    }
+    if (Status v = validate_request(r); !v) {
+        s_.set_banner({Banner::Level::error, v.error().message, v.error().hint, true, "run"});
+        return;
+    }
+    s_.clear_banner("run");
+    if (s_.replay || !s_.has_session) {
+        // Live points never mix into a recorded session from another machine.
+        Session live;
+        live.device = s_.session.device;
+        set_session(std::move(live), "live", false);
+    }
+    s_.compare = r.kernels;
+    s_.running = worker_.start(make_run_job(std::move(r)));
+    s_.run_done = 0;
+    s_.run_total = 0;
+    s_.run_label = "starting";
+}
+
+void App::poll_worker() {
+    std::vector<WorkEvent> events = worker_.drain();
+    if (events.empty()) return;
+    bool points = false;
+    for (WorkEvent& e : events) {
+        switch (e.kind) {
+            case WorkEvent::Kind::progress:
+                s_.run_done = e.done;
+                s_.run_total = e.total;
+                s_.run_label = e.label;
+                break;
+            case WorkEvent::Kind::device:
+                if (s_.session.created_utc.empty()) s_.session = new_session(e.device, "softmaxlab (viewer)");
+                s_.session.device = e.device;
+                break;
+            case WorkEvent::Kind::point: {
+                // A re-run of the same point replaces the old one.
+                auto& pts = s_.session.points;
+                pts.erase(std::remove_if(pts.begin(), pts.end(),
+                                         [&](const PointRecord& p) {
+                                             return p.kernel == e.point.kernel &&
+                                                    p.cols == e.point.cols &&
+                                                    p.dtype == e.point.dtype &&
+                                                    p.variant == e.point.variant;
+                                         }),
+                          pts.end());
+                pts.push_back(std::move(e.point));
+                points = true;
+                break;
+            }
+            case WorkEvent::Kind::finished:
+            case WorkEvent::Kind::cancelled:
+                s_.running = false;
+                if (e.kind == WorkEvent::Kind::cancelled)
+                    s_.set_banner({Banner::Level::info, "Run cancelled; the finished points are kept.",
+                                   "", true, "run"});
+                break;
+            case WorkEvent::Kind::failed:
+                s_.running = false;
+                s_.set_banner({Banner::Level::error, "Run failed: " + e.error.message, e.error.hint,
+                               true, "run"});
+                break;
+        }
+    }
+    if (points) {
+        s_.all_cols = session_cols(s_.session);
+        const PointRecord& last = s_.session.points.back();
+        if (s_.cols != last.cols && !s_.running) s_.cols = last.cols;
+        if (s_.cols == 0) s_.cols = last.cols;
+        s_.dtype = last.dtype;
+        refresh_metrics();
+        refresh_chart();
+        refresh_lesson_text();
+    }
+}
+
+}  // namespace sml::viewer

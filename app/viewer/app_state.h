@@ -1,0 +1,89 @@
+// Everything the viewer knows, as plain data: the open session, the lesson position, the
+// selections, the run form and the derived tables. Panels read it while drawing; only App's
+// event handlers (app.cpp) change it, and they rebuild the derived parts right away, so no panel
+// computes anything while drawing.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/viewer/model/lesson_nav.h"
+#include "app/viewer/model/metric_rows.h"
+#include "app/viewer/model/settings.h"
+#include "app/viewer/model/source_doc.h"
+#include "app/viewer/model/viewer_args.h"
+#include "core/chart/chart_layout.h"
+#include "core/chart/chart_model.h"
+#include "core/session/session.h"
+#include "kernels/kernel_api.h"
+
+namespace sml::viewer {
+
+struct Banner {
+    enum class Level { info, warn, error };
+    Level level = Level::info;
+    std::string message;
+    std::string hint;
+    bool closable = true;
+    std::string key;  // banners with the same key replace each other
+};
+
+enum class SourceTab { cuda, ptx, sass };
+
+struct AppState {
+    ViewerArgs args;
+    Settings settings;
+    std::string settings_path;  // "" = do not persist
+    std::string ini_path;
+
+    // [SECTION] Device and session
+    bool gpu_available = false;
+    std::string no_gpu_reason;  // why Run is disabled
+    DeviceLimits limits;        // the device's, or the H100 reference values in replay
+    bool has_session = false;
+    bool replay = false;        // the session was loaded from a file, not measured here
+    Session session;
+    std::string session_origin;  // file path, or "live"
+
+    // [SECTION] Lessons
+    LessonNav nav;
+    std::string lessons_lang = "en";
+    std::string lesson_markdown;  // current step's filled-in body (what MarkdownView shows)
+    std::string answer_markdown;
+
+    // [SECTION] Selection (shared by metrics, charts and source)
+    std::string dtype = "fp32";
+    int64_t cols = 0;              // N the metrics table and per-N charts show
+    std::vector<int64_t> all_cols; // every N in the session
+    std::string source_kernel;     // whose code the Source panel shows
+    SourceTab source_tab = SourceTab::cuda;
+    std::vector<std::string> compare;  // kernels the table shows (empty = all at this N)
+
+    // [SECTION] Run form
+    int64_t run_rows = 4096, run_cols = 4096;
+    int run_dtype = 0;  // index into {fp32, fp16, bf16}
+    std::map<std::string, bool> run_kernels;
+    int run_metric_set = 1;  // 0 off, 1 default, 2 deep
+    bool running = false;
+    int run_done = 0, run_total = 0;
+    std::string run_label;
+
+    // [SECTION] Derived (rebuilt by App::refresh_* on change, never while drawing)
+    std::vector<MetricRow> metric_rows;
+    std::string counters_note;  // one line when counters are missing for the rows shown
+    int chart_kind = 0;
+    std::optional<chart::Chart> chart;
+    std::string chart_error;
+    std::map<std::string, std::unique_ptr<Result<SourceDoc>>> sources;  // "<kernel>/<tab>"
+    std::string ptx_text;  // raw PTX of source_kernel (for PTX anchors)
+
+    std::vector<Banner> banners;
+    void set_banner(Banner b);
+    void clear_banner(const std::string& key);
+};
+
+}  // namespace sml::viewer

@@ -1,0 +1,122 @@
+// Builds the Metrics table. See metric_rows.h.
+#include "app/viewer/model/metric_rows.h"
+
+#include <algorithm>
+#include <set>
+
+#include "app/viewer/model/format.h"
+#include "kernels/registry.h"
+
+namespace sml::viewer {
+
+const MetricColumnInfo& column_info(MetricColumn c) {
+    static const MetricColumnInfo info[] = {
+        {"kernel", "Registry id of the kernel (and its variant, when not the default)."},
+        {"time", "Median kernel time over the timed samples, each from a cold L2 (CUDA events)."},
+        {"GB/s", "Effective bandwidth: 2 x M x N x element size / median time (the Triton "
+                 "tutorial's convention)."},
+        {"% copy", "Bandwidth as a share of the device-to-device copy measured in the same run: "
+                   "the practical speed of light."},
+        {"DRAM pred.", "DRAM bytes (read + write) the algorithm must move, from the kernel's "
+                       "traffic formula. Cache effects are not in the formula."},
+        {"DRAM meas.", "DRAM bytes read + written, measured by CUPTI (dram__bytes_read.sum + "
+                       "dram__bytes_write.sum), and the ratio to the prediction."},
+        {"L2 hit", "Share of L2 sector lookups that hit (lts__t_sector_hit_rate.pct)."},
+        {"occupancy", "Achieved occupancy: active warps as a share of the SM's maximum "
+                      "(sm__warps_active); theoretical occupancy when counters are off."},
+        {"bank confl.", "Shared-memory bank conflicts, loads + stores "
+                        "(l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld/st.sum)."},
+    };
+    return info[static_cast<int>(c)];
+}
+
+bool measured_dram_bytes(const PointRecord& p, double* bytes) {
+    if (!p.metrics.available) return false;
+    auto r = p.metrics.get(metric::kDramRead);
+    auto w = p.metrics.get(metric::kDramWrite);
+    if (!r || !w) return false;
+    *bytes = *r + *w;
+    return true;
+}
+
+std::vector<int64_t> session_cols(const Session& session) {
+    std::set<int64_t> cols;
+    for (const PointRecord& p : session.points) cols.insert(p.cols);
+    return {cols.begin(), cols.end()};
+}
+
+namespace {
+
+int registry_order(const std::string& id) {
+    const auto& reg = registry();
+    for (size_t i = 0; i < reg.size(); ++i)
+        if (id == reg[i].id) return static_cast<int>(i);
+    return static_cast<int>(reg.size());  // unknown kernels (an older session) go last
+}
+
+MetricRow make_row(const PointRecord& p) {
+    MetricRow row;
+    row.rows = p.rows;
+    row.cols = p.cols;
+    row.kernel = p.variant.empty() ? p.kernel : p.kernel + " / " + p.variant;
+    auto cell = [&row](MetricColumn c) -> std::string& { return row.cells[static_cast<int>(c)]; };
+    cell(MetricColumn::kernel) = row.kernel;
+    cell(MetricColumn::time) = format_ms(p.time.median_ms);
+    cell(MetricColumn::gbps) = format_gbps(p.gbps);
+    cell(MetricColumn::pct_of_copy) = format_pct(p.pct_of_copy);
+    row.pct_of_copy = p.pct_of_copy;
+    const double predicted = p.predicted.dram_read_bytes + p.predicted.dram_write_bytes;
+    cell(MetricColumn::dram_predicted) = format_bytes(predicted);
+    row.l2_resident = p.predicted.l2_resident;
+    row.l2_reason = p.predicted.l2_reason;
+    row.counters_available = p.metrics.available;
+    row.counters_reason = p.metrics.reason;
+
+    double measured = 0;
+    if (measured_dram_bytes(p, &measured)) {
+        std::string s = format_bytes(measured);
+        if (predicted > 0) s += " (" + format_ratio(measured / predicted) + ")";
+        cell(MetricColumn::dram_measured) = s;
+    } else {
+        cell(MetricColumn::dram_measured) = "n/a";
+    }
+    auto metric_or = [&p](const char* name) { return p.metrics.get(name); };
+    auto l2 = metric_or(metric::kL2HitRate);
+    cell(MetricColumn::l2_hit) = l2 ? format_pct(*l2) : "n/a";
+    if (auto occ = metric_or(metric::kWarpsActive)) {
+        cell(MetricColumn::occupancy) = format_pct(*occ);
+    } else if (!p.launches.empty()) {
+        // Counters off: fall back to the occupancy API's answer, labelled as theoretical.
+        double worst = p.launches.front().theoretical_occupancy_pct;
+        for (const LaunchRecord& l : p.launches) worst = std::min(worst, l.theoretical_occupancy_pct);
+        cell(MetricColumn::occupancy) = format_pct(worst) + " (theor.)";
+    } else {
+        cell(MetricColumn::occupancy) = "n/a";
+    }
+    auto ld = metric_or(metric::kBankConflictsLd);
+    auto st = metric_or(metric::kBankConflictsSt);
+    cell(MetricColumn::bank_conflicts) =
+        (ld || st) ? format_count(ld.value_or(0) + st.value_or(0)) : "n/a";
+    return row;
+}
+
+}  // namespace
+
+std::vector<MetricRow> build_metric_rows(const Session& session, int64_t cols,
+                                         const std::string& dtype,
+                                         const std::vector<std::string>& only) {
+    std::vector<const PointRecord*> picked;
+    for (const PointRecord& p : session.points) {
+        if (p.cols != cols || p.dtype != dtype) continue;
+        if (!only.empty() && std::find(only.begin(), only.end(), p.kernel) == only.end()) continue;
+        picked.push_back(&p);
+    }
+    std::stable_sort(picked.begin(), picked.end(), [](const PointRecord* a, const PointRecord* b) {
+        return registry_order(a->kernel) < registry_order(b->kernel);
+    });
+    std::vector<MetricRow> rows;
+    for (const PointRecord* p : picked) rows.push_back(make_row(*p));
+    return rows;
+}
+
+}  // namespace sml::viewer

@@ -1,0 +1,36 @@
+// The jobs the Run panel hands to the worker: run a few kernels at one (M, N), or sweep N.
+//
+// They call the same runner as `softmaxlab-cli run` and `sweep` (core/runner/runner.h), so a
+// viewer run and a CLI run of the same point measure the same way. No ImGui: a test or a
+// window-less driver can run them through a Worker.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "app/viewer/model/worker.h"
+#include "core/profiler/profiler.h"
+#include "kernels/kernel_api.h"
+
+namespace sml::viewer {
+
+struct RunRequest {
+    std::vector<std::string> kernels;  // registry ids
+    int64_t rows = 4096;
+    int64_t cols = 4096;                 // Run: this N
+    std::vector<int64_t> sweep_cols;     // Sweep: these N (rows = elements / N)
+    int64_t sweep_elements = 0;          // Sweep: M x N held about constant
+    DType dtype = DType::f32;
+    MetricSet metrics = MetricSet::standard;
+    bool sweep = false;
+};
+
+// Checks the request before anything starts: known kernels, sizes >= 1, at least one kernel.
+Status validate_request(const RunRequest& r);
+
+// The worker job for `r`. It emits the device record first, then one point per finished
+// (kernel, N), and checks the worker's cancel flag between points.
+Worker::Job make_run_job(RunRequest r);
+
+}  // namespace sml::viewer

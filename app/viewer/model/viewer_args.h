@@ -1,0 +1,32 @@
+// The viewer's command line. Parsed into plain data so it can be tested without a window.
+//
+//   softmaxlab [--lesson K] [--lang en|zh] [--theme dark|light] [--session S.json]
+//              [--screenshot out.png [--frames N] [--size WxH]]
+#pragma once
+
+#include <string>
+
+#include "core/common/result.h"
+
+namespace sml::viewer {
+
+struct ViewerArgs {
+    int lesson = -1;           // -1: the step from the settings file
+    std::string lang;          // "" = from settings
+    std::string theme;         // "" = from settings
+    std::string session_path;  // "" = live device, else the newest recorded session
+    std::string screenshot;    // non-empty: render `frames` frames, save a PNG, exit
+    int frames = 4;
+    int width = 1600, height = 1000;
+    bool size_given = false;
+    bool help = false;         // --help was printed; exit 0
+    bool no_settings = false;  // --no-settings: neither read nor write the settings file
+};
+
+// argv[0] is skipped. `help_out` receives the --help text when --help is given.
+Result<ViewerArgs> parse_viewer_args(int argc, const char* const* argv, std::string* help_out);
+
+// "1600x1000" -> 1600, 1000. Both in [320, 8192].
+bool parse_size(const std::string& s, int* w, int* h);
+
+}  // namespace sml::viewer

@@ -1,0 +1,78 @@
+// The GPU work thread. See worker.h.
+#include "app/viewer/model/worker.h"
+
+#include <exception>
+
+namespace sml::viewer {
+
+void JobContext::progress(int done, int total, const std::string& label) {
+    WorkEvent e;
+    e.kind = WorkEvent::Kind::progress;
+    e.done = done;
+    e.total = total;
+    e.label = label;
+    post_(std::move(e));
+}
+
+void JobContext::emit(PointRecord point) {
+    WorkEvent e;
+    e.kind = WorkEvent::Kind::point;
+    e.point = std::move(point);
+    post_(std::move(e));
+}
+
+void JobContext::emit_device(DeviceRecord device) {
+    WorkEvent e;
+    e.kind = WorkEvent::Kind::device;
+    e.device = std::move(device);
+    post_(std::move(e));
+}
+
+Worker::~Worker() {
+    cancel();
+    join();
+}
+
+void Worker::join() {
+    if (thread_.joinable()) thread_.join();
+}
+
+bool Worker::start(Job job) {
+    if (busy_.exchange(true)) return false;
+    join();  // the previous job has finished (busy_ was false); reap its thread
+    cancel_.store(false);
+    thread_ = std::thread([this, job = std::move(job)] {
+        JobContext ctx(&cancel_, [this](WorkEvent e) { post(std::move(e)); });
+        WorkEvent last;
+        try {
+            Status s = job(ctx);
+            if (!s.ok()) {
+                last.kind = WorkEvent::Kind::failed;
+                last.error = s.error();
+            } else {
+                last.kind = cancel_.load() ? WorkEvent::Kind::cancelled : WorkEvent::Kind::finished;
+            }
+        } catch (const std::exception& ex) {
+            // A job must not take the viewer down with it; report and keep running.
+            last.kind = WorkEvent::Kind::failed;
+            last.error = Error{std::string("run failed: ") + ex.what(), "see the terminal output"};
+        }
+        post(std::move(last));
+        busy_.store(false);
+    });
+    return true;
+}
+
+void Worker::post(WorkEvent e) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    queue_.push_back(std::move(e));
+}
+
+std::vector<WorkEvent> Worker::drain() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::vector<WorkEvent> out;
+    out.swap(queue_);
+    return out;
+}
+
+}  // namespace sml::viewer

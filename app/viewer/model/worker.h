@@ -1,0 +1,80 @@
+// The GPU work thread: runs one job at a time off the UI thread and streams what it produces.
+//
+// The UI thread calls start() and, once per frame, drain(); it never waits for the GPU. A job
+// reports progress and hands over finished points through its JobContext; cancel() sets an
+// atomic flag the job checks between points (a CUDA launch itself cannot be interrupted, so
+// cancelling takes effect after the point in flight).
+//
+// No ImGui here: the same worker drives runs from tests and from a machine with no window.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/common/result.h"
+#include "core/session/session.h"
+
+namespace sml::viewer {
+
+struct WorkEvent {
+    enum class Kind { progress, point, device, finished, cancelled, failed };
+    Kind kind = Kind::progress;
+    int done = 0, total = 0;  // progress
+    std::string label;        // progress: what is running now, e.g. "fused  N = 4096"
+    PointRecord point;        // point
+    DeviceRecord device;      // device: the measured device record (copy bandwidth etc.)
+    Error error;              // failed
+};
+
+// What a job sees of the worker.
+class JobContext {
+public:
+    bool cancelled() const { return cancel_->load(std::memory_order_relaxed); }
+    // For code that polls the flag itself (the runner's sweep loop).
+    const std::atomic<bool>* cancel_flag() const { return cancel_; }
+    void progress(int done, int total, const std::string& label);
+    void emit(PointRecord point);
+    void emit_device(DeviceRecord device);
+
+private:
+    friend class Worker;
+    JobContext(std::atomic<bool>* cancel, std::function<void(WorkEvent)> post)
+        : cancel_(cancel), post_(std::move(post)) {}
+    std::atomic<bool>* cancel_;
+    std::function<void(WorkEvent)> post_;
+};
+
+class Worker {
+public:
+    using Job = std::function<Status(JobContext&)>;
+
+    Worker() = default;
+    ~Worker();  // cancels and joins: never leaves a thread touching the GPU after exit
+    Worker(const Worker&) = delete;
+    Worker& operator=(const Worker&) = delete;
+
+    // Starts `job` on the worker thread; false (and nothing starts) while another job runs.
+    bool start(Job job);
+    void cancel() { cancel_.store(true); }
+    bool busy() const { return busy_.load(); }
+
+    // Everything posted since the last call, in order. The last event of a job is finished,
+    // cancelled or failed.
+    std::vector<WorkEvent> drain();
+
+private:
+    void post(WorkEvent e);
+    void join();
+
+    std::thread thread_;
+    std::atomic<bool> cancel_{false};
+    std::atomic<bool> busy_{false};
+    std::mutex mutex_;
+    std::vector<WorkEvent> queue_;
+};
+
+}  // namespace sml::viewer

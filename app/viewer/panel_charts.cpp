@@ -1,0 +1,118 @@
+// Charts panel: the core chart model drawn with ImDrawList, hover values, click to select a
+// kernel and N, and export through the core exporters (the same files the CLI writes).
+#include <imgui.h>
+
+#include <cmath>
+
+#include "app/viewer/app.h"
+#include "app/viewer/chart_draw_imgui.h"
+#include "app/viewer/model/format.h"
+#include "core/chart/chart_build.h"
+#include "core/chart/chart_export.h"
+#include "kernels/registry.h"
+
+namespace sml::viewer {
+
+namespace {
+const char* kind_label(const std::string& k) {
+    if (k == "bandwidth") return "Bandwidth vs N";
+    if (k == "bytes") return "DRAM bytes";
+    if (k == "pct") return "% of copy";
+    if (k == "naive") return "Naive launches";
+    if (k == "metrics") return "Counters";
+    return k.c_str();
+}
+}  // namespace
+
+void App::draw_charts() {
+    const Palette& pal = palette();
+    const auto& kinds = chart::chart_kinds();
+    for (size_t i = 0; i < kinds.size(); ++i) {
+        if (i) ImGui::SameLine();
+        const bool on = static_cast<int>(i) == s_.chart_kind;
+        if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+        if (ImGui::Button(kind_label(kinds[i])) && !on) {
+            s_.chart_kind = static_cast<int>(i);
+            refresh_chart();
+        }
+        if (on) ImGui::PopStyleColor();
+    }
+    // Export: next to the chart, through the same exporters as `softmaxlab-cli chart`.
+    const char* formats[] = {"PNG", "SVG", "PDF", "CSV"};
+    const float export_w = ImGui::CalcTextSize("Export: PNG SVG PDF CSV").x + 60;
+    ImGui::SameLine(std::max(ImGui::GetCursorPosX() + 10, ImGui::GetWindowWidth() - export_w));
+    ImGui::TextColored(pal.muted, "Export:");
+    for (const char* f : formats) {
+        ImGui::SameLine();
+        const bool drawn = std::string(f) != "CSV";
+        ImGui::BeginDisabled(!s_.chart || (drawn && !chart::chart_renderer_available()));
+        if (ImGui::SmallButton(f)) {
+            std::string ext = f;
+            for (char& c : ext) c = static_cast<char>(std::tolower(c));
+            std::string path = "softmaxlab-" + kinds[s_.chart_kind];
+            if (s_.chart_kind != 0 && s_.chart_kind != 2) path += "-N" + std::to_string(s_.cols);
+            path += "." + ext;
+            chart::RenderOptions ro;
+            ro.theme = s_.settings.theme;
+            Status st = chart::export_chart(*s_.chart, path, ro);
+            if (st) s_.set_banner({Banner::Level::info, "Chart saved to " + path, "", true, "export"});
+            else s_.set_banner({Banner::Level::error, st.error().message, st.error().hint, true, "export"});
+        }
+        ImGui::EndDisabled();
+        if (drawn && !chart::chart_renderer_available() &&
+            ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+            ImGui::SetTooltip("this build has no Cairo: install libcairo2-dev and rebuild");
+    }
+    if (!s_.chart) {
+        ImGui::TextColored(pal.muted, "%s", s_.chart_error.c_str());
+        return;
+    }
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const ImVec2 size = ImGui::GetContentRegionAvail();
+    if (size.x < 50 || size.y < 50) return;
+    if (chart_layout_generation_ != chart_generation_ || chart_layout_w_ != size.x ||
+        chart_layout_h_ != size.y || chart_layout_theme_ != s_.settings.theme) {
+        chart_layout_ = chart::layout_chart(*s_.chart, chart_theme(), size.x, size.y,
+                                            imgui_text_measure(fonts_));
+        chart_layout_generation_ = chart_generation_;
+        chart_layout_w_ = size.x;
+        chart_layout_h_ = size.y;
+        chart_layout_theme_ = s_.settings.theme;
+    }
+    ImGui::InvisibleButton("chart-canvas", size);
+    const bool hovered = ImGui::IsItemHovered();
+    const bool clicked = ImGui::IsItemClicked();
+    draw_chart(chart_layout_, origin, fonts_);
+    if (!hovered) return;
+    const ImVec2 m = ImGui::GetMousePos();
+    auto hit = chart::hit_test(*s_.chart, chart_layout_, m.x - origin.x, m.y - origin.y);
+    if (!hit) return;
+    const chart::Panel& panel = s_.chart->panels[hit->panel];
+    const chart::Series& series = panel.series[hit->series];
+    const chart::Point& pt = series.points[hit->point];
+    ImGui::BeginTooltip();
+    ImGui::PushFont(fonts_.bold);
+    ImGui::TextUnformatted(series.label.c_str());
+    ImGui::PopFont();
+    const std::string xs = panel.x.categorical() && pt.x >= 0 && pt.x < panel.x.categories.size()
+                               ? panel.x.categories[static_cast<size_t>(pt.x)]
+                               : chart::format_tick(pt.x, panel.x.format);
+    ImGui::Text("%s: %s", panel.x.label.c_str(), xs.c_str());
+    ImGui::Text("%s: %s", panel.y.label.c_str(),
+                panel.y.format == chart::TickFormat::bytes ? format_bytes(pt.y).c_str()
+                                                           : chart::format_tick(pt.y, chart::TickFormat::number).c_str());
+    if (!pt.note.empty()) ImGui::TextColored(pal.muted, "%s", pt.note.c_str());
+    ImGui::TextColored(pal.muted, "click: select this kernel and N");
+    ImGui::EndTooltip();
+    if (!clicked) return;
+    // Click: show that kernel's code, and its N in the table when the x axis is N.
+    std::string kernel = series.key;
+    if (!find_kernel(kernel) && panel.x.categorical() && pt.x >= 0 &&
+        pt.x < panel.x.categories.size())
+        kernel = panel.x.categories[static_cast<size_t>(pt.x)];
+    if (find_kernel(kernel)) show_source(kernel, s_.source_tab);
+    if (!panel.x.categorical() && panel.x.scale != chart::AxisScale::linear)
+        select_cols(static_cast<int64_t>(std::llround(pt.x)));
+}
+
+}  // namespace sml::viewer

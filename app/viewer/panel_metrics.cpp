@@ -1,0 +1,110 @@
+// Metrics panel: one row per kernel at the selected N. Header tooltips describe each metric;
+// L2-resident and counters-unavailable states are labelled in the cells they affect.
+#include <imgui.h>
+
+#include <algorithm>
+
+#include "app/viewer/app.h"
+#include "app/viewer/model/format.h"
+
+namespace sml::viewer {
+
+void App::draw_metrics() {
+    const Palette& pal = palette();
+    ImGui::PushFont(fonts_.bold);
+    ImGui::TextUnformatted("Metrics");
+    ImGui::PopFont();
+    if (!s_.has_session) {
+        ImGui::TextColored(pal.muted, "No session open.");
+        return;
+    }
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+    if (ImGui::BeginCombo("##cols", ("N = " + format_cols(s_.cols)).c_str())) {
+        for (int64_t c : s_.all_cols)
+            if (ImGui::Selectable(format_cols(c).c_str(), c == s_.cols)) select_cols(c);
+        ImGui::EndCombo();
+    }
+    if (!s_.compare.empty()) {
+        ImGui::SameLine();
+        if (ImGui::SmallButton("show all kernels")) {
+            s_.compare.clear();
+            refresh_metrics();
+        }
+    }
+    if (!s_.metric_rows.empty()) {
+        ImGui::SameLine();
+        ImGui::TextColored(pal.muted, "M = %lld  \xC2\xB7  copy %s",
+                           static_cast<long long>(s_.metric_rows.front().rows),
+                           format_gbps(s_.session.device.copy_gbps).c_str());
+    }
+    if (!s_.counters_note.empty()) {
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextColored(pal.bad, "%s", s_.counters_note.c_str());
+        ImGui::PopTextWrapPos();
+    }
+    if (s_.metric_rows.empty()) {
+        ImGui::TextColored(pal.muted, "No points at N = %lld.", static_cast<long long>(s_.cols));
+        return;
+    }
+    const int ncols = static_cast<int>(MetricColumn::count_);
+    const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
+                                  ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX |
+                                  ImGuiTableFlags_ScrollY;
+    if (!ImGui::BeginTable("metrics-table", ncols, flags)) return;
+    ImGui::TableSetupScrollFreeze(1, 1);
+    for (int c = 0; c < ncols; ++c)
+        ImGui::TableSetupColumn(column_info(static_cast<MetricColumn>(c)).header);
+    // Headers by hand, so each can carry its metric's description as a tooltip.
+    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+    for (int c = 0; c < ncols; ++c) {
+        ImGui::TableSetColumnIndex(c);
+        const MetricColumnInfo& info = column_info(static_cast<MetricColumn>(c));
+        ImGui::TableHeader(info.header);
+        if (ImGui::IsItemHovered()) {
+            ImGui::BeginTooltip();
+            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 26);
+            ImGui::TextUnformatted(info.description);
+            ImGui::PopTextWrapPos();
+            ImGui::EndTooltip();
+        }
+    }
+    for (const MetricRow& row : s_.metric_rows) {
+        ImGui::TableNextRow();
+        for (int c = 0; c < ncols; ++c) {
+            ImGui::TableSetColumnIndex(c);
+            const MetricColumn mc = static_cast<MetricColumn>(c);
+            const std::string& cell = row.cells[c];
+            if (mc == MetricColumn::kernel) {
+                const bool selected = row.kernel == s_.source_kernel;
+                if (ImGui::Selectable(cell.c_str(), selected, ImGuiSelectableFlags_SpanAllColumns))
+                    show_source(row.kernel.substr(0, row.kernel.find(' ')), SourceTab::cuda);
+                continue;
+            }
+            if (mc == MetricColumn::pct_of_copy) {
+                // A bar behind the number: the table reads as a chart at a glance.
+                const ImVec2 p = ImGui::GetCursorScreenPos();
+                const float w = ImGui::GetColumnWidth();
+                const float f = static_cast<float>(std::clamp(row.pct_of_copy / 100.0, 0.0, 1.0));
+                ImGui::GetWindowDrawList()->AddRectFilled(
+                    p, ImVec2(p.x + w * f, p.y + ImGui::GetTextLineHeight()), pal.region_bg);
+            }
+            const bool missing = cell == "n/a";
+            if (missing) ImGui::TextColored(pal.muted, "%s", cell.c_str());
+            else ImGui::TextUnformatted(cell.c_str());
+            if (missing && ImGui::IsItemHovered() && !row.counters_reason.empty())
+                ImGui::SetTooltip("counters unavailable: %s", row.counters_reason.c_str());
+            if (mc == MetricColumn::dram_measured && row.l2_resident) {
+                ImGui::SameLine();
+                ImGui::TextColored(pal.accent, "[L2]");
+                if (ImGui::IsItemHovered())
+                    ImGui::SetTooltip("L2-resident: %s",
+                                      row.l2_reason.empty() ? "the working set fits in L2"
+                                                            : row.l2_reason.c_str());
+            }
+        }
+    }
+    ImGui::EndTable();
+}
+
+}  // namespace sml::viewer

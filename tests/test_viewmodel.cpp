@@ -1,0 +1,468 @@
+// The viewer's logic with no window: step navigation, source regions resolved against the real
+// kernel files, metric formatting and rows, settings, command line, and the worker thread.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "app/viewer/model/format.h"
+#include "app/viewer/model/lesson_nav.h"
+#include "app/viewer/model/metric_rows.h"
+#include "app/viewer/model/run_job.h"
+#include "app/viewer/model/settings.h"
+#include "app/viewer/model/source_doc.h"
+#include "app/viewer/model/viewer_args.h"
+#include "app/viewer/model/worker.h"
+#include "core/lessons/annotated_source.h"
+#include "kernels/registry.h"
+#include "tests/test_chart_fixture.h"
+
+namespace sml::viewer {
+namespace {
+
+// [SECTION] Step navigation -----------------------------------------------------------------------
+LessonBook book_of(int n) {
+    LessonBook b;
+    for (int i = 0; i < n; ++i) {
+        LessonStep s;
+        s.index = i;
+        s.id = "step-" + std::to_string(i);
+        b.steps.push_back(s);
+    }
+    return b;
+}
+
+TEST(LessonNav, StopsAtBothEndsInsteadOfWrapping) {
+    LessonNav nav(book_of(3));
+    EXPECT_EQ(nav.index(), 0);
+    EXPECT_FALSE(nav.can_prev());
+    EXPECT_FALSE(nav.prev());
+    EXPECT_EQ(nav.index(), 0);
+    EXPECT_TRUE(nav.next());
+    EXPECT_TRUE(nav.next());
+    EXPECT_EQ(nav.index(), 2);
+    EXPECT_FALSE(nav.can_next());
+    EXPECT_FALSE(nav.next());
+    EXPECT_EQ(nav.index(), 2);
+    EXPECT_TRUE(nav.prev());
+    EXPECT_EQ(nav.index(), 1);
+}
+
+TEST(LessonNav, GoClampsOutOfRangeSteps) {
+    LessonNav nav(book_of(4));
+    EXPECT_TRUE(nav.go(99));  // --lesson 99 opens the last step
+    EXPECT_EQ(nav.index(), 3);
+    EXPECT_TRUE(nav.go(-7));
+    EXPECT_EQ(nav.index(), 0);
+    EXPECT_FALSE(nav.go(0));  // no change reported when already there
+    LessonNav empty;
+    EXPECT_FALSE(empty.go(2));
+    EXPECT_EQ(empty.current(), nullptr);
+}
+
+TEST(LessonNav, AnswerRevealIsPerStepAndSurvivesABookSwap) {
+    LessonNav nav(book_of(3));
+    nav.go(1);
+    EXPECT_FALSE(nav.answer_revealed());
+    nav.reveal_answer(true);
+    EXPECT_TRUE(nav.answer_revealed());
+    nav.next();
+    EXPECT_FALSE(nav.answer_revealed());  // step 2's answer is still hidden
+    nav.replace_book(book_of(2));          // e.g. another language with fewer steps
+    EXPECT_EQ(nav.index(), 1);             // clamped, not reset to 0
+    EXPECT_TRUE(nav.answer_revealed());    // same question id as before
+}
+
+TEST(LessonNav, WalksTheRealLessonsInBothLanguages) {
+    for (const std::string lang : {"en", "zh"}) {
+        Result<LessonBook> book = load_lessons(default_lessons_root(), lang);
+        ASSERT_TRUE(book.ok()) << lang << ": " << book.error().message;
+        LessonNav nav(std::move(*book));
+        ASSERT_GT(nav.count(), 1);
+        int moves = 0;
+        while (nav.next()) ++moves;
+        EXPECT_EQ(moves, nav.count() - 1);
+        EXPECT_FALSE(nav.current()->text.title.empty());
+    }
+}
+
+// [SECTION] Source regions against the real kernels -----------------------------------------------
+std::string kernel_path(const KernelInfo& k) { return std::string(SML_SOURCE_DIR) + "/" + k.source; }
+
+TEST(SourceDoc, EveryLessonRegionAnchorHighlightsExactlyItsCode) {
+    Result<LessonBook> book = load_lessons(default_lessons_root(), "en");
+    ASSERT_TRUE(book.ok()) << book.error().message;
+    int checked = 0;
+    for (const LessonStep& step : book->steps) {
+        for (const LessonAnchor& a : step.anchors) {
+            if (a.is_ptx()) continue;
+            const KernelInfo* k = find_kernel(a.kernel);
+            // A draft step may point at a kernel that has not landed yet (lesson_model.h).
+            if (step.draft && !k) continue;
+            ASSERT_NE(k, nullptr) << step.id << ": " << a.key();
+            Result<SourceDoc> doc = SourceDoc::load(kernel_path(*k), SourceLang::cuda);
+            ASSERT_TRUE(doc.ok()) << doc.error().message;
+            const DisplayRegion* r = doc->find_region(a.region);
+            ASSERT_NE(r, nullptr) << step.id << ": no region " << a.key();
+            ASSERT_LE(r->first, r->last) << a.key();
+            // The shaded display lines are exactly the file's code lines inside the markers.
+            Result<AnnotatedSource> src = load_annotated_source(kernel_path(*k));
+            ASSERT_TRUE(src.ok());
+            const SourceRegion* fr = src->find(a.region);
+            ASSERT_NE(fr, nullptr);
+            std::vector<std::string> expected;
+            for (int l = fr->first_line; l <= fr->last_line; ++l)
+                if (!src->is_marker[l - 1]) expected.push_back(src->lines[l - 1]);
+            std::vector<std::string> shown;
+            for (int i = r->first; i <= r->last; ++i) shown.push_back(doc->lines()[i].text);
+            EXPECT_EQ(shown, expected) << a.key();
+            EXPECT_EQ(doc->lines()[r->first].file_line, fr->first_line) << a.key();
+            ++checked;
+        }
+    }
+    EXPECT_GT(checked, 5) << "the lessons should anchor into several regions";
+}
+
+TEST(SourceDoc, MarkerLinesAreHiddenInEveryKernel) {
+    for (const KernelInfo& k : registry()) {
+        Result<SourceDoc> doc = SourceDoc::load(kernel_path(k), SourceLang::cuda);
+        ASSERT_TRUE(doc.ok()) << k.id << ": " << doc.error().message;
+        for (const SourceLine& l : doc->lines()) {
+            EXPECT_EQ(l.text.find("// @region"), std::string::npos) << k.id << ":" << l.file_line;
+            EXPECT_EQ(l.text.find("// @endregion"), std::string::npos) << k.id << ":" << l.file_line;
+        }
+    }
+}
+
+TEST(SourceDoc, NestedRegionsMapToDisplayLines) {
+    const std::string text =
+        "int a;\n"
+        "// @region outer: the whole loop\n"
+        "for (;;) {\n"
+        "    // @region inner: the body\n"
+        "    x += 1;\n"
+        "    // @endregion inner\n"
+        "}\n"
+        "// @endregion outer\n"
+        "int b;\n";
+    Result<SourceDoc> doc = SourceDoc::parse(text, SourceLang::cuda, "t.cu");
+    ASSERT_TRUE(doc.ok()) << doc.error().message;
+    ASSERT_EQ(doc->lines().size(), 5u);  // 9 lines minus 4 markers
+    EXPECT_EQ(doc->lines()[4].file_line, 9);
+    const DisplayRegion* outer = doc->find_region("outer");
+    const DisplayRegion* inner = doc->find_region("inner");
+    ASSERT_TRUE(outer && inner);
+    EXPECT_EQ(outer->first, 1);
+    EXPECT_EQ(outer->last, 3);
+    EXPECT_EQ(inner->first, 2);
+    EXPECT_EQ(inner->last, 2);
+    EXPECT_EQ(outer->note, "the whole loop");
+    EXPECT_EQ(doc->region_at(2), inner);  // the innermost region wins the hover
+    EXPECT_EQ(doc->region_at(1), outer);
+    EXPECT_EQ(doc->region_at(0), nullptr);
+}
+
+TEST(SourceDoc, UnclosedRegionIsAnErrorNamingTheFile) {
+    Result<SourceDoc> doc =
+        SourceDoc::parse("// @region load: loads\nx;\n", SourceLang::cuda, "bad.cu");
+    ASSERT_FALSE(doc.ok());
+    EXPECT_NE(doc.error().message.find("bad.cu"), std::string::npos) << doc.error().message;
+}
+
+TEST(SourceDoc, MissingPtxSaysHowToGenerateIt) {
+    Result<SourceDoc> doc = SourceDoc::load("/nonexistent/warp_softmax.ptx", SourceLang::ptx);
+    ASSERT_FALSE(doc.ok());
+    EXPECT_NE(doc.error().hint.find("sml_ptx"), std::string::npos);
+}
+
+// [SECTION] Tokenizer ---------------------------------------------------------------------------
+std::string kind_of(const std::string& line, const std::string& word, SourceLang lang) {
+    bool block = false;
+    const size_t at = line.find(word);
+    for (const Token& t : tokenize_line(line, lang, &block))
+        if (static_cast<size_t>(t.begin) <= at && at < static_cast<size_t>(t.end))
+            return std::to_string(static_cast<int>(t.kind));
+    return "none";
+}
+
+TEST(Tokenizer, ColoursCudaByRole) {
+    const std::string line = "__global__ void k(float4* x) { int i = threadIdx.x + 16; // note";
+    auto kind = [&](const std::string& w) { return kind_of(line, w, SourceLang::cuda); };
+    EXPECT_EQ(kind("__global__"), std::to_string(static_cast<int>(TokenKind::keyword)));
+    EXPECT_EQ(kind("float4"), std::to_string(static_cast<int>(TokenKind::type)));
+    EXPECT_EQ(kind("threadIdx"), std::to_string(static_cast<int>(TokenKind::cuda_builtin)));
+    EXPECT_EQ(kind("16"), std::to_string(static_cast<int>(TokenKind::number)));
+    EXPECT_EQ(kind("// note"), std::to_string(static_cast<int>(TokenKind::comment)));
+}
+
+TEST(Tokenizer, TokensCoverTheLineAndBlockCommentsSpanLines) {
+    bool block = false;
+    const std::string l1 = "x = 1; /* starts";
+    std::vector<Token> t1 = tokenize_line(l1, SourceLang::cuda, &block);
+    EXPECT_TRUE(block);
+    ASSERT_FALSE(t1.empty());
+    EXPECT_EQ(t1.front().begin, 0);
+    EXPECT_EQ(t1.back().end, static_cast<int>(l1.size()));
+    for (size_t i = 1; i < t1.size(); ++i) EXPECT_EQ(t1[i].begin, t1[i - 1].end);
+    std::vector<Token> t2 = tokenize_line("ends */ y", SourceLang::cuda, &block);
+    EXPECT_FALSE(block);
+    EXPECT_EQ(t2.front().kind, TokenKind::comment);
+}
+
+TEST(Tokenizer, PtxOpcodesRegistersAndTypes) {
+    const std::string line = "\tld.global.v4.f32 \t{%f1, %f2, %f3, %f4}, [%rd7];";
+    EXPECT_EQ(kind_of(line, "ld", SourceLang::ptx),
+              std::to_string(static_cast<int>(TokenKind::keyword)));
+    EXPECT_EQ(kind_of(line, "%f1", SourceLang::ptx),
+              std::to_string(static_cast<int>(TokenKind::register_name)));
+    EXPECT_EQ(kind_of(line, ".f32", SourceLang::ptx),
+              std::to_string(static_cast<int>(TokenKind::type)));
+}
+
+// [SECTION] Formatting ---------------------------------------------------------------------------
+TEST(Format, BytesUseDecimalPrefixes) {
+    EXPECT_EQ(format_bytes(1073741824.0), "1.07 GB");
+    EXPECT_EQ(format_bytes(512), "512 B");
+    EXPECT_EQ(format_bytes(999.7), "1.00 kB");  // rounds up into the next prefix, not "1000 B"
+    EXPECT_EQ(format_bytes(268435456.0), "268 MB");
+    EXPECT_EQ(format_bytes(0), "0 B");
+}
+
+TEST(Format, PercentTimeBandwidthAndCounts) {
+    EXPECT_EQ(format_pct(87.345), "87.3%");
+    EXPECT_EQ(format_pct(100.0), "100%");
+    EXPECT_EQ(format_pct(0.042), "0.04%");
+    EXPECT_EQ(format_ms(0.3571), "0.357 ms");
+    EXPECT_EQ(format_ms(12.34), "12.3 ms");
+    EXPECT_EQ(format_ms(0.0042), "4.20 us");
+    EXPECT_EQ(format_ms(2500), "2.50 s");
+    EXPECT_EQ(format_gbps(2874.2), "2874 GB/s");
+    EXPECT_EQ(format_gbps(12.34), "12.3 GB/s");
+    EXPECT_EQ(format_count(0), "0");
+    EXPECT_EQ(format_count(12345), "12.3 k");
+    EXPECT_EQ(format_ratio(1.003), "1.00x");
+    EXPECT_EQ(format_ratio(0.26), "0.26x");
+    EXPECT_EQ(format_cols(1048576), "1M (2^20)");
+    EXPECT_EQ(format_cols(16385), "16385");
+    EXPECT_EQ(format_bytes(std::nan("")), "n/a");
+}
+
+// [SECTION] Metric rows --------------------------------------------------------------------------
+TEST(MetricRows, OneRowPerKernelInRegistryOrderWithFormattedCells) {
+    const Session s = test::synthetic_session(true);
+    const std::vector<int64_t> cols = session_cols(s);
+    ASSERT_FALSE(cols.empty());
+    const int64_t n = 1024;
+    ASSERT_NE(std::find(cols.begin(), cols.end(), n), cols.end());
+    std::vector<MetricRow> rows = build_metric_rows(s, n, "fp32");
+    ASSERT_GE(rows.size(), 3u);
+    EXPECT_EQ(rows.front().kernel, "naive");
+    for (const MetricRow& r : rows) {
+        const PointRecord* p = s.find(r.kernel, n);
+        ASSERT_NE(p, nullptr) << r.kernel;
+        EXPECT_EQ(r.cells[static_cast<int>(MetricColumn::gbps)], format_gbps(p->gbps));
+        EXPECT_EQ(r.cells[static_cast<int>(MetricColumn::time)], format_ms(p->time.median_ms));
+        EXPECT_EQ(r.cells[static_cast<int>(MetricColumn::dram_predicted)],
+                  format_bytes(p->predicted.dram_read_bytes + p->predicted.dram_write_bytes));
+        double measured = 0;
+        ASSERT_TRUE(measured_dram_bytes(*p, &measured));
+        EXPECT_EQ(r.cells[static_cast<int>(MetricColumn::dram_measured)].rfind(format_bytes(measured), 0),
+                  0u);
+        EXPECT_TRUE(r.counters_available);
+    }
+    // Only the compare set, still in registry order.
+    std::vector<MetricRow> two = build_metric_rows(s, n, "fp32", {"warp", "naive"});
+    ASSERT_EQ(two.size(), 2u);
+    EXPECT_EQ(two[0].kernel, "naive");
+    EXPECT_EQ(two[1].kernel, "warp");
+}
+
+TEST(MetricRows, MissingCountersAreNaWithTheReason) {
+    const Session s = test::synthetic_session(false);
+    std::vector<MetricRow> rows = build_metric_rows(s, 1024, "fp32");
+    ASSERT_FALSE(rows.empty());
+    for (const MetricRow& r : rows) {
+        EXPECT_FALSE(r.counters_available);
+        EXPECT_EQ(r.cells[static_cast<int>(MetricColumn::dram_measured)], "n/a");
+        EXPECT_EQ(r.cells[static_cast<int>(MetricColumn::l2_hit)], "n/a");
+    }
+    EXPECT_TRUE(build_metric_rows(s, 3, "fp32").empty());  // no such N: no rows, no crash
+}
+
+TEST(MetricRows, EveryColumnHasAHeaderAndADescription) {
+    for (int c = 0; c < static_cast<int>(MetricColumn::count_); ++c) {
+        const MetricColumnInfo& i = column_info(static_cast<MetricColumn>(c));
+        EXPECT_GT(std::string(i.header).size(), 0u);
+        EXPECT_GT(std::string(i.description).size(), 20u) << i.header;
+    }
+}
+
+// [SECTION] Settings and command line -----------------------------------------------------------
+std::string temp_dir() {
+    std::string d = std::filesystem::temp_directory_path().string() + "/sml_viewmodel_" +
+                    std::to_string(::getpid());
+    std::filesystem::create_directories(d);
+    return d;
+}
+
+TEST(Settings, RoundTripAndCorruptFile) {
+    const std::string dir = temp_dir();
+    Settings s;
+    s.font_scale = 1.4f;
+    s.theme = "light";
+    s.lang = "zh";
+    s.lesson = 5;
+    s.session_path = "/x/y.json";
+    ASSERT_TRUE(save_settings(dir + "/settings.json", s).ok());
+    Result<Settings> back = load_settings(dir + "/settings.json");
+    ASSERT_TRUE(back.ok());
+    EXPECT_FLOAT_EQ(back->font_scale, 1.4f);
+    EXPECT_EQ(back->theme, "light");
+    EXPECT_EQ(back->lang, "zh");
+    EXPECT_EQ(back->lesson, 5);
+    EXPECT_EQ(back->session_path, "/x/y.json");
+    std::ofstream(dir + "/bad.json") << "{\"font_scale\": ";
+    Result<Settings> bad = load_settings(dir + "/bad.json");
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().message.find("bad.json"), std::string::npos);
+    std::ofstream(dir + "/odd.json") << R"({"font_scale": 50, "theme": "purple", "lang": "fr"})";
+    Result<Settings> odd = load_settings(dir + "/odd.json");
+    ASSERT_TRUE(odd.ok());
+    EXPECT_FLOAT_EQ(odd->font_scale, Settings::kMaxScale);
+    EXPECT_EQ(odd->theme, "dark");
+    EXPECT_EQ(odd->lang, "en");
+    EXPECT_TRUE(load_settings(dir + "/missing.json").ok());  // first start: defaults
+    std::filesystem::remove_all(dir);
+}
+
+TEST(Settings, FontScaleStepsAreClamped) {
+    Settings s;
+    for (int i = 0; i < 100; ++i) s.step_font_scale(+1);
+    EXPECT_FLOAT_EQ(s.font_scale, Settings::kMaxScale);
+    for (int i = 0; i < 100; ++i) s.step_font_scale(-1);
+    EXPECT_FLOAT_EQ(s.font_scale, Settings::kMinScale);
+}
+
+Result<ViewerArgs> parse(std::vector<const char*> argv, std::string* help = nullptr) {
+    argv.insert(argv.begin(), "softmaxlab");
+    return parse_viewer_args(static_cast<int>(argv.size()), argv.data(), help);
+}
+
+TEST(ViewerArgs, ScreenshotOptions) {
+    Result<ViewerArgs> a = parse({"--screenshot", "o.png", "--frames", "3", "--lesson", "2",
+                                  "--size", "1280x800", "--lang", "zh", "--theme", "light"});
+    ASSERT_TRUE(a.ok()) << a.error().message;
+    EXPECT_EQ(a->screenshot, "o.png");
+    EXPECT_EQ(a->frames, 3);
+    EXPECT_EQ(a->lesson, 2);
+    EXPECT_EQ(a->width, 1280);
+    EXPECT_EQ(a->height, 800);
+    EXPECT_EQ(a->lang, "zh");
+    EXPECT_EQ(a->theme, "light");
+}
+
+TEST(ViewerArgs, BadValuesAreErrorsThatNameThem) {
+    Result<ViewerArgs> size = parse({"--size", "1600by900"});
+    ASSERT_FALSE(size.ok());
+    EXPECT_NE(size.error().message.find("1600by900"), std::string::npos);
+    EXPECT_FALSE(parse({"--size", "10x10"}).ok());  // too small to lay out
+    EXPECT_FALSE(parse({"--lang", "fr"}).ok());
+    EXPECT_FALSE(parse({"--frames", "0"}).ok());
+    EXPECT_FALSE(parse({"--bogus"}).ok());
+    std::string help;
+    Result<ViewerArgs> h = parse({"--help"}, &help);
+    ASSERT_TRUE(h.ok());
+    EXPECT_TRUE(h->help);
+    EXPECT_NE(help.find("--screenshot"), std::string::npos);
+}
+
+// [SECTION] Worker ------------------------------------------------------------------------------
+std::vector<WorkEvent> drain_until_done(Worker& w) {
+    std::vector<WorkEvent> all;
+    for (int i = 0; i < 500; ++i) {
+        for (WorkEvent& e : w.drain()) all.push_back(std::move(e));
+        if (!all.empty() && (all.back().kind == WorkEvent::Kind::finished ||
+                             all.back().kind == WorkEvent::Kind::cancelled ||
+                             all.back().kind == WorkEvent::Kind::failed))
+            return all;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    ADD_FAILURE() << "the job did not finish";
+    return all;
+}
+
+TEST(Worker, StreamsPointsInOrderThenFinishes) {
+    Worker w;
+    ASSERT_TRUE(w.start([](JobContext& ctx) -> Status {
+        for (int i = 0; i < 3; ++i) {
+            ctx.progress(i, 3, "point " + std::to_string(i));
+            PointRecord p;
+            p.kernel = "warp";
+            p.cols = 32 << i;
+            ctx.emit(p);
+        }
+        return ok_status();
+    }));
+    std::vector<WorkEvent> ev = drain_until_done(w);
+    std::vector<int64_t> cols;
+    for (const WorkEvent& e : ev)
+        if (e.kind == WorkEvent::Kind::point) cols.push_back(e.point.cols);
+    EXPECT_EQ(cols, (std::vector<int64_t>{32, 64, 128}));
+    EXPECT_EQ(ev.back().kind, WorkEvent::Kind::finished);
+    for (int i = 0; i < 100 && w.busy(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    EXPECT_FALSE(w.busy());
+}
+
+TEST(Worker, CancelStopsBetweenPointsAndRefusesASecondJob) {
+    Worker w;
+    std::atomic<int> emitted{0};
+    ASSERT_TRUE(w.start([&emitted](JobContext& ctx) -> Status {
+        while (!ctx.cancelled()) {
+            ctx.emit(PointRecord{});
+            ++emitted;
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        }
+        return ok_status();
+    }));
+    EXPECT_FALSE(w.start([](JobContext&) { return ok_status(); }));  // one job at a time
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    w.cancel();
+    std::vector<WorkEvent> ev = drain_until_done(w);
+    EXPECT_EQ(ev.back().kind, WorkEvent::Kind::cancelled);
+    EXPECT_GT(emitted.load(), 0);
+}
+
+TEST(Worker, FailuresAndExceptionsBecomeFailedEvents) {
+    Worker w;
+    ASSERT_TRUE(w.start([](JobContext&) -> Status { return Error{"no GPU", "replay"}; }));
+    std::vector<WorkEvent> ev = drain_until_done(w);
+    ASSERT_EQ(ev.back().kind, WorkEvent::Kind::failed);
+    EXPECT_EQ(ev.back().error.message, "no GPU");
+    for (int i = 0; i < 100 && w.busy(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    ASSERT_TRUE(w.start([](JobContext&) -> Status { throw std::runtime_error("boom"); }));
+    ev = drain_until_done(w);
+    ASSERT_EQ(ev.back().kind, WorkEvent::Kind::failed);
+    EXPECT_NE(ev.back().error.message.find("boom"), std::string::npos);
+}
+
+TEST(RunJob, RequestsAreCheckedBeforeTheGpuIsTouched) {
+    RunRequest r;
+    EXPECT_FALSE(validate_request(r).ok());  // no kernel
+    r.kernels = {"warp", "nope"};
+    Status unknown = validate_request(r);
+    ASSERT_FALSE(unknown.ok());
+    EXPECT_NE(unknown.error().message.find("nope"), std::string::npos);
+    r.kernels = {"warp"};
+    r.cols = 0;
+    EXPECT_FALSE(validate_request(r).ok());
+    r.cols = 1024;
+    EXPECT_TRUE(validate_request(r).ok());
+    r.sweep = true;
+    EXPECT_FALSE(validate_request(r).ok());  // a sweep needs N values and a size
+}
+
+}  // namespace
+}  // namespace sml::viewer

@@ -1,0 +1,88 @@
+# Viewer tests (included by tests/CMakeLists.txt).
+#
+#   test_viewmodel*      view-model logic with no window (links sml_viewer_model)   label cpu
+#   viewer_screenshot_*  the real viewer under Xvfb + Mesa in replay mode: one screenshot per
+#                        lesson step (plus Chinese, light theme, a corrupt session), each checked
+#                        for size and distinct colours by png_check                 label cpu
+#   viewer_cli_*         argument and no-display errors: non-zero exit, one-line reason
+# Without the viewer target or xvfb-run, one test says why and is reported as skipped.
+
+# The view-model library builds wherever the core builds (also without GUI packages).
+include(${PROJECT_SOURCE_DIR}/app/viewer/model.cmake)
+file(GLOB _sml_vm_tests CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/test_viewmodel*.cpp)
+foreach(src ${_sml_vm_tests})
+  get_filename_component(name ${src} NAME_WE)
+  if(TARGET ${name})
+    target_link_libraries(${name} PRIVATE sml_viewer_model)
+  endif()
+endforeach()
+
+find_program(SML_XVFB_RUN xvfb-run)
+set(_sml_viewer_skip "")
+if(NOT TARGET softmaxlab)
+  set(_sml_viewer_skip "the viewer is not built (GUI libraries missing: see third_party/README.md)")
+elseif(NOT SML_XVFB_RUN)
+  set(_sml_viewer_skip "xvfb-run not found (apt-get install xvfb xauth)")
+endif()
+if(_sml_viewer_skip)
+  add_test(NAME viewer_screenshots_skipped
+           COMMAND sh -c "echo 'viewer screenshot tests skipped: ${_sml_viewer_skip}'; exit 77")
+  set_tests_properties(viewer_screenshots_skipped PROPERTIES LABELS cpu SKIP_RETURN_CODE 77)
+  return()
+endif()
+
+add_executable(png_check ${CMAKE_CURRENT_SOURCE_DIR}/png_check.cpp)
+target_include_directories(png_check SYSTEM PRIVATE ${SML_STB_INCLUDE})
+target_link_libraries(png_check PRIVATE ${SML_STB_LIB})
+add_executable(viewer_fixture_session ${CMAKE_CURRENT_SOURCE_DIR}/viewer_fixture_session.cpp)
+target_link_libraries(viewer_fixture_session PRIVATE sml_core sml_test_support)
+
+set(_shots ${CMAKE_BINARY_DIR}/viewer-screenshots)
+set(_fixture ${_shots}/synthetic-session.json)
+set(_corrupt ${_shots}/corrupt-session.json)
+add_test(NAME viewer_fixture_setup
+         COMMAND sh -c "mkdir -p '${_shots}' && '$<TARGET_FILE:viewer_fixture_session>' '${_fixture}' && '$<TARGET_FILE:viewer_fixture_session>' '${_corrupt}' --corrupt")
+set_tests_properties(viewer_fixture_setup PROPERTIES LABELS cpu FIXTURES_SETUP viewer_session)
+
+# One screenshot test: run the viewer under a private X server, then check the PNG.
+# A screen of text, code and a chart has thousands of colours; a blank one has a handful.
+function(sml_viewer_shot name args)
+  set(png ${_shots}/${name}.png)
+  add_test(NAME viewer_screenshot_${name}
+           COMMAND sh -c "'${SML_XVFB_RUN}' -a -s '-screen 0 1600x1000x24' '$<TARGET_FILE:softmaxlab>' --no-settings --size 1600x1000 --frames 4 --screenshot '${png}' ${args} && '$<TARGET_FILE:png_check>' '${png}' 1600 1000 500")
+  # xvfb-run -a picks a free display, but two starting at once can race for the same one.
+  set_tests_properties(viewer_screenshot_${name} PROPERTIES LABELS cpu TIMEOUT 120
+                       FIXTURES_REQUIRED viewer_session RESOURCE_LOCK xvfb)
+endfunction()
+
+# Every lesson step, in English (the step count comes from the lesson files on disk).
+file(GLOB _sml_steps CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/lessons/en/[0-9][0-9]-*.md)
+list(LENGTH _sml_steps _sml_step_count)
+if(_sml_step_count EQUAL 0)
+  message(WARNING "no lessons in lessons/en: only the non-lesson viewer screenshots are tested")
+else()
+  math(EXPR _last "${_sml_step_count} - 1")
+  foreach(k RANGE ${_last})
+    sml_viewer_shot(step${k}_en "--lesson ${k} --session '${_fixture}' --theme dark --lang en")
+  endforeach()
+endif()
+sml_viewer_shot(step2_zh_light "--lesson 2 --session '${_fixture}' --theme light --lang zh")
+# A corrupt session: an in-app error banner (echoed to stderr in screenshot mode), and the
+# viewer still renders and exits 0.
+add_test(NAME viewer_screenshot_corrupt_session
+         COMMAND sh -c "'${SML_XVFB_RUN}' -a -s '-screen 0 1600x1000x24' '$<TARGET_FILE:softmaxlab>' --no-settings --size 1600x1000 --screenshot '${_shots}/corrupt_session.png' --session '${_corrupt}' 2>&1 && '$<TARGET_FILE:png_check>' '${_shots}/corrupt_session.png' 1600 1000 500")
+set_tests_properties(viewer_screenshot_corrupt_session PROPERTIES LABELS cpu TIMEOUT 120
+                     FIXTURES_REQUIRED viewer_session RESOURCE_LOCK xvfb
+                     PASS_REGULAR_EXPRESSION "banner: Cannot open session:.*ok .*corrupt_session.png")
+
+# Bad input exits non-zero with a one-line reason, before any window opens.
+add_test(NAME viewer_cli_bad_size_message
+         COMMAND sh -c "'$<TARGET_FILE:softmaxlab>' --size 12x --screenshot x.png 2>&1; test $? -eq 2")
+set_tests_properties(viewer_cli_bad_size_message PROPERTIES LABELS cpu
+                     PASS_REGULAR_EXPRESSION "error: --size '12x' is not WxH")
+add_test(NAME viewer_cli_no_display
+         COMMAND sh -c "env -u DISPLAY -u WAYLAND_DISPLAY '$<TARGET_FILE:softmaxlab>' --no-settings --screenshot '${_shots}/none.png' 2>&1; test $? -ne 0")
+set_tests_properties(viewer_cli_no_display PROPERTIES LABELS cpu
+                     PASS_REGULAR_EXPRESSION "error: cannot open a window")
+add_test(NAME viewer_cli_help COMMAND softmaxlab --help)
+set_tests_properties(viewer_cli_help PROPERTIES LABELS cpu PASS_REGULAR_EXPRESSION "--screenshot")
