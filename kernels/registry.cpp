@@ -15,6 +15,7 @@ KernelInfo block_kernel_info();
 KernelInfo smem_kernel_info();
 KernelInfo online_kernel_info();
 KernelInfo online_tiled_kernel_info();
+KernelInfo best_kernel_info();
 
 const std::vector<KernelInfo>& registry() {
     static const std::vector<KernelInfo> kernels = {
@@ -25,6 +26,7 @@ const std::vector<KernelInfo>& registry() {
         smem_kernel_info(),          // lesson 5: row cached in shared memory
         online_kernel_info(),        // lesson 6: running max and rescaled sum
         online_tiled_kernel_info(),  // lesson 6: the 2-D tiled form
+        best_kernel_info(),          // lesson 8: the fastest path for each N
     };
     return kernels;
 }

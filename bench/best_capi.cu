@@ -1,0 +1,116 @@
+// A tiny C entry point to the `best` kernel, so bench/peers.py can time it with ctypes in the
+// same process, on the same tensors and with the same timing code as torch and Triton.
+// Build: nvcc -O3 -arch=sm_90 -std=c++17 --expt-relaxed-constexpr -Xcompiler -fPIC -shared -I.
+//        bench/best_capi.cu kernels/best_softmax.cu kernels/device_limits.cu -o libsmlbest.so
+// Launches go to the legacy default stream, which is the stream torch uses unless told otherwise.
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "kernels/best_softmax.h"
+#include "kernels/kernel_api.h"
+
+namespace sml {
+KernelInfo best_kernel_info();
+}
+
+namespace {
+
+// Read once: cudaGetDeviceProperties is slow enough to show up in a timed call.
+sml::DeviceLimits current_limits() {
+    static const sml::DeviceLimits limits = [] {
+        sml::DeviceLimits l = sml::DeviceLimits::h100_reference();
+        int device = 0;
+        if (cudaGetDevice(&device) == cudaSuccess) sml::query_device_limits(device, &l);
+        return l;
+    }();
+    return limits;
+}
+
+// The last plan, reused while the call is the same: planning queries occupancy and sets function
+// attributes, host work that should not sit inside the timed region on every call.
+struct PlanCache {
+    std::string key;
+    std::vector<sml::LaunchStep> steps;
+};
+PlanCache& plan_cache() {
+    static PlanCache cache;
+    return cache;
+}
+
+sml::LaunchArgs make_args(const void* in, void* out, long long rows, long long cols, int dtype) {
+    sml::LaunchArgs a;
+    a.problem = sml::SoftmaxProblem::contiguous(rows, cols, static_cast<sml::DType>(dtype));
+    a.in = in;
+    a.out = out;
+    a.limits = current_limits();
+    return a;
+}
+
+int launch(const std::vector<sml::LaunchStep>& steps) {
+    for (const sml::LaunchStep& s : steps)
+        if (cudaError_t e = s.launch(cudaStreamLegacy); e != cudaSuccess) return e;
+    return cudaGetLastError();
+}
+
+std::string cache_key(const void* in, void* out, long long rows, long long cols, int dtype,
+                      const std::string& config) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%p %p %lld %lld %d ", in, out, rows, cols, dtype);
+    return buf + config;
+}
+
+}  // namespace
+
+extern "C" {
+
+// The registry's `best`: the path it chooses by itself. Returns a cudaError_t (0 = success).
+int sml_best_softmax(const void* in, void* out, long long rows, long long cols, int dtype) {
+    PlanCache& cache = plan_cache();
+    const std::string key = cache_key(in, out, rows, cols, dtype, "auto");
+    if (cache.key != key) {
+        const sml::LaunchArgs a = make_args(in, out, rows, cols, dtype);
+        cache.key.clear();
+        cache.steps.clear();
+        if (cudaError_t e = sml::best_kernel_info().plan(a, &cache.steps); e != cudaSuccess)
+            return e;
+        cache.key = key;
+    }
+    return launch(cache.steps);
+}
+
+// An explicit configuration (path 0 group, 1 cluster, 2 two-pass), for tuning.
+int sml_best_softmax_with(const void* in, void* out, long long rows, long long cols, int dtype,
+                          int path, int width, int packs, int threads, int values, int cluster,
+                          int waves) {
+    const sml::LaunchArgs a = make_args(in, out, rows, cols, dtype);
+    sml::best::Config c;
+    c.path = static_cast<sml::best::Config::Path>(path);
+    c.width = width;
+    c.packs = packs;
+    c.rows_per_group = packs == 1 ? 4 : (packs == 2 ? 2 : 1);
+    c.threads = threads;
+    c.values = values;
+    c.cluster = cluster;
+    c.waves = waves;
+    PlanCache& cache = plan_cache();
+    const std::string key = cache_key(in, out, rows, cols, dtype, c.describe());
+    if (cache.key != key) {
+        cache.key.clear();
+        cache.steps.clear();
+        if (cudaError_t e = sml::best::plan_with(a, c, &cache.steps); e != cudaSuccess) return e;
+        cache.key = key;
+    }
+    return launch(cache.steps);
+}
+
+// Writes the chosen configuration as text ("cluster 4 x 512 threads x 16 values").
+void sml_best_describe(long long cols, int dtype, char* buf, int len) {
+    const sml::best::Config c =
+        sml::best::choose(cols, static_cast<sml::DType>(dtype), true, current_limits());
+    std::snprintf(buf, len, "%s", c.describe().c_str());
+}
+
+const char* sml_error_string(int code) { return cudaGetErrorString(static_cast<cudaError_t>(code)); }
+}

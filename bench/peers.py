@@ -1,0 +1,319 @@
+#!/usr/bin/env python3
+"""Side-by-side softmax benchmark: softmaxlab's `best` against its peers, in one process.
+
+Runs on a machine with an NVIDIA GPU, torch and triton. For every N of the sweep it times, on the
+same input tensor and with the same method:
+  copy      torch device-to-device copy (out.copy_(x)): the speed of light for read N + write N
+  torch     torch.softmax(x, dim=-1)
+  triton    the Triton fused-softmax tutorial kernel (bench/triton_tutorial_softmax.py); above
+            N = 16384 it cannot compile on an H100 and the point is recorded as "fails: <why>"
+  best      softmaxlab's `best` kernel through a small C entry point (bench/best_capi.cu), with
+            ctypes, on torch's tensors and torch's stream
+The project's lesson kernels are added from a `softmaxlab-cli sweep` session when --cli is given
+(that is the project runner's own measurement, in a child process, not this one).
+
+Method (the same as core/measure): CUDA events around one call; before each sample an L2-sized
+buffer is overwritten so the input comes from DRAM, and the GPU is kept busy (torch.cuda._sleep)
+while the call is enqueued, so host launch overhead stays outside the timed region. Median of
+--samples (>= 20) after warm-up. GB/s = 2 * M * N * element_bytes / median time.
+
+  python3 bench/peers.py --lib build/libsmlbest.so --out bench/results
+  python3 bench/peers.py --lib ... --tune          # times best's alternative configurations
+"""
+import argparse
+import ctypes
+import datetime
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+# About 20 N from 32 to 2^20: powers of two plus the awkward ones (not a multiple of the vector
+# width, just past a power of two, a multiple of 3).
+DEFAULT_COLS = [32, 64, 128, 256, 512, 1000, 1024, 2048, 2049, 4096, 8192, 12288, 16384, 16385,
+                32768, 65536, 131072, 262144, 524288, 1048576]
+DTYPES = {"fp32": (torch.float32, 0), "fp16": (torch.float16, 1), "bf16": (torch.bfloat16, 2)}
+# Error allowed against float64: rounding of the stored output dominates (see tests/gpu_test_best).
+TOLERANCE = {"fp32": 1e-5, "fp16": 2e-3, "bf16": 1.6e-2}
+
+
+class BestLib:
+    """ctypes wrapper over bench/best_capi.cu."""
+
+    def __init__(self, path):
+        self.lib = ctypes.CDLL(path)
+        ll, i, vp = ctypes.c_longlong, ctypes.c_int, ctypes.c_void_p
+        self.lib.sml_best_softmax.argtypes = [vp, vp, ll, ll, i]
+        self.lib.sml_best_softmax_with.argtypes = [vp, vp, ll, ll, i] + [i] * 7
+        self.lib.sml_best_describe.argtypes = [ll, i, ctypes.c_char_p, i]
+        self.lib.sml_error_string.restype = ctypes.c_char_p
+
+    def _check(self, code):
+        if code != 0:
+            raise RuntimeError("best: " + self.lib.sml_error_string(code).decode())
+
+    def run(self, x, y, code, config=None):
+        args = (x.data_ptr(), y.data_ptr(), x.shape[0], x.shape[1], code)
+        if config is None:
+            self._check(self.lib.sml_best_softmax(*args))
+        else:
+            self._check(self.lib.sml_best_softmax_with(*args, *config))
+
+    def describe(self, cols, code):
+        buf = ctypes.create_string_buffer(128)
+        self.lib.sml_best_describe(cols, code, buf, 128)
+        return buf.value.decode()
+
+
+class Timer:
+    def __init__(self, samples, warmup=3):
+        self.samples, self.warmup = samples, warmup
+        l2 = getattr(torch.cuda.get_device_properties(0), "L2_cache_size", 50 << 20)
+        self.flush = torch.empty(2 * l2 // 4, dtype=torch.float32, device="cuda")
+        self.start = torch.cuda.Event(enable_timing=True)
+        self.end = torch.cuda.Event(enable_timing=True)
+
+    def __call__(self, fn):
+        for _ in range(self.warmup):
+            fn()
+        torch.cuda.synchronize()
+        times = []
+        for _ in range(self.samples):
+            self.flush.fill_(1.0)       # evicts the input from L2: every sample reads DRAM
+            torch.cuda._sleep(100_000)  # ~50 us of GPU work: the launch below is queued in time
+            self.start.record()
+            fn()
+            self.end.record()
+            self.end.synchronize()
+            times.append(self.start.elapsed_time(self.end))
+        return {"min_ms": min(times), "median_ms": statistics.median(times),
+                "max_ms": max(times), "samples": len(times)}
+
+
+def max_error(x, y, rows):
+    """Worst relative error over sampled rows, and worst |sum(row) - 1|, against float64.
+
+    Relative to max(|ref|, smallest normal of the dtype): below that the format itself has only
+    absolute precision (fp16 subnormals start at 6.1e-5)."""
+    ref = torch.softmax(x[rows].double(), dim=-1)
+    got = y[rows].double()
+    if not torch.isfinite(got).all():
+        return float("inf"), float("inf")
+    floor = torch.finfo(y.dtype).tiny
+    rel = ((got - ref).abs() / ref.abs().clamp_min(floor)).max().item()
+    rowsum = (got.sum(dim=-1) - 1).abs().max().item()
+    return rel, rowsum
+
+
+def measure(name, fn, x, y, timer, bytes_moved, rows):
+    """One contender at one point; a failure is recorded, never raised.
+
+    `fn` returns its output tensor (y, or a new one for torch.softmax); y is poisoned with NaN
+    first so an element nobody wrote cannot pass the check."""
+    point = {"contender": name}
+    try:
+        y.fill_(float("nan"))
+        result = fn()
+        torch.cuda.synchronize()
+        if name != "copy":
+            point["max_rel_error"], point["max_rowsum_error"] = max_error(x, result, rows)
+        del result
+        point.update(timer(fn))
+        point["gbps"] = bytes_moved / (point["median_ms"] * 1e-3) / 1e9
+    except Exception as e:  # noqa: BLE001 -- e.g. Triton's OutOfResources above N = 16384
+        torch.cuda.synchronize()
+        point["status"] = "fails: " + (str(e).strip().splitlines() or [type(e).__name__])[0][:200]
+        return point
+    point["status"] = "ok"
+    return point
+
+
+def tune_configs(cols, dtype_bytes):
+    """Every configuration of best worth trying at this N: (label, 7-tuple for the C API)."""
+    vec = 16 // dtype_bytes
+    out = []
+    if cols <= 1024:
+        for waves in (1, 4, 16, 1 << 20):
+            width, packs = 1, 1
+            while width < 32 and width * vec < cols:
+                width *= 2
+            while 32 * packs * vec < cols:
+                packs *= 2
+            out.append((f"group w{width} p{packs} waves{waves}", (0, width, packs, 0, 0, 1, waves)))
+        return out
+    packs = -(-(cols + (vec - 1 if cols % vec else 0)) // vec)  # odd N: rows start unaligned
+    for cluster in range(1, 9):
+        for values in (16, 32):
+            per_block = -(-packs // cluster)
+            threads = -(-per_block // (values // vec))
+            threads = -(-threads // 32) * 32
+            if 64 <= threads <= 1024:
+                out.append((f"cluster {cluster}x{threads}x{values}",
+                            (1, 0, 0, threads, values, cluster, 1)))
+    if cols >= 32768:
+        for cluster in (2, 4, 8, 16):
+            for threads in (512, 1024):
+                out.append((f"two-pass {cluster}x{threads}", (2, 0, 0, threads, 0, cluster, 1)))
+    return out
+
+
+def cli_points(cli, cols, elements, workdir):
+    """The project's own sweep of every registry kernel, read from its session JSON."""
+    out = os.path.join(workdir, "cli_session.json")
+    cmd = [cli, "sweep", "--kernels", "all", "--cols", ",".join(map(str, cols)),
+           "--elements", str(elements), "--out", out]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        return cmd, [], proc.stderr.strip()[-500:]
+    with open(out) as f:
+        session = json.load(f)
+    points = []
+    for p in session.get("points", []):
+        t = p.get("time", {})
+        points.append({"contender": "cli:" + p.get("kernel", "?"), "cols": p.get("cols"),
+                       "rows": p.get("rows"), "dtype": p.get("dtype"), "gbps": p.get("gbps"),
+                       "median_ms": t.get("median_ms"), "pct_of_copy": p.get("pct_of_copy"),
+                       "max_rel_error": p.get("max_rel_error"), "status": "ok"})
+    return cmd, points, ""
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--lib", required=True, help="libsmlbest.so built from bench/best_capi.cu")
+    ap.add_argument("--cols", default=",".join(map(str, DEFAULT_COLS)))
+    ap.add_argument("--bytes", type=int, default=1 << 30, help="input size per point (1 GiB)")
+    ap.add_argument("--dtype", default="fp32", choices=sorted(DTYPES))
+    ap.add_argument("--samples", type=int, default=30)
+    ap.add_argument("--tune", action="store_true", help="time best's alternatives, not peers")
+    ap.add_argument("--no-peers", action="store_true", help="only copy and best")
+    ap.add_argument("--cli", help="softmaxlab-cli, to add the lesson kernels from its sweep")
+    ap.add_argument("--out", default=os.path.join(HERE, "results"), help="folder for the JSON")
+    args = ap.parse_args()
+    if args.samples < 20:
+        ap.error("--samples must be >= 20 (the project's method takes the median of >= 20)")
+    if not torch.cuda.is_available():
+        print("error: no CUDA device; run this on a machine with an NVIDIA GPU", file=sys.stderr)
+        return 1
+
+    torch.manual_seed(0)
+    tdtype, code = DTYPES[args.dtype]
+    esize = torch.tensor([], dtype=tdtype).element_size()
+    best = BestLib(args.lib)
+    timer = Timer(args.samples)
+    triton_softmax = None
+    if not (args.tune or args.no_peers):
+        from triton_tutorial_softmax import TritonTutorialSoftmax
+        triton_softmax = TritonTutorialSoftmax()
+
+    cols_list = [int(c) for c in args.cols.split(",")]
+    points = []
+    for cols in cols_list:
+        rows = max(1, args.bytes // (esize * cols))
+        x = torch.randn(rows, cols, device="cuda", dtype=torch.float32).to(tdtype)
+        y = torch.empty_like(x)
+        bytes_moved = 2 * rows * cols * esize
+        sample_rows = sorted(set([0, 1, rows // 2, rows - 1] + list(range(min(rows, 16)))))
+        contenders = [("copy", lambda: y.copy_(x))]
+        if args.tune:
+            for label, cfg in tune_configs(cols, esize):
+                contenders.append((label, lambda cfg=cfg: best.run(x, y, code, cfg) or y))
+        else:
+            if triton_softmax is not None:
+                contenders.append(("torch", lambda: torch.softmax(x, dim=-1)))
+                contenders.append(("triton", lambda: triton_softmax(x, y)))
+            contenders.append(("best", lambda: best.run(x, y, code) or y))
+        copy_gbps = None
+        for name, fn in contenders:
+            p = measure(name, fn, x, y, timer, bytes_moved, sample_rows)
+            p.update({"cols": cols, "rows": rows, "dtype": args.dtype})
+            if name == "copy":
+                copy_gbps = p.get("gbps")
+            if name == "best":
+                p["config"] = best.describe(cols, code)
+            if p["status"] == "ok" and copy_gbps:
+                p["pct_of_copy"] = 100.0 * p["gbps"] / copy_gbps
+                tol = TOLERANCE[args.dtype]
+                if name != "copy" and not (p["max_rel_error"] <= tol and
+                                           p["max_rowsum_error"] <= tol):
+                    p["status"] = f"wrong: error above {tol}"
+            points.append(p)
+            shown = f"{p['gbps']:8.0f} GB/s {p.get('pct_of_copy', 100):6.1f}%" \
+                if p["status"] == "ok" else p["status"]
+            print(f"N={cols:8d} {name:28s} {shown}", flush=True)
+        del x, y
+        torch.cuda.empty_cache()
+
+    print_table(points, cols_list)
+    if args.tune:
+        return 0
+    cli_cmd, cli_error = None, ""
+    if args.cli:
+        with tempfile.TemporaryDirectory() as tmp:
+            cli_cmd, extra, cli_error = cli_points(args.cli, cols_list, args.bytes // esize, tmp)
+        points += extra
+    write_results(args, points, cli_cmd, cli_error)
+    return 0
+
+
+def print_table(points, cols_list):
+    names = []
+    for p in points:
+        if p["contender"] not in names:
+            names.append(p["contender"])
+    cells = {(p["contender"], p["cols"]): p for p in points}
+    print("\n| N | " + " | ".join(names) + " |")
+    print("|---" * (len(names) + 1) + "|")
+    for cols in cols_list:
+        row = []
+        for n in names:
+            p = cells.get((n, cols))
+            if p is None:
+                row.append("")
+            elif p["status"] != "ok":
+                row.append(p["status"][:40])
+            else:
+                row.append(f"{p['gbps']:.0f} ({p.get('pct_of_copy', 100):.1f}%)")
+        print(f"| {cols} | " + " | ".join(row) + " |")
+
+
+def write_results(args, points, cli_cmd, cli_error):
+    props = torch.cuda.get_device_properties(0)
+    now = datetime.datetime.now(datetime.timezone.utc)
+    slug = "".join(c if c.isalnum() else "-" for c in props.name.lower()).strip("-")
+    while "--" in slug:
+        slug = slug.replace("--", "-")
+    import triton
+    result = {
+        "schema": "softmaxlab-peers/1",
+        "device": {"name": props.name, "sm_count": props.multi_processor_count,
+                   "l2_bytes": getattr(props, "L2_cache_size", None),
+                   "memory_bytes": props.total_memory},
+        "created_utc": now.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "command": " ".join([os.path.basename(sys.executable)] + sys.argv),
+        "software": {"torch": torch.__version__, "triton": triton.__version__,
+                     "cuda": torch.version.cuda},
+        "method": {"timing": "CUDA events around one call, L2 flushed before each sample, "
+                             "GPU kept busy while the call is enqueued",
+                   "samples": args.samples, "statistic": "median",
+                   "gbps": "2 * rows * cols * element_bytes / median time",
+                   "bytes_per_point": args.bytes, "dtype": args.dtype,
+                   "best_via": "bench/best_capi.cu through ctypes, same process"},
+        "cli_command": cli_cmd, "cli_error": cli_error,
+        "points": points,
+    }
+    os.makedirs(args.out, exist_ok=True)
+    path = os.path.join(args.out, f"{slug}-{now.strftime('%Y-%m-%d')}-{args.dtype}.json")
+    with open(path, "w") as f:
+        json.dump(result, f, indent=1)
+    print(f"\nwrote {path}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,219 @@
+// `best` (kernels/best_softmax.cu) against the float64 reference, for every dtype and N from 1 to
+// 2^20, through the registry exactly as the CLI runs it; then every one of its paths forced on
+// the same inputs, so a path the dispatcher does not pick on this GPU is still checked.
+//
+// Tolerances (sml::tolerance_for, used by the whole project):
+//   fp32 1e-5  : fp32 math over a row; exp2f and the reciprocal are within a few ulp (~1e-7).
+//   fp16 2e-3  : the stored output is rounded to an 11-bit mantissa, 2^-11 = 4.9e-4 relative,
+//                plus the input's own rounding amplified by |x - max| (inputs |x| < 5 here).
+//   bf16 1.6e-2: an 8-bit mantissa, 2^-8 = 3.9e-3 relative per rounding, same reasoning.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/measure/accuracy.h"
+#include "core/reference/reference.h"
+#include "gpu_env.h"
+#include "kernels/best_softmax.h"
+#include "kernels/registry.h"
+
+namespace sml {
+namespace {
+
+struct HostInput {
+    std::vector<float> values;      // what the kernel sees, decoded (stride = in_stride)
+    std::vector<unsigned char> raw; // the bytes uploaded
+};
+
+// Normal data, plus special rows where M allows: large magnitudes, some -inf entries, an all
+// -inf row (expected NaN) and a row with one NaN (expected NaN).
+HostInput make_input(DType dtype, int64_t rows, int64_t cols, int64_t stride, unsigned seed) {
+    std::mt19937 gen(seed);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    const float inf = std::numeric_limits<float>::infinity();
+    std::vector<float> v(size_t(rows * stride), 0.0f);
+    for (int64_t r = 0; r < rows; ++r)
+        for (int64_t c = 0; c < cols; ++c) v[size_t(r * stride + c)] = normal(gen);
+    if (rows >= 3) {  // row 1: +-1e4 (and 1e30 where the dtype can hold it); row 2: some -inf
+        const float big = dtype == DType::f16 ? 1e4f : 1e30f;
+        for (int64_t c = 0; c < cols; c += 3) v[size_t(stride + c)] = (c % 2 ? 1e4f : -1e4f);
+        v[size_t(stride + cols / 2)] = big;
+        for (int64_t c = 0; c < cols; c += 2) v[size_t(2 * stride + c)] = -inf;
+        if (cols > 1) v[size_t(2 * stride + 1)] = 0.5f;  // keep a finite max
+    }
+    if (rows >= 5) {
+        for (int64_t c = 0; c < cols; ++c) v[size_t(3 * stride + c)] = -inf;
+        v[size_t(4 * stride + cols - 1)] = std::nanf("");
+    }
+    HostInput h;
+    h.raw.resize(v.size() * size_t(dtype_size(dtype)));
+    h.values = v;
+    if (dtype == DType::f32) {
+        std::memcpy(h.raw.data(), v.data(), h.raw.size());
+    } else {
+        auto* bits = reinterpret_cast<uint16_t*>(h.raw.data());
+        for (size_t i = 0; i < v.size(); ++i) {
+            bits[i] = dtype == DType::f16 ? ref::float_to_half_bits(v[i])
+                                          : ref::float_to_bf16_bits(v[i]);
+            h.values[i] = ref::bits_to_float(bits[i], dtype);
+        }
+    }
+    return h;
+}
+
+struct DeviceBuffers {
+    void* in = nullptr;
+    void* out = nullptr;
+    ~DeviceBuffers() {
+        cudaFree(in);
+        cudaFree(out);
+    }
+};
+
+// Runs `steps` (or the registry's plan when config is null) and compares every element.
+// `in_offset` shifts the input pointer by elements, so rows start off a 16-byte boundary.
+void check_case(DType dtype, int64_t rows, int64_t cols, int64_t in_stride, int64_t out_stride,
+                int in_offset, const best::Config* config) {
+    const std::string what = std::string(dtype_name(dtype)) + " M=" + std::to_string(rows) +
+                             " N=" + std::to_string(cols) + " strides " +
+                             std::to_string(in_stride) + "/" + std::to_string(out_stride) +
+                             " offset " + std::to_string(in_offset) +
+                             (config ? " forced " + config->describe() : " (registry plan)");
+    SCOPED_TRACE(what);
+    const int es = dtype_size(dtype);
+    const HostInput h = make_input(dtype, rows, cols, in_stride, unsigned(cols * 7 + rows));
+
+    DeviceLimits limits;
+    ASSERT_TRUE(query_device_limits(0, &limits));
+    DeviceBuffers buf;
+    const size_t in_bytes = h.raw.size() + size_t(in_offset * es);
+    const size_t out_bytes = size_t(rows * out_stride * es);
+    ASSERT_EQ(cudaMalloc(&buf.in, in_bytes), cudaSuccess);
+    ASSERT_EQ(cudaMalloc(&buf.out, out_bytes), cudaSuccess);
+    char* in = static_cast<char*>(buf.in) + in_offset * es;
+    ASSERT_EQ(cudaMemcpy(in, h.raw.data(), h.raw.size(), cudaMemcpyHostToDevice), cudaSuccess);
+    // 0xFF bytes are NaN in fp32, fp16 and bf16: an element the kernel skips cannot pass.
+    ASSERT_EQ(cudaMemset(buf.out, 0xFF, out_bytes), cudaSuccess);
+
+    LaunchArgs args;
+    args.problem = SoftmaxProblem{rows, cols, in_stride, out_stride, dtype};
+    args.in = in;
+    args.out = buf.out;
+    args.limits = limits;
+    const KernelInfo* k = find_kernel("best");
+    ASSERT_NE(k, nullptr);
+    ASSERT_TRUE(check_problem(*k, args.problem, limits).ok());
+    if (config) {
+        std::vector<LaunchStep> steps;
+        ASSERT_EQ(best::plan_with(args, *config, &steps), cudaSuccess);
+        for (LaunchStep& s : steps) ASSERT_EQ(s.launch(nullptr), cudaSuccess);
+    } else {
+        ASSERT_EQ(launch_all(*k, args, nullptr), cudaSuccess);
+    }
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+
+    std::vector<unsigned char> got(out_bytes);
+    ASSERT_EQ(cudaMemcpy(got.data(), buf.out, out_bytes, cudaMemcpyDeviceToHost), cudaSuccess);
+    const std::vector<double> expect =
+        ref::softmax_reference(h.values.data(), rows, cols, in_stride);
+    const ref::Comparison c =
+        dtype == DType::f32
+            ? ref::compare_to_reference(expect, reinterpret_cast<const float*>(got.data()), rows,
+                                        cols, out_stride, ref::default_floor(dtype))
+            : ref::compare_to_reference_bits(expect,
+                                             reinterpret_cast<const uint16_t*>(got.data()),
+                                             dtype, rows, cols, out_stride,
+                                             ref::default_floor(dtype));
+    const double tol = tolerance_for(dtype);
+    EXPECT_TRUE(c.passed(tol, tol))
+        << "max rel err " << c.max_rel_err << " at (" << c.worst_row << ", " << c.worst_col
+        << "), row-sum err " << c.max_rowsum_err << ", NaN where finite " << c.nan_where_finite
+        << ", expected-NaN rows all NaN " << c.expected_nan_rows_all_nan;
+    EXPECT_EQ(c.checked_elements, rows * cols);
+    if (rows >= 5 && cols > 1) EXPECT_EQ(c.expected_nan_rows, 2);  // all -inf row, NaN row
+}
+
+const int64_t kCols[] = {1,    2,     7,     31,    32,     33,     127,     1000,   1024, 1025,
+                         2049, 4097,  12288, 16385, 32771,  100003, 131072,  262145, 1048576};
+
+int64_t rows_for(int64_t cols) { return cols >= 100000 ? 3 : (cols >= 4096 ? 7 : 37); }
+
+class BestAllN : public ::testing::TestWithParam<DType> {};
+
+TEST_P(BestAllN, MatchesFloat64ReferenceEveryElement) {
+    SML_REQUIRE_GPU();
+    for (int64_t n : kCols) check_case(GetParam(), rows_for(n), n, n, n, 0, nullptr);
+}
+
+// Rows that start off 16 bytes and input/output rows at different offsets in their frames:
+// the edge packs go element by element and the output cannot use vector stores.
+TEST_P(BestAllN, UnalignedAndStridedRows) {
+    SML_REQUIRE_GPU();
+    for (int64_t n : {int64_t{5}, int64_t{33}, int64_t{1000}, int64_t{4097}, int64_t{100003}})
+        check_case(GetParam(), rows_for(n), n, n + 3, n + 1, 1, nullptr);
+}
+
+INSTANTIATE_TEST_SUITE_P(Dtypes, BestAllN,
+                         ::testing::Values(DType::f32, DType::f16, DType::bf16),
+                         [](const auto& info) { return std::string(dtype_name(info.param)); });
+
+// Each path forced, so all of them stay correct whatever the dispatcher prefers on this GPU.
+TEST(BestPaths, EveryPathMatchesReference) {
+    SML_REQUIRE_GPU();
+    best::Config group;
+    group.path = best::Config::Path::kGroup;
+    group.width = 32;
+    group.packs = 2;
+    group.rows_per_group = 2;
+    best::Config one_block;
+    one_block.path = best::Config::Path::kCluster;
+    one_block.threads = 256;
+    one_block.values = 16;
+    best::Config cluster4 = one_block;
+    cluster4.cluster = 4;
+    best::Config two_pass_single;
+    two_pass_single.path = best::Config::Path::kTwoPass;
+    two_pass_single.threads = 512;
+    best::Config two_pass8 = two_pass_single;
+    two_pass8.cluster = 8;
+    DeviceLimits limits;
+    ASSERT_TRUE(query_device_limits(0, &limits));
+    for (DType t : {DType::f32, DType::f16, DType::bf16}) {
+        check_case(t, 37, 200, 200, 200, 0, &group);
+        check_case(t, 37, 201, 203, 201, 1, &group);
+        check_case(t, 7, 3000, 3001, 3000, 0, &one_block);
+        check_case(t, 7, 3000, 3001, 3000, 0, &two_pass_single);
+        if (limits.cc_major >= 9) {  // clusters are Hopper and newer
+            check_case(t, 7, 12000, 12003, 12000, 1, &cluster4);
+            check_case(t, 5, 300001, 300001, 300001, 0, &two_pass8);
+        }
+    }
+}
+
+// predict() follows the path plan() takes: one read while the row fits on chip, two after.
+TEST(BestPaths, PredictionFollowsThePath) {
+    SML_REQUIRE_GPU();
+    DeviceLimits limits;
+    ASSERT_TRUE(query_device_limits(0, &limits));
+    const KernelInfo* k = find_kernel("best");
+    ASSERT_NE(k, nullptr);
+    for (int64_t n : {int64_t{32}, int64_t{4096}, int64_t{131072}, int64_t{1} << 20}) {
+        const SoftmaxProblem p = SoftmaxProblem::contiguous(64, n);
+        const best::Config c = best::choose(n, DType::f32, true, limits);
+        const double bytes = 64.0 * double(n) * 4;
+        const double reads = c.path == best::Config::Path::kTwoPass ? 2 : 1;
+        EXPECT_DOUBLE_EQ(k->predict(p).dram_read_bytes, reads * bytes) << c.describe();
+        EXPECT_DOUBLE_EQ(k->predict(p).dram_write_bytes, bytes);
+    }
+    // A row of 2^20 fp32 values (4 MiB) is more than 16 SMs' registers hold.
+    EXPECT_EQ(best::choose(int64_t{1} << 20, DType::f32, true, limits).path,
+              best::Config::Path::kTwoPass);
+}
+
+}  // namespace
+}  // namespace sml
