@@ -8,12 +8,12 @@
 // Timing never comes from here: replayed passes distort durations. Time with CUDA events.
 #pragma once
 
+#include <cuda_runtime.h>
+
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <cuda_runtime.h>
 
 #include "core/session/session.h"
 
@@ -30,7 +30,7 @@ struct NamedLaunch {
 };
 
 class CounterProfiler {
-public:
+  public:
     // Tries to set up the profiler for the current device. Never throws; check available().
     explicit CounterProfiler(MetricSet set);
     ~CounterProfiler();
@@ -44,13 +44,20 @@ public:
     const std::string& unavailable_reason() const;
 
     // Profiles all `launches` together as one range, and, when per_launch is set, each launch as
-    // its own range too (naive's breakdown). `flush_l2` runs before every replay pass so DRAM
-    // counts describe a cold cache. On failure the record has available=false and a reason.
+    // its own range too (naive's breakdown; MetricsRecord::per_launch is keyed by
+    // NamedLaunch::name): launch k is replayed after launches 0..k-1 run unprofiled, so it sees
+    // the cache state of a real run, and the parts add up to the whole. `flush_l2` runs before
+    // every replay pass so
+    // DRAM counts describe a cold cache; the profiler then runs its own read-only sweep so that
+    // no dirty line of the flush is written back inside the range (see l2_sweep.h). DRAM writes
+    // still exclude whatever the kernel leaves dirty in L2 when it ends (at most the L2 size,
+    // ~1.6% of a 1 GiB output on the H100). passes = replay passes of the whole-kernel range.
+    // On failure the record has available=false and a reason; the caller's run goes on.
     MetricsRecord profile(const std::vector<NamedLaunch>& launches,
                           const std::function<void(cudaStream_t)>& flush_l2, cudaStream_t stream,
                           bool per_launch);
 
-private:
+  private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

@@ -6,17 +6,18 @@
 //     cuptiProfilerInitialize -> cuptiDeviceGetChipName -> cuptiProfilerGetCounterAvailability
 //     -> host object (cuptiProfilerHostInitialize) -> config image from the metric names
 //     -> cuptiRangeProfilerEnable on the current context
-//   profile(), per range group ("kernel", then optionally one range per launch):
+//   profile(), per range ("kernel" over all launches; with per_launch, then one per launch):
 //     size + initialize a counter-data image -> SetConfig(CUPTI_UserRange, CUPTI_UserReplay)
-//     -> repeat { flush L2; Start; PushRange; launches; PopRange; Stop } until all passes are
-//        submitted -> DecodeData -> per range: name + EvaluateToGpuValues.
+//     -> repeat { flush L2 (caller) + clean read sweep; [launches before this one, unprofiled];
+//                 Start; PushRange; launches; PopRange; Stop } until all passes are submitted
+//     -> DecodeData -> name + EvaluateToGpuValues.
 // With user replay CUPTI does not save or restore memory: each pass simply runs the launches
 // again. Softmax writes its output from its input only, so re-running it is harmless.
 //
 // [SECTION] Error reasons: one line naming the cause and the fix
 // [SECTION] Small helpers
 // [SECTION] Impl: per-device setup and teardown
-// [SECTION] Impl: one profiled range group
+// [SECTION] Impl: one profiled range
 // [SECTION] CounterProfiler
 #include <cuda.h>
 #include <cupti_profiler_host.h>
@@ -31,6 +32,7 @@
 #include <functional>
 #include <map>
 
+#include "core/profiler/l2_sweep.h"
 #include "core/profiler/metric_table.h"
 #include "core/profiler/profiler.h"
 
@@ -216,6 +218,8 @@ struct CounterProfiler::Impl {
     size_t config_passes = 0;
     CUpti_RangeProfiler_Object* ranges = nullptr;  // range profiler enabled on `ctx`
     std::vector<uint8_t> counter_data;
+    std::unique_ptr<L2Sweep> sweep;  // leaves L2 clean after the caller's flush (l2_sweep.h)
+    int sweep_device = -1;
 
     void mark_unavailable(std::string why) {
         available = false;
@@ -333,6 +337,14 @@ struct CounterProfiler::Impl {
         SML_CUPTI_TRY(cuptiProfilerHostGetNumOfPasses(&np));
         config_passes = np.numOfPasses;
 
+        if (sweep_device != device) {
+            int l2 = 0;
+            (void)cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device);
+            sweep = std::make_unique<L2Sweep>();
+            if (!sweep->init(l2)) sweep.reset();  // counts then include the flush's write-backs
+            sweep_device = device;
+        }
+
         // Enabling here (not per profile() call) makes privilege and attached-profiler errors
         // show up at construction, so available() is honest before the first run.
         CUpti_RangeProfiler_Enable_Params en{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
@@ -399,16 +411,20 @@ struct CounterProfiler::Impl {
     }
 
     // =========================================================================================
-    // [SECTION] Impl: one profiled range group
+    // [SECTION] Impl: one profiled range
     // =========================================================================================
 
     // Runs `body` under user replay until CUPTI has every pass, flushing L2 before each pass,
     // then decodes and evaluates each range into `out` (range name -> values).
     // `num_ranges` is how many PushRange calls `body` makes per pass.
-    CuptiFailure replay(size_t num_ranges, const std::function<void(cudaStream_t)>& flush_l2,
-                        cudaStream_t stream, const std::function<cudaError_t()>& body,
+    // `prefix` (may be empty) runs after the flush and before Start, unprofiled: it puts the
+    // cache in the state the profiled launch sees in a real run.
+    CuptiFailure replay(const std::function<void(cudaStream_t)>& flush_l2, cudaStream_t stream,
+                        const std::function<cudaError_t()>& prefix,
+                        const std::function<cudaError_t()>& body,
                         std::map<std::string, std::vector<MetricValue>>* out, int* passes,
                         cudaError_t* launch_error) {
+        const size_t num_ranges = 1;  // one PushRange per pass (see profile())
         CUpti_RangeProfiler_GetCounterDataSize_Params cs{
             CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
         cs.pRangeProfilerObject = ranges;
@@ -444,8 +460,19 @@ struct CounterProfiler::Impl {
         *passes = 0;
         bool all_submitted = false;
         while (!all_submitted && *passes < kMaxPasses) {
-            // Flush outside Start/Stop, so the flush's own traffic is never counted.
-            if (flush_l2) flush_l2(stream);
+            // Flush outside Start/Stop, so the flush's own traffic is never counted; then sweep
+            // so no dirty line of the flush is left to be written back inside the range.
+            if (flush_l2) {
+                flush_l2(stream);
+                if (sweep) (void)sweep->run(stream);
+            }
+            if (prefix) {
+                cudaError_t e = prefix();
+                if (e != cudaSuccess) {
+                    *launch_error = e;
+                    return {};  // caller reports the launch error
+                }
+            }
             (void)cudaStreamSynchronize(stream);
 
             CUpti_RangeProfiler_Start_Params st{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
@@ -469,6 +496,9 @@ struct CounterProfiler::Impl {
         CUpti_RangeProfiler_DecodeData_Params dd{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
         dd.pRangeProfilerObject = ranges;
         SML_CUPTI_TRY(cuptiRangeProfilerDecodeData(&dd));
+        if (dd.numOfRangeDropped != 0)
+            return CuptiFailure{"cuptiRangeProfilerDecodeData (ranges dropped)",
+                                CUPTI_ERROR_MAX_LIMIT_REACHED};
 
         CUpti_RangeProfiler_GetCounterDataInfo_Params info{
             CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
@@ -593,30 +623,37 @@ MetricsRecord CounterProfiler::profile(const std::vector<NamedLaunch>& launches,
     // 1) The whole kernel, all launches in one range: what the lesson's formula predicts.
     std::map<std::string, std::vector<MetricValue>> whole;
     auto all = [&] { return launch_range("kernel", 0, launches.size()); };
-    if (CuptiFailure f = im.replay(1, flush_l2, stream, all, &whole, &r.passes, &launch_error)) {
+    if (CuptiFailure f =
+            im.replay(flush_l2, stream, nullptr, all, &whole, &r.passes, &launch_error)) {
         im.fail(&r, f);
         return r;
     }
     if (launch_error != cudaSuccess) return im.launch_failed(&r, launch_error);
     if (whole.count("kernel")) r.values = whole["kernel"];
 
-    // 2) Each launch as its own range, in a second replay loop of its own so that the whole-
-    //    kernel numbers above are not touched by it. Each pass again starts from a cold L2, so
-    //    launch k sees exactly the cache state it sees in a real run.
+    // 2) Each launch as its own range. Launch k gets replay passes of its own, each one
+    //    flushing, running launches 0..k-1 unprofiled and then launch k in the range, so it sees
+    //    exactly the cache state it sees in a real run (including write-backs of what the
+    //    earlier launches left dirty). One range per pass keeps to the path checked on GH100:
+    //    five ranges pushed in one pass came back as two.
     if (per_launch && launches.size() > 1) {
-        auto each = [&] {
-            cudaError_t e = cudaSuccess;
-            for (size_t i = 0; i < launches.size() && e == cudaSuccess; ++i)
-                e = launch_range(launches[i].name.c_str(), i, i + 1);
-            return e;
-        };
-        int passes = 0;
-        if (CuptiFailure f = im.replay(launches.size(), flush_l2, stream, each, &r.per_launch,
-                                       &passes, &launch_error)) {
-            im.fail(&r, f);
-            return r;
+        for (size_t k = 0; k < launches.size(); ++k) {
+            auto prefix = [&, k]() -> cudaError_t {
+                for (size_t i = 0; i < k; ++i)
+                    if (cudaError_t e = launches[i].launch(stream); e != cudaSuccess) return e;
+                return cudaGetLastError();
+            };
+            auto one = [&, k] { return launch_range(launches[k].name.c_str(), k, k + 1); };
+            std::map<std::string, std::vector<MetricValue>> got;
+            int passes = 0;
+            if (CuptiFailure f =
+                    im.replay(flush_l2, stream, prefix, one, &got, &passes, &launch_error)) {
+                im.fail(&r, f);
+                return r;
+            }
+            if (launch_error != cudaSuccess) return im.launch_failed(&r, launch_error);
+            if (got.count(launches[k].name)) r.per_launch[launches[k].name] = got[launches[k].name];
         }
-        if (launch_error != cudaSuccess) return im.launch_failed(&r, launch_error);
     }
     r.available = !r.values.empty();
     if (!r.available) r.reason = "the profiler returned no values for the kernel range: rerun";
