@@ -103,8 +103,8 @@ __global__ void __launch_bounds__(kThreads)
             if (col >= cols) continue;
             float* dst = out + row * out_stride + col;
             if constexpr (kPack == 4) {
-                *reinterpret_cast<float4*>(dst) = make_float4(v[p * 4] / s, v[p * 4 + 1] / s,
-                                                              v[p * 4 + 2] / s, v[p * 4 + 3] / s);
+                *reinterpret_cast<float4*>(dst) =
+                    make_float4(v[p * 4] / s, v[p * 4 + 1] / s, v[p * 4 + 2] / s, v[p * 4 + 3] / s);
             } else {
                 *dst = v[p] / s;
             }
@@ -120,24 +120,36 @@ BlockKernel pick_kernel(int64_t cols, bool vec4) {
     const int64_t per_thread = detail::next_pow2(detail::ceil_div(cols, kThreads));  // 1 .. 32
     if (vec4 && per_thread >= 4) {
         switch (per_thread) {
-            case 4: return block_softmax_kernel<1, 4>;
-            case 8: return block_softmax_kernel<2, 4>;
-            case 16: return block_softmax_kernel<4, 4>;
-            default: return block_softmax_kernel<8, 4>;
+            case 4:
+                return block_softmax_kernel<1, 4>;
+            case 8:
+                return block_softmax_kernel<2, 4>;
+            case 16:
+                return block_softmax_kernel<4, 4>;
+            default:
+                return block_softmax_kernel<8, 4>;
         }
     }
     switch (per_thread) {
-        case 1: return block_softmax_kernel<1, 1>;
-        case 2: return block_softmax_kernel<2, 1>;
-        case 4: return block_softmax_kernel<4, 1>;
-        case 8: return block_softmax_kernel<8, 1>;
-        case 16: return block_softmax_kernel<16, 1>;
-        default: return block_softmax_kernel<32, 1>;
+        case 1:
+            return block_softmax_kernel<1, 1>;
+        case 2:
+            return block_softmax_kernel<2, 1>;
+        case 4:
+            return block_softmax_kernel<4, 1>;
+        case 8:
+            return block_softmax_kernel<8, 1>;
+        case 16:
+            return block_softmax_kernel<16, 1>;
+        default:
+            return block_softmax_kernel<32, 1>;
     }
 }
 // @endregion register-budget
 
-int64_t block_max_cols(const DeviceLimits&, DType) { return kMaxCols; }
+int64_t block_max_cols(const DeviceLimits&, DType) {
+    return kMaxCols;
+}
 
 cudaError_t block_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
     const SoftmaxProblem& p = a.problem;
@@ -145,8 +157,8 @@ cudaError_t block_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
         return cudaErrorInvalidValue;
     const DeviceLimits lim = detail::effective_limits(a.limits);
     BlockKernel kernel = pick_kernel(p.cols, detail::float4_ok(p, a.in, a.out));
-    const unsigned grid = detail::persistent_grid(reinterpret_cast<const void*>(kernel), kThreads,
-                                                  0, lim, p.rows);
+    const unsigned grid =
+        detail::persistent_grid(reinterpret_cast<const void*>(kernel), kThreads, 0, lim, p.rows);
     steps->push_back(detail::make_step("block", kernel, dim3(grid), dim3(kThreads), 0,
                                        static_cast<const float*>(a.in), p.in_stride,
                                        static_cast<float*>(a.out), p.out_stride, p.rows, p.cols));

@@ -36,11 +36,11 @@
 namespace sml {
 namespace {
 
-constexpr int kNumWarps = 8;                 // the tutorial's num_warps
-constexpr int kThreads = kNumWarps * 32;     // one "program"
-constexpr int64_t kMaxBlock = 16384;         // 64 register-held floats per thread (99 regs)
+constexpr int kNumWarps = 8;              // the tutorial's num_warps
+constexpr int kThreads = kNumWarps * 32;  // one "program"
+constexpr int64_t kMaxBlock = 16384;      // 64 register-held floats per thread (99 regs)
 
-// @region persistent-grid: each program loops over rows i, i+P, i+2P... instead of one block per row
+// @region persistent-grid: program i loops over rows i, i+P, i+2P... - not one block per row
 template <int BLOCK>
 __global__ void __launch_bounds__(kThreads)
     fused_softmax_kernel(const float* in, int64_t in_stride, float* out, int64_t out_stride,
@@ -51,7 +51,7 @@ __global__ void __launch_bounds__(kThreads)
         const float* x = in + row * in_stride;
         float* y = out + row * out_stride;
 
-        // @region masking: BLOCK = next_pow2(N) lanes; lanes past N load -inf (Triton's mask + other)
+        // @region masking: BLOCK = next_pow2(N) lanes; lanes past N load -inf (Triton mask + other)
         float v[kVals];
 #pragma unroll
         for (int k = 0; k < kVals; ++k) {
@@ -90,17 +90,28 @@ using FusedKernel = void (*)(const float*, int64_t, float*, int64_t, int64_t, in
 // One instantiation per power of two: BLOCK is a compile-time constant, as in Triton.
 FusedKernel kernel_for_block(int64_t block) {
     switch (block) {
-        case 32: return fused_softmax_kernel<32>;
-        case 64: return fused_softmax_kernel<64>;
-        case 128: return fused_softmax_kernel<128>;
-        case 256: return fused_softmax_kernel<256>;
-        case 512: return fused_softmax_kernel<512>;
-        case 1024: return fused_softmax_kernel<1024>;
-        case 2048: return fused_softmax_kernel<2048>;
-        case 4096: return fused_softmax_kernel<4096>;
-        case 8192: return fused_softmax_kernel<8192>;
-        case 16384: return fused_softmax_kernel<16384>;
-        default: return nullptr;
+        case 32:
+            return fused_softmax_kernel<32>;
+        case 64:
+            return fused_softmax_kernel<64>;
+        case 128:
+            return fused_softmax_kernel<128>;
+        case 256:
+            return fused_softmax_kernel<256>;
+        case 512:
+            return fused_softmax_kernel<512>;
+        case 1024:
+            return fused_softmax_kernel<1024>;
+        case 2048:
+            return fused_softmax_kernel<2048>;
+        case 4096:
+            return fused_softmax_kernel<4096>;
+        case 8192:
+            return fused_softmax_kernel<8192>;
+        case 16384:
+            return fused_softmax_kernel<16384>;
+        default:
+            return nullptr;
     }
 }
 
@@ -121,7 +132,9 @@ int fused_occupancy(FusedKernel kernel, const DeviceLimits& lim) {
 }
 // @endregion occupancy
 
-int64_t fused_max_cols(const DeviceLimits&, DType) { return kMaxBlock; }
+int64_t fused_max_cols(const DeviceLimits&, DType) {
+    return kMaxBlock;
+}
 
 cudaError_t fused_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
     const SoftmaxProblem& p = a.problem;
@@ -132,8 +145,8 @@ cudaError_t fused_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
     FusedKernel kernel = kernel_for_block(block);
     const int64_t programs =
         std::min<int64_t>(int64_t(lim.sm_count) * fused_occupancy(kernel, lim), p.rows);
-    steps->push_back(detail::make_step("fused", kernel, dim3(unsigned(programs)), dim3(kThreads),
-                                       0, static_cast<const float*>(a.in), p.in_stride,
+    steps->push_back(detail::make_step("fused", kernel, dim3(unsigned(programs)), dim3(kThreads), 0,
+                                       static_cast<const float*>(a.in), p.in_stride,
                                        static_cast<float*>(a.out), p.out_stride, p.rows, p.cols));
     return cudaSuccess;
 }

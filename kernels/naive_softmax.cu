@@ -91,7 +91,9 @@ __global__ void divide_kernel(const float* tmp, const float* row_sum, float* out
 }
 // @endregion divide
 
-int64_t naive_max_cols(const DeviceLimits&, DType) { return kUnlimitedCols; }
+int64_t naive_max_cols(const DeviceLimits&, DType) {
+    return kUnlimitedCols;
+}
 
 size_t naive_workspace(const SoftmaxProblem& p) {
     return static_cast<size_t>(p.rows * p.cols + 2 * p.rows) * sizeof(float);
@@ -112,21 +114,20 @@ cudaError_t naive_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
 
     const unsigned row_grid = detail::persistent_grid(reinterpret_cast<const void*>(row_max_kernel),
                                                       kThreads, 0, lim, p.rows);
-    const unsigned flat_grid = detail::persistent_grid(
-        reinterpret_cast<const void*>(subtract_kernel), kThreads, 0, lim,
-        detail::ceil_div(total, kThreads));
+    const unsigned flat_grid =
+        detail::persistent_grid(reinterpret_cast<const void*>(subtract_kernel), kThreads, 0, lim,
+                                detail::ceil_div(total, kThreads));
     steps->push_back(detail::make_step("row_max", row_max_kernel, row_grid, kThreads, 0, in,
                                        p.in_stride, p.rows, p.cols, row_max));
     steps->push_back(detail::make_step("subtract", subtract_kernel, flat_grid, kThreads, 0, in,
-                                       p.in_stride, static_cast<const float*>(row_max), tmp,
-                                       p.rows, p.cols));
+                                       p.in_stride, static_cast<const float*>(row_max), tmp, p.rows,
+                                       p.cols));
     steps->push_back(detail::make_step("exp", exp_kernel, flat_grid, kThreads, 0, tmp, total));
     steps->push_back(detail::make_step("row_sum", row_sum_kernel, row_grid, kThreads, 0,
                                        static_cast<const float*>(tmp), p.rows, p.cols, row_sum));
-    steps->push_back(detail::make_step("divide", divide_kernel, flat_grid, kThreads, 0,
-                                       static_cast<const float*>(tmp),
-                                       static_cast<const float*>(row_sum), out, p.out_stride,
-                                       p.rows, p.cols));
+    steps->push_back(detail::make_step(
+        "divide", divide_kernel, flat_grid, kThreads, 0, static_cast<const float*>(tmp),
+        static_cast<const float*>(row_sum), out, p.out_stride, p.rows, p.cols));
     return cudaSuccess;
 }
 // @endregion plan-five-launches
@@ -136,11 +137,8 @@ Traffic naive_predict(const SoftmaxProblem& p) {
     const double b = dtype_size(p.dtype);
     Traffic t;
     t.steps = {
-        {"row_max", mn * b, m * b},
-        {"subtract", (mn + m) * b, mn * b},
-        {"exp", mn * b, mn * b},
-        {"row_sum", mn * b, m * b},
-        {"divide", (mn + m) * b, mn * b},
+        {"row_max", mn * b, m * b}, {"subtract", (mn + m) * b, mn * b}, {"exp", mn * b, mn * b},
+        {"row_sum", mn * b, m * b}, {"divide", (mn + m) * b, mn * b},
     };
     for (const StepTraffic& s : t.steps) {
         t.dram_read_bytes += s.dram_read_bytes;

@@ -39,15 +39,25 @@ namespace {
 constexpr int kMaxThreads = 512;
 
 // @region dtype-io: fp16/bf16 only change what is loaded and stored; arithmetic stays fp32
-__device__ __forceinline__ float to_float(float v) { return v; }
-__device__ __forceinline__ float to_float(__half v) { return __half2float(v); }
-__device__ __forceinline__ float to_float(__nv_bfloat16 v) { return __bfloat162float(v); }
+__device__ __forceinline__ float to_float(float v) {
+    return v;
+}
+__device__ __forceinline__ float to_float(__half v) {
+    return __half2float(v);
+}
+__device__ __forceinline__ float to_float(__nv_bfloat16 v) {
+    return __bfloat162float(v);
+}
 template <class T>
 __device__ __forceinline__ T from_float(float v);
 template <>
-__device__ __forceinline__ float from_float<float>(float v) { return v; }
+__device__ __forceinline__ float from_float<float>(float v) {
+    return v;
+}
 template <>
-__device__ __forceinline__ __half from_float<__half>(float v) { return __float2half_rn(v); }
+__device__ __forceinline__ __half from_float<__half>(float v) {
+    return __float2half_rn(v);
+}
 template <>
 __device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) {
     return __float2bfloat16_rn(v);
@@ -84,8 +94,8 @@ __device__ MaxSum block_merge(MaxSum v) {
     __shared__ MaxSum result;
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
     for (int mask = 16; mask > 0; mask >>= 1)
-        v = merge(v, {__shfl_xor_sync(0xffffffffu, v.m, mask),
-                      __shfl_xor_sync(0xffffffffu, v.s, mask)});
+        v = merge(
+            v, {__shfl_xor_sync(0xffffffffu, v.m, mask), __shfl_xor_sync(0xffffffffu, v.s, mask)});
     if (lane == 0) partial[warp] = v;
     __syncthreads();
     if (warp == 0) {
@@ -102,8 +112,8 @@ __device__ MaxSum block_merge(MaxSum v) {
 
 template <class T>
 __global__ void __launch_bounds__(kMaxThreads)
-    online_softmax_kernel(const T* in, int64_t in_stride, T* out, int64_t out_stride,
-                          int64_t rows, int64_t cols) {
+    online_softmax_kernel(const T* in, int64_t in_stride, T* out, int64_t out_stride, int64_t rows,
+                          int64_t cols) {
     for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
         const T* x = in + row * in_stride;
         T* y = out + row * out_stride;
@@ -131,24 +141,33 @@ LaunchStep online_step(const LaunchArgs& a, const DeviceLimits& lim) {
     const SoftmaxProblem& p = a.problem;
     auto* kernel = online_softmax_kernel<T>;
     const int threads = threads_for(p.cols);
-    const unsigned grid = detail::persistent_grid(reinterpret_cast<const void*>(kernel), threads,
-                                                  0, lim, p.rows);
+    const unsigned grid =
+        detail::persistent_grid(reinterpret_cast<const void*>(kernel), threads, 0, lim, p.rows);
     return detail::make_step("online", kernel, dim3(grid), dim3(threads), 0,
                              static_cast<const T*>(a.in), p.in_stride, static_cast<T*>(a.out),
                              p.out_stride, p.rows, p.cols);
 }
 
-int64_t online_max_cols(const DeviceLimits&, DType) { return kUnlimitedCols; }
+int64_t online_max_cols(const DeviceLimits&, DType) {
+    return kUnlimitedCols;
+}
 
 cudaError_t online_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
     const SoftmaxProblem& p = a.problem;
     if (p.rows < 1 || p.cols < 1) return cudaErrorInvalidValue;
     const DeviceLimits lim = detail::effective_limits(a.limits);
     switch (p.dtype) {
-        case DType::f32: steps->push_back(online_step<float>(a, lim)); break;
-        case DType::f16: steps->push_back(online_step<__half>(a, lim)); break;
-        case DType::bf16: steps->push_back(online_step<__nv_bfloat16>(a, lim)); break;
-        default: return cudaErrorInvalidValue;
+        case DType::f32:
+            steps->push_back(online_step<float>(a, lim));
+            break;
+        case DType::f16:
+            steps->push_back(online_step<__half>(a, lim));
+            break;
+        case DType::bf16:
+            steps->push_back(online_step<__nv_bfloat16>(a, lim));
+            break;
+        default:
+            return cudaErrorInvalidValue;
     }
     return cudaSuccess;
 }

@@ -55,14 +55,15 @@ __device__ __forceinline__ MaxSum leaf(float x) {
 }
 
 __global__ void __launch_bounds__(kTile* kTile)
-    online_tiled_softmax_kernel(const float* in, int64_t in_stride, float* out,
-                                int64_t out_stride, int64_t rows, int64_t cols) {
+    online_tiled_softmax_kernel(const float* in, int64_t in_stride, float* out, int64_t out_stride,
+                                int64_t rows, int64_t cols) {
     __shared__ MaxSum tile[kTile][kTile];
     __shared__ MaxSum row_stats[kTile];
     const int tx = threadIdx.x, ty = threadIdx.y;
     // Every thread runs the same loops (bounds depend only on blockIdx, rows and cols), so all
     // of them reach every __syncthreads; rows past the end just carry -inf.
-    for (int64_t base = int64_t(blockIdx.x) * kTile; base < rows; base += int64_t(gridDim.x) * kTile) {
+    for (int64_t base = int64_t(blockIdx.x) * kTile; base < rows;
+         base += int64_t(gridDim.x) * kTile) {
         const int64_t row = base + ty;
         const bool active = row < rows;
         const float* x = in + row * in_stride;
@@ -98,15 +99,17 @@ __global__ void __launch_bounds__(kTile* kTile)
     }
 }
 
-int64_t tiled_max_cols(const DeviceLimits&, DType) { return kUnlimitedCols; }
+int64_t tiled_max_cols(const DeviceLimits&, DType) {
+    return kUnlimitedCols;
+}
 
 cudaError_t tiled_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
     const SoftmaxProblem& p = a.problem;
     if (p.dtype != DType::f32 || p.rows < 1 || p.cols < 1) return cudaErrorInvalidValue;
     const DeviceLimits lim = detail::effective_limits(a.limits);
-    const unsigned grid = detail::persistent_grid(
-        reinterpret_cast<const void*>(online_tiled_softmax_kernel), kTile * kTile, 0, lim,
-        detail::ceil_div(p.rows, kTile));
+    const unsigned grid =
+        detail::persistent_grid(reinterpret_cast<const void*>(online_tiled_softmax_kernel),
+                                kTile * kTile, 0, lim, detail::ceil_div(p.rows, kTile));
     steps->push_back(detail::make_step("online_tiled", online_tiled_softmax_kernel, dim3(grid),
                                        dim3(kTile, kTile), 0, static_cast<const float*>(a.in),
                                        p.in_stride, static_cast<float*>(a.out), p.out_stride,

@@ -20,8 +20,8 @@
 //
 // Valid N: 1 .. (smem_per_block_optin - 512) / 4
 //   The whole row must fit in one block's shared memory next to the reduction scratch
-//   (512 bytes reserved; ptxas reports 272): 57984 floats on an H100 (227 KB opt-in). Longer rows need the
-//   online kernel, which never holds a row on chip.
+//   (512 bytes reserved; ptxas reports 272): 57984 floats on an H100 (227 KB opt-in).
+//   Longer rows need the online kernel, which never holds a row on chip.
 //
 // Predicted DRAM traffic: reads MN, writes MN elements. Shared memory: each element is stored
 // twice (the copy, then exp) and loaded twice (for exp, for the divide).
@@ -42,8 +42,10 @@ constexpr int kScratchBytes = 512;  // static smem of the two block_allreduce ca
 // @region smem-layout: where element k of pack p lives - transposed (conflict-free) or mirrored
 template <int kPack, bool kConflictFree>
 __device__ __forceinline__ int64_t slot(int64_t pack, int k, int64_t num_packs) {
-    if constexpr (kConflictFree) return pack + k * num_packs;  // lanes -> consecutive banks
-    else return pack * kPack + k;                              // lanes 4 words apart: 4-way
+    if constexpr (kConflictFree)
+        return pack + k * num_packs;  // lanes -> consecutive banks
+    else
+        return pack * kPack + k;  // lanes 4 words apart: 4-way
 }
 // @endregion smem-layout
 
@@ -51,7 +53,7 @@ template <int kPack, bool kConflictFree>
 __global__ void __launch_bounds__(kThreads)
     smem_softmax_kernel(const float* in, int64_t in_stride, float* out, int64_t out_stride,
                         int64_t rows, int64_t cols) {
-    extern __shared__ float buf[];  // cols floats
+    extern __shared__ float buf[];           // cols floats
     const int64_t num_packs = cols / kPack;  // exact: kPack == 4 only when N % 4 == 0
     for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
         const float* x = in + row * in_stride;
@@ -93,7 +95,8 @@ __global__ void __launch_bounds__(kThreads)
         for (int64_t p = threadIdx.x; p < num_packs; p += kThreads) {
             float v[kPack];
 #pragma unroll
-            for (int k = 0; k < kPack; ++k) v[k] = buf[slot<kPack, kConflictFree>(p, k, num_packs)] / s;
+            for (int k = 0; k < kPack; ++k)
+                v[k] = buf[slot<kPack, kConflictFree>(p, k, num_packs)] / s;
             if constexpr (kPack == 4) {
                 reinterpret_cast<float4*>(y)[p] = make_float4(v[0], v[1], v[2], v[3]);
             } else {
@@ -118,14 +121,13 @@ cudaError_t smem_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
         return cudaErrorInvalidValue;
     const bool vec4 = detail::float4_ok(p, a.in, a.out);
     const bool conflict_free = a.variant != 1;
-    SmemKernel kernel = vec4 ? (conflict_free ? smem_softmax_kernel<4, true>
-                                              : smem_softmax_kernel<4, false>)
-                             : (conflict_free ? smem_softmax_kernel<1, true>
-                                              : smem_softmax_kernel<1, false>);
+    SmemKernel kernel =
+        vec4 ? (conflict_free ? smem_softmax_kernel<4, true> : smem_softmax_kernel<4, false>)
+             : (conflict_free ? smem_softmax_kernel<1, true> : smem_softmax_kernel<1, false>);
     const size_t bytes = size_t(p.cols) * sizeof(float);
-    if (cudaError_t e = cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel),
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             int(bytes));
+    if (cudaError_t e =
+            cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel),
+                                 cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes));
         e != cudaSuccess)
         return e;
     const unsigned grid = detail::persistent_grid(reinterpret_cast<const void*>(kernel), kThreads,
@@ -140,7 +142,8 @@ cudaError_t smem_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
 Traffic smem_predict(const SoftmaxProblem& p) {
     Traffic t = detail::single_pass_traffic(p, 1, "MN elements");
     const double mn = double(p.rows) * double(p.cols);
-    t.smem_store_bytes = 2 * mn * 4 + 2.0 * p.rows * detail::block_reduce_smem_store_bytes(kThreads);
+    t.smem_store_bytes =
+        2 * mn * 4 + 2.0 * p.rows * detail::block_reduce_smem_store_bytes(kThreads);
     t.smem_load_bytes = 2 * mn * 4 + 2.0 * p.rows * detail::block_reduce_smem_load_bytes(kThreads);
     return t;
 }

@@ -19,7 +19,9 @@ namespace sml::detail {
 
 // ---------------------------------------------------------------------------------------------
 // Host-side sizes.
-inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+inline int64_t ceil_div(int64_t a, int64_t b) {
+    return (a + b - 1) / b;
+}
 
 inline int64_t next_pow2(int64_t n) {
     int64_t p = 1;
@@ -57,8 +59,8 @@ inline unsigned persistent_grid(const void* func, int threads, size_t dynamic_sm
 
 // A LaunchStep that enqueues `kernel<<<grid, block, smem, stream>>>(args...)`.
 template <class... KArgs, class... Args>
-LaunchStep make_step(std::string name, void (*kernel)(KArgs...), dim3 grid, dim3 block,
-                     size_t smem, Args... args) {
+LaunchStep make_step(std::string name, void (*kernel)(KArgs...), dim3 grid, dim3 block, size_t smem,
+                     Args... args) {
     LaunchStep s;
     s.name = std::move(name);
     s.func = reinterpret_cast<const void*>(kernel);
@@ -81,8 +83,12 @@ inline bool float4_ok(const SoftmaxProblem& p, const void* in, const void* out) 
 
 // Shared-memory bytes that one block_allreduce of `threads` threads moves: each warp stores its
 // partial, warp 0 loads them and stores the result, every thread loads the result.
-inline double block_reduce_smem_load_bytes(int threads) { return 4.0 * (threads / 32 + threads); }
-inline double block_reduce_smem_store_bytes(int threads) { return 4.0 * (threads / 32 + 1); }
+inline double block_reduce_smem_load_bytes(int threads) {
+    return 4.0 * (threads / 32 + threads);
+}
+inline double block_reduce_smem_store_bytes(int threads) {
+    return 4.0 * (threads / 32 + 1);
+}
 
 // Traffic of a kernel that reads each element `reads` times from DRAM and writes it once.
 inline Traffic single_pass_traffic(const SoftmaxProblem& p, int reads, const char* read_formula) {

@@ -70,7 +70,7 @@ __global__ void __launch_bounds__(kThreads)
         const bool active = row < rows;
         // @endregion sub-warp-groups
 
-        // @region vector-load: pack p of this lane is pack p*width + lane - neighbours read neighbours
+        // @region vector-load: pack p of a lane is pack p*width + lane - neighbours read neighbours
         float v[kVals];
 #pragma unroll
         for (int p = 0; p < kPacks; ++p) {
@@ -85,7 +85,8 @@ __global__ void __launch_bounds__(kThreads)
                 }
             } else {
 #pragma unroll
-                for (int k = 0; k < kPack; ++k) v[p * kPack + k] = -INFINITY;  // neutral for max/sum
+                for (int k = 0; k < kPack; ++k)
+                    v[p * kPack + k] = -INFINITY;  // neutral for max/sum
             }
         }
         // @endregion vector-load
@@ -109,8 +110,8 @@ __global__ void __launch_bounds__(kThreads)
             if (!active || col >= cols) continue;
             float* dst = out + row * out_stride + col;
             if constexpr (kPack == 4) {
-                *reinterpret_cast<float4*>(dst) = make_float4(v[p * 4] / s, v[p * 4 + 1] / s,
-                                                              v[p * 4 + 2] / s, v[p * 4 + 3] / s);
+                *reinterpret_cast<float4*>(dst) =
+                    make_float4(v[p * 4] / s, v[p * 4 + 1] / s, v[p * 4 + 2] / s, v[p * 4 + 3] / s);
             } else {
                 *dst = v[p] / s;
             }
@@ -130,34 +131,51 @@ struct WarpConfig {
 WarpConfig pick_config(int64_t cols, bool vec4) {
     if (cols <= 32) {  // one lane per column, a group of next_pow2(N) lanes per row
         switch (detail::next_pow2(cols)) {
-            case 1: return {warp_softmax_kernel<1, 1, 1>, 1};
-            case 2: return {warp_softmax_kernel<2, 1, 1>, 2};
-            case 4: return {warp_softmax_kernel<4, 1, 1>, 4};
-            case 8: return {warp_softmax_kernel<8, 1, 1>, 8};
-            case 16: return {warp_softmax_kernel<16, 1, 1>, 16};
-            default: return {warp_softmax_kernel<32, 1, 1>, 32};
+            case 1:
+                return {warp_softmax_kernel<1, 1, 1>, 1};
+            case 2:
+                return {warp_softmax_kernel<2, 1, 1>, 2};
+            case 4:
+                return {warp_softmax_kernel<4, 1, 1>, 4};
+            case 8:
+                return {warp_softmax_kernel<8, 1, 1>, 8};
+            case 16:
+                return {warp_softmax_kernel<16, 1, 1>, 16};
+            default:
+                return {warp_softmax_kernel<32, 1, 1>, 32};
         }
     }
     const int64_t per_lane = detail::next_pow2(detail::ceil_div(cols, 32));  // 2 .. 32
     if (vec4 && per_lane >= 4) {
         switch (per_lane) {
-            case 4: return {warp_softmax_kernel<32, 1, 4>, 32};
-            case 8: return {warp_softmax_kernel<32, 2, 4>, 32};
-            case 16: return {warp_softmax_kernel<32, 4, 4>, 32};
-            default: return {warp_softmax_kernel<32, 8, 4>, 32};
+            case 4:
+                return {warp_softmax_kernel<32, 1, 4>, 32};
+            case 8:
+                return {warp_softmax_kernel<32, 2, 4>, 32};
+            case 16:
+                return {warp_softmax_kernel<32, 4, 4>, 32};
+            default:
+                return {warp_softmax_kernel<32, 8, 4>, 32};
         }
     }
     switch (per_lane) {
-        case 2: return {warp_softmax_kernel<32, 2, 1>, 32};
-        case 4: return {warp_softmax_kernel<32, 4, 1>, 32};
-        case 8: return {warp_softmax_kernel<32, 8, 1>, 32};
-        case 16: return {warp_softmax_kernel<32, 16, 1>, 32};
-        default: return {warp_softmax_kernel<32, 32, 1>, 32};
+        case 2:
+            return {warp_softmax_kernel<32, 2, 1>, 32};
+        case 4:
+            return {warp_softmax_kernel<32, 4, 1>, 32};
+        case 8:
+            return {warp_softmax_kernel<32, 8, 1>, 32};
+        case 16:
+            return {warp_softmax_kernel<32, 16, 1>, 32};
+        default:
+            return {warp_softmax_kernel<32, 32, 1>, 32};
     }
 }
 // @endregion dispatch
 
-int64_t warp_max_cols(const DeviceLimits&, DType) { return kMaxCols; }
+int64_t warp_max_cols(const DeviceLimits&, DType) {
+    return kMaxCols;
+}
 
 cudaError_t warp_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
     const SoftmaxProblem& p = a.problem;
@@ -166,9 +184,8 @@ cudaError_t warp_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
     const DeviceLimits lim = detail::effective_limits(a.limits);
     const WarpConfig c = pick_config(p.cols, detail::float4_ok(p, a.in, a.out));
     const int rows_per_block = kThreads / c.width;
-    const unsigned grid =
-        detail::persistent_grid(reinterpret_cast<const void*>(c.kernel), kThreads, 0, lim,
-                                detail::ceil_div(p.rows, rows_per_block));
+    const unsigned grid = detail::persistent_grid(reinterpret_cast<const void*>(c.kernel), kThreads,
+                                                  0, lim, detail::ceil_div(p.rows, rows_per_block));
     steps->push_back(detail::make_step("warp", c.kernel, dim3(grid),
                                        dim3(unsigned(c.width), unsigned(rows_per_block)), 0,
                                        static_cast<const float*>(a.in), p.in_stride,

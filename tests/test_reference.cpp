@@ -88,7 +88,7 @@ TEST(Reference, HalfAndBf16BitsRoundTrip) {
         EXPECT_EQ(half_bits_to_float(float_to_half_bits(f)), f) << f;
     EXPECT_EQ(float_to_half_bits(1.f), 0x3c00);
     EXPECT_EQ(float_to_half_bits(-2.f), 0xc000);
-    EXPECT_EQ(float_to_half_bits(1e6f), 0x7c00);           // overflow -> inf
+    EXPECT_EQ(float_to_half_bits(1e6f), 0x7c00);            // overflow -> inf
     EXPECT_EQ(float_to_half_bits(1.f + 0x1p-11f), 0x3c00);  // a tie rounds to even
     EXPECT_TRUE(std::isnan(half_bits_to_float(float_to_half_bits(kNaN))));
     EXPECT_EQ(half_bits_to_float(float_to_half_bits(-kInf)), -kInf);
@@ -162,8 +162,8 @@ TEST(Compare, HalfOutputBits) {
     const std::vector<double> ref = softmax_reference(in.data(), 1, 3, 3);
     std::vector<uint16_t> bits;
     for (double v : ref) bits.push_back(float_to_half_bits(static_cast<float>(v)));
-    const Comparison c = compare_to_reference_bits(ref, bits.data(), DType::f16, 1, 3, 3,
-                                                   default_floor(DType::f16));
+    const Comparison c =
+        compare_to_reference_bits(ref, bits.data(), DType::f16, 1, 3, 3, default_floor(DType::f16));
     EXPECT_GT(c.max_rel_err, 0.0);      // fp16 rounding is visible...
     EXPECT_LE(c.max_rel_err, 0x1p-11);  // ...but within half an ulp
 }

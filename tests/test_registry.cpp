@@ -92,7 +92,8 @@ TEST(Registry, EveryNHasAKernelAndHalfPrecisionHasOnline) {
 }
 
 TEST(Registry, OutOfRangeErrorNamesKernelLimitAndAlternatives) {
-    const Status st = check_problem(*find_kernel("warp"), SoftmaxProblem::contiguous(8, 2048), kH100);
+    const Status st =
+        check_problem(*find_kernel("warp"), SoftmaxProblem::contiguous(8, 2048), kH100);
     ASSERT_FALSE(st.ok());
     EXPECT_TRUE(contains(st.error().message, "warp")) << st.error().message;
     EXPECT_TRUE(contains(st.error().message, "2048"));
@@ -103,7 +104,8 @@ TEST(Registry, OutOfRangeErrorNamesKernelLimitAndAlternatives) {
         EXPECT_TRUE(contains(hint, alt)) << hint;
     EXPECT_FALSE(contains(hint, "warp")) << hint;
 
-    const Status smem = check_problem(*find_kernel("smem"), SoftmaxProblem::contiguous(8, 65536), kH100);
+    const Status smem =
+        check_problem(*find_kernel("smem"), SoftmaxProblem::contiguous(8, 65536), kH100);
     ASSERT_FALSE(smem.ok());
     EXPECT_TRUE(contains(smem.error().message, std::to_string((232448 - 512) / 4)));
     EXPECT_TRUE(contains(smem.error().hint, "online"));

@@ -17,8 +17,10 @@ void softmax_row(Decode x, int64_t cols, double* y) {
     bool has_nan = false;
     for (int64_t c = 0; c < cols; ++c) {
         const double v = x(c);
-        if (std::isnan(v)) has_nan = true;
-        else if (v > m) m = v;
+        if (std::isnan(v))
+            has_nan = true;
+        else if (v > m)
+            m = v;
     }
     // All -inf (m = -inf) and any +inf (m = +inf) both produce inf - inf = NaN below, exactly as
     // a direct evaluation would; only NaN needs handling by hand, since the max skipped it.
@@ -89,8 +91,9 @@ std::vector<double> softmax_reference_bits(const uint16_t* in, DType dtype, int6
     std::vector<double> out(static_cast<size_t>(rows * cols));
     for (int64_t r = 0; r < rows; ++r) {
         const uint16_t* x = in + r * in_stride;
-        softmax_row([x, dtype](int64_t c) { return static_cast<double>(bits_to_float(x[c], dtype)); },
-                    cols, out.data() + r * cols);
+        softmax_row(
+            [x, dtype](int64_t c) { return static_cast<double>(bits_to_float(x[c], dtype)); }, cols,
+            out.data() + r * cols);
     }
     return out;
 }
@@ -98,10 +101,12 @@ std::vector<double> softmax_reference_bits(const uint16_t* in, DType dtype, int6
 float half_bits_to_float(uint16_t h) {
     const uint32_t sign = (h >> 15) & 1u, exp = (h >> 10) & 0x1fu, mant = h & 0x3ffu;
     float v;
-    if (exp == 0) v = std::ldexp(static_cast<float>(mant), -24);  // zero or subnormal
-    else if (exp == 31) v = mant ? std::numeric_limits<float>::quiet_NaN()
-                                 : std::numeric_limits<float>::infinity();
-    else v = std::ldexp(static_cast<float>(mant | 0x400u), static_cast<int>(exp) - 25);
+    if (exp == 0)
+        v = std::ldexp(static_cast<float>(mant), -24);  // zero or subnormal
+    else if (exp == 31)
+        v = mant ? std::numeric_limits<float>::quiet_NaN() : std::numeric_limits<float>::infinity();
+    else
+        v = std::ldexp(static_cast<float>(mant | 0x400u), static_cast<int>(exp) - 25);
     return sign ? -v : v;
 }
 
@@ -131,8 +136,8 @@ uint16_t float_to_half_bits(float f) {
         return static_cast<uint16_t>(sign | static_cast<uint16_t>(q));  // q == 1024 -> min normal
     }
     int e;
-    std::frexp(a, &e);      // a = m * 2^e, m in [0.5, 1)
-    const int exp = e - 1;  // a in [2^exp, 2^(exp+1))
+    std::frexp(a, &e);                                  // a = m * 2^e, m in [0.5, 1)
+    const int exp = e - 1;                              // a in [2^exp, 2^(exp+1))
     float q = std::nearbyint(std::ldexp(a, 10 - exp));  // in [1024, 2048]
     int biased = exp + 15;
     if (q >= 2048.f) {
@@ -147,7 +152,9 @@ float bits_to_float(uint16_t bits, DType dtype) {
     return dtype == DType::bf16 ? bf16_bits_to_float(bits) : half_bits_to_float(bits);
 }
 
-double default_floor(DType dtype) { return dtype == DType::f16 ? 0x1p-14 : 1e-30; }
+double default_floor(DType dtype) {
+    return dtype == DType::f16 ? 0x1p-14 : 1e-30;
+}
 
 Comparison compare_to_reference(const std::vector<double>& ref, const float* got, int64_t rows,
                                 int64_t cols, int64_t got_stride, double floor) {

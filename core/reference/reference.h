@@ -41,7 +41,7 @@ float bits_to_float(uint16_t bits, DType dtype);
 // is not a meaningful failure, while a 1e-5 relative slip on a probability of 1e-20 still is.
 // The default floors (see default_floor) sit where the output type stops having full precision.
 struct Comparison {
-    double max_rel_err = 0;         // over elements whose reference is finite
+    double max_rel_err = 0;                  // over elements whose reference is finite
     int64_t worst_row = -1, worst_col = -1;  // where max_rel_err happened
     double max_rowsum_err = 0;      // max |sum(row) - 1| over rows whose reference is finite
     int64_t nan_where_finite = 0;   // elements that are NaN (or inf) but the reference is finite
