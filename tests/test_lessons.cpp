@@ -58,6 +58,11 @@ TEST_P(Lessons, TextAndIndexAgree) {
         EXPECT_TRUE(check_step_text(s).empty()) << join_lines(check_step_text(s));
 }
 
+TEST_P(Lessons, WhatYouShouldSeeTypesNoMeasuredNumber) {
+    for (const LessonStep& s : book_.steps)
+        EXPECT_TRUE(check_step_numbers(s).empty()) << join_lines(check_step_numbers(s));
+}
+
 TEST_P(Lessons, EveryStepPointsAtCodeAndPromisesNumbers) {
     for (const LessonStep& s : book_.steps) {
         EXPECT_GE(s.anchors.size(), 2u) << "step " << s.id << " must point at code";

@@ -162,6 +162,10 @@ TEST(LessonText, SplitsTitleSectionsAnswerAndReferences) {
     EXPECT_EQ(t->title, "Step 3: one warp per row");
     EXPECT_EQ(t->sections,
               (std::vector<std::string>{"The idea", "What you should see", "Check yourself"}));
+    ASSERT_EQ(t->section_text.size(), 3u);
+    EXPECT_EQ(t->section_text[1],
+              "It is {{claim:warp-vs-fused}} faster.\n```\n## not a section inside code\n```\n");
+    EXPECT_EQ(t->section_text[2], "Why?\nTrailing text.\n");  // the answer is left out
     EXPECT_EQ(t->answer, "Because [[warp:warp-reduce]].\n");
     EXPECT_EQ(t->body.find(":::"), std::string::npos);
     EXPECT_EQ(t->body.find("Because"), std::string::npos);  // the answer is not in the body
@@ -414,6 +418,25 @@ TEST(LessonChecks, FlagUndeclaredAndUnusedReferences) {
     ASSERT_EQ(p.size(), 2u);
     EXPECT_NE(p[0].find("[[warp:vector-load]] is not declared"), std::string::npos) << p[0];
     EXPECT_NE(p[1].find("claim c is declared but never shown"), std::string::npos) << p[1];
+}
+
+TEST(LessonChecks, FlagMeasuredNumbersTypedIntoWhatYouShouldSee) {
+    LessonStep s = step_with("fused", 4096);  // the experiment's N = 4096, M = 16
+    LessonClaim c = claim("ratio_gbps", "fused", 8193);
+    c.other_cols = 8192;
+    s.claims = {c};
+    s.text.section_text = {"Idea: 2855 GB/s is fine here.\n", "", "", "", "", ""};
+    s.text.section_text[kSectionWhatYouSee] =
+        "At N = 8193 (vs N = 8192, M = 16, N = 4096, fp32, L2-resident) it keeps {{claim:c}} "
+        "[[fused:masking]].\n";
+    EXPECT_TRUE(check_step_numbers(s).empty()) << check_step_numbers(s).at(0);
+    s.text.section_text[kSectionWhatYouSee] += "That is 2855 GB/s, 0.93 of copy.\n";
+    std::vector<std::string> p = check_step_numbers(s);
+    ASSERT_EQ(p.size(), 2u);
+    EXPECT_NE(p[0].find("types the number 2855"), std::string::npos) << p[0];
+    EXPECT_NE(p[1].find("types the number 0.93"), std::string::npos) << p[1];
+    s.text.section_text.resize(3);
+    EXPECT_EQ(check_step_numbers(s).size(), 1u);  // no such section at all
 }
 
 TEST(LessonChecks, FlagStructureDifferencesBetweenLanguages) {

@@ -2,6 +2,7 @@
 #include "core/lessons/lesson_check.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -165,6 +166,52 @@ std::vector<std::string> check_step_text(const LessonStep& s) {
     if (s.text.answer.find_first_not_of(" \t\n") == std::string::npos)
         problems.push_back(where + ": the answer block is empty");
     if (s.question_id.empty()) problems.push_back(where + ": no question id");
+    return problems;
+}
+
+std::vector<std::string> check_step_numbers(const LessonStep& s) {
+    std::vector<std::string> problems;
+    const std::string where = step_name(s) + " " + s.text.path;
+    if (s.text.section_text.size() <= kSectionWhatYouSee) {
+        problems.push_back(where + ": has no 'what you should see' section (the 5th)");
+        return problems;
+    }
+    std::set<std::string> allowed;
+    auto allow = [&](int64_t v) {
+        if (v > 0) allowed.insert(std::to_string(v));
+    };
+    allow(s.experiment.rows);
+    allow(s.experiment.cols);
+    for (const LessonClaim& c : s.claims) {
+        allow(c.rows);
+        allow(c.cols);
+        allow(c.other_cols);
+    }
+    auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
+    const std::string& text = s.text.section_text[kSectionWhatYouSee];
+    size_t i = 0;
+    while (i < text.size()) {
+        if (text.compare(i, 2, "{{") == 0 || text.compare(i, 2, "[[") == 0) {  // skip refs
+            size_t end = text.find(text[i] == '{' ? "}}" : "]]", i);
+            i = end == std::string::npos ? text.size() : end + 2;
+        } else if (!digit(text[i])) {
+            ++i;
+        } else if (i > 0 &&
+                   (std::isalpha(static_cast<unsigned char>(text[i - 1])) || text[i - 1] == '_')) {
+            while (i < text.size() && digit(text[i])) ++i;  // part of a name: L2, fp32, sm_90
+        } else {
+            size_t j = i;
+            while (j < text.size() && (digit(text[j]) || (text[j] == '.' && j + 1 < text.size() &&
+                                                          digit(text[j + 1]))))
+                ++j;
+            const std::string number = text.substr(i, j - i);
+            if (!allowed.count(number))
+                problems.push_back(where + ": 'what you should see' types the number " + number +
+                                   "; a measured number must be a {{claim:...}}, and the only "
+                                   "literals allowed there are the N and M of a claim");
+            i = j;
+        }
+    }
     return problems;
 }
 

@@ -33,6 +33,11 @@ std::vector<std::string> check_step_ranges(const LessonStep& step, const DeviceL
 // every declared anchor and claim is used in the text, and there is a question and an answer.
 std::vector<std::string> check_step_text(const LessonStep& step);
 
+// "What you should see" types no measured number: every literal number there must be a
+// coordinate of a claim or of the experiment (an N or an M, e.g. "at N = 8193"); everything
+// measured is a {{claim:...}}. Other sections may quote facts of the code and the hardware.
+std::vector<std::string> check_step_numbers(const LessonStep& step);
+
 // Two languages tell the same lesson: same steps, same sections count, same anchors and claims
 // referenced (as sets; the order may differ with the grammar).
 std::vector<std::string> check_same_structure(const LessonBook& a, const LessonBook& b);

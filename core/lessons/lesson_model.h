@@ -77,8 +77,9 @@ struct LessonText {
     std::string body;                   // Markdown after the title, with the answer block removed
     std::string answer;                 // Markdown inside ":::answer" ... ":::"
     std::vector<std::string> sections;  // "## " headings in order, without the '#'
-    std::vector<std::string> anchor_refs;  // [[...]] keys in order of appearance (may repeat)
-    std::vector<std::string> claim_refs;   // {{claim:...}} ids in order of appearance
+    std::vector<std::string> section_text;  // the Markdown under each heading (answer excluded)
+    std::vector<std::string> anchor_refs;   // [[...]] keys in order of appearance (may repeat)
+    std::vector<std::string> claim_refs;    // {{claim:...}} ids in order of appearance
 };
 
 struct LessonStep {
@@ -107,6 +108,17 @@ const std::vector<std::string>& lesson_languages();  // {"en", "zh"}
 
 // Where the lessons live in this checkout: SML_SOURCE_DIR "/lessons".
 std::string default_lessons_root();
+
+// The sections every step has, in this order, in every language (lessons/README.md).
+enum LessonSection {
+    kSectionIdea = 0,
+    kSectionTraffic,
+    kSectionCode,
+    kSectionExperiment,
+    kSectionWhatYouSee,
+    kSectionCheck,
+    kLessonSectionCount
+};
 
 // Loads lessons.json and every step's Markdown in `lang`. Errors name the file and the problem
 // (not JSON, missing field, wrong type, missing Markdown file, no title, unbalanced answer

@@ -101,8 +101,13 @@ Result<LessonText> parse_lesson_text(const std::string& markdown, const std::str
             in_answer = false;
             continue;
         }
-        if (!in_code && !in_answer && line.rfind("## ", 0) == 0)
+        const bool heading = !in_code && !in_answer && line.rfind("## ", 0) == 0;
+        if (heading) {
             t.sections.push_back(strip_heading(line, 2));
+            t.section_text.emplace_back();
+        } else if (!in_answer && !t.section_text.empty()) {
+            t.section_text.back() += raw + "\n";
+        }
         if (Status s = collect_refs(line, lineno, origin, "[[", "]]", &t.anchor_refs); !s)
             return s.error();
         std::vector<std::string> braces;
