@@ -210,6 +210,38 @@ TEST(LessonLanguages, EveryLanguageHasAFolderAndNoStrayFiles) {
     }
 }
 
+// Decodes the UTF-8 code point starting at s[i] (no validation: the files are ours).
+char32_t code_point_at(const std::string& s, size_t i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80 || i + 2 >= s.size()) return c;
+    if ((c & 0xF0) == 0xE0)
+        return ((c & 0x0F) << 12) | ((s[i + 1] & 0x3F) << 6) | (s[i + 2] & 0x3F);
+    return c;  // 2- and 4-byte sequences are not CJK ideographs or CJK punctuation
+}
+
+bool is_cjk(char32_t c) {
+    return (c >= 0x3000 && c <= 0x9FFF) || (c >= 0xFF00 && c <= 0xFFEF);
+}
+
+// Markdown renders a line break inside a paragraph as a space; between two CJK characters that
+// space is a visible typo. So Chinese paragraphs are written as one line.
+TEST(LessonLanguages, ChineseParagraphsHaveNoSoftBreaksBetweenCjkCharacters) {
+    const LessonBook zh = load_or_die("zh");
+    for (const LessonStep& s : zh.steps) {
+        for (const std::string* text : {&s.text.body, &s.text.answer}) {
+            size_t pos = 0;
+            while ((pos = text->find('\n', pos)) != std::string::npos) {
+                if (pos >= 3 && pos + 1 < text->size() && is_cjk(code_point_at(*text, pos - 3)) &&
+                    is_cjk(code_point_at(*text, pos + 1)))
+                    ADD_FAILURE() << s.text.path << ": a line ends and the next begins with CJK "
+                                  << "text inside one paragraph: "
+                                  << text->substr(pos >= 30 ? pos - 30 : 0, 60);
+                ++pos;
+            }
+        }
+    }
+}
+
 TEST(LessonsLoader, ErrorsNameTheProblem) {
     Result<LessonBook> b = load_lessons(default_lessons_root(), "fr");
     ASSERT_FALSE(b.ok());
