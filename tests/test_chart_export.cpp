@@ -5,6 +5,7 @@
 //   PDF: starts with %PDF- and ends with %%EOF
 //   CSV: header columns with units, one row per series point, numbers identical to the session
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>

@@ -628,6 +628,13 @@ Result<Chart> build_naive_chart(const Session& s, const ChartOptions& o) {
         measured.points.push_back(mp);
     }
     if (t_hi == 0) time_panel.notes.push_back("per-launch times were not recorded");
+    if (t_hi > 0 && t_hi < 0.1) {
+        // Launches of a small problem take microseconds; "5.79 µs" reads better than "0.00579".
+        for (Point& pt : time.points) pt.y *= 1000;
+        t_hi *= 1000;
+        time_panel.y.label = "median time, µs";
+        time_panel.y.unit = "us";
+    }
     time_panel.series.push_back(time);
     bytes_panel.series = {predicted, measured};
     if (missing.size() == names.size()) {

@@ -262,6 +262,8 @@ Result<std::string> render_chart(const Chart& chart, ChartFormat format,
             break;
         case ChartFormat::svg:
             surface.reset(cairo_svg_surface_create_for_stream(append_to_string, &bytes, w, h));
+            // Pixels, not Cairo's default points, so a 1600x900 SVG opens at the PNG's size.
+            cairo_svg_surface_set_document_unit(surface.get(), CAIRO_SVG_UNIT_PX);
             break;
         case ChartFormat::pdf:
             surface.reset(cairo_pdf_surface_create_for_stream(append_to_string, &bytes, w, h));
