@@ -52,6 +52,19 @@ TEST(ChartTicks, Log2TicksArePowersOfTwoInsideTheRange) {
     EXPECT_TRUE(labels.count("1M")) << "2^20 must be labelled 1M";
 }
 
+TEST(ChartTicks, ANarrowLogAxisStillGetsLabels) {
+    Axis x;
+    x.scale = AxisScale::log2;
+    x.format = TickFormat::pow2_count;
+    make_ticks(&x, 1000, 1000, false);  // one N that is not a power of two
+    ASSERT_EQ(x.ticks.size(), 1u);
+    EXPECT_EQ(x.ticks[0].label, "1000");
+    EXPECT_LT(x.min, 1000);
+    EXPECT_GT(x.max, 1000);
+    make_ticks(&x, 32, 1048576, false);
+    EXPECT_GE(x.ticks.size(), 8u);
+}
+
 TEST(ChartTicks, NiceLinearTicksUseRoundStepsAndCoverTheData) {
     for (auto [lo, hi] : std::vector<std::pair<double, double>>{
              {0, 3486}, {0, 0.741}, {0, 110}, {-3, 17}, {0, 2.15e9}}) {

@@ -151,6 +151,14 @@ void make_ticks(Axis* axis, double data_lo, double data_hi, bool include_zero) {
         if (axis->max <= data_hi * 1.05) axis->max *= 2;  // room for value labels over bars
     }
     axis->ticks = log_ticks(axis->min, axis->max, axis->scale, axis->format);
+    if (axis->ticks.size() < 2) {
+        // A narrow range (one N, or N = 1000..1500) may hold no power at all: label the data's
+        // own ends so the axis still says where it is.
+        axis->ticks.clear();
+        axis->ticks.push_back(Tick{data_lo, format_tick(data_lo, axis->format)});
+        if (data_hi > data_lo)
+            axis->ticks.push_back(Tick{data_hi, format_tick(data_hi, axis->format)});
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
