@@ -32,6 +32,7 @@
 #include <functional>
 #include <map>
 
+#include "core/profiler/counter_errors.h"
 #include "core/profiler/l2_sweep.h"
 #include "core/profiler/metric_table.h"
 #include "core/profiler/profiler.h"
@@ -49,76 +50,36 @@ const char* cupti_error_name(CUptiResult r) {
     return "CUPTI_ERROR_UNKNOWN";
 }
 
-// True for errors that say "this process/machine cannot read counters": once seen, every later
-// profile() would fail the same way, so the profiler turns itself off with that reason.
+// counter_errors.cpp maps codes to reasons without CUPTI headers; hold it to the real values.
+static_assert(cupti_code::invalid_device == CUPTI_ERROR_INVALID_DEVICE);
+static_assert(cupti_code::not_compatible == CUPTI_ERROR_NOT_COMPATIBLE);
+static_assert(cupti_code::invalid_metric_name == CUPTI_ERROR_INVALID_METRIC_NAME);
+static_assert(cupti_code::hardware_busy == CUPTI_ERROR_HARDWARE_BUSY);
+static_assert(cupti_code::not_supported == CUPTI_ERROR_NOT_SUPPORTED);
+static_assert(cupti_code::virtualized_device_not_supported ==
+              CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED);
+static_assert(cupti_code::insufficient_privileges == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES);
+static_assert(cupti_code::old_profiler_api_initialized == CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED);
+static_assert(cupti_code::legacy_profiler_not_supported ==
+              CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED);
+static_assert(cupti_code::multiple_subscribers_not_supported ==
+              CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED);
+static_assert(cupti_code::virtualized_device_insufficient_privileges ==
+              CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES);
+static_assert(cupti_code::confidential_computing_not_supported ==
+              CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED);
+static_assert(cupti_code::cmp_device_not_supported == CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED);
+static_assert(cupti_code::mig_device_not_supported == CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED);
+static_assert(cupti_code::sli_device_not_supported == CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED);
+static_assert(cupti_code::wsl_device_not_supported == CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED);
+static_assert(cupti_code::invalid_chip_name == CUPTI_ERROR_INVALID_CHIP_NAME);
+
 bool is_environment_error(CUptiResult r) {
-    switch (r) {
-        case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
-        case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
-        case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
-        case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
-        case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
-        case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
-        case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
-        case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED:
-        case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
-        case CUPTI_ERROR_NOT_SUPPORTED:
-        case CUPTI_ERROR_NOT_COMPATIBLE:
-        case CUPTI_ERROR_INVALID_CHIP_NAME:
-        case CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED:
-        case CUPTI_ERROR_HARDWARE_BUSY:
-        case CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED:
-            return true;
-        default:
-            return false;
-    }
+    return counter_error_is_permanent(int(r));
 }
 
 std::string cupti_reason(CUptiResult r, const char* call) {
-    const std::string code = std::string(" (") + cupti_error_name(r) + " from " + call + ")";
-    switch (r) {
-        case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
-            return "hardware counters are restricted to admin users" + code +
-                   ": load the NVIDIA driver with NVreg_RestrictProfilingToAdminUsers=0, or run "
-                   "as root";
-        case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
-            return "another profiler (ncu, nsys, compute-sanitizer, cuda-gdb) is attached" + code +
-                   "; run without it to collect counters";
-        case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
-        case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
-            return "this is a virtual GPU (vGPU) without profiling rights" + code +
-                   ": enable profiling for the VM in the vGPU settings, or run on bare metal";
-        case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
-            return "this GPU is a MIG instance and its counters cannot be read" + code +
-                   ": run on a GPU with MIG disabled";
-        case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
-            return "confidential computing is on, which hides the counters" + code +
-                   ": run on a GPU without confidential computing";
-        case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
-        case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED:
-        case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
-        case CUPTI_ERROR_NOT_SUPPORTED:
-        case CUPTI_ERROR_INVALID_DEVICE:
-            return "this device or setup does not support the CUPTI Range Profiler" + code +
-                   ": counters need a Turing or newer GPU on bare-metal Linux or Windows";
-        case CUPTI_ERROR_INVALID_CHIP_NAME:
-        case CUPTI_ERROR_NOT_COMPATIBLE:
-            return "the CUPTI library does not know this GPU or driver" + code +
-                   ": rebuild with a CUDA toolkit at least as new as the driver (12.6+)";
-        case CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED:
-        case CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED:
-            return "an older CUPTI profiling API is active in this process" + code +
-                   "; run softmaxlab on its own";
-        case CUPTI_ERROR_HARDWARE_BUSY:
-            return "the counters are in use by another process, e.g. DCGM profiling" + code +
-                   ": pause it (dcgmi profile --pause) or run on an idle GPU";
-        case CUPTI_ERROR_INVALID_METRIC_NAME:
-            return "a metric name is not known on this GPU" + code +
-                   ": check core/profiler/metric_table.cpp against this chip";
-        default:
-            return std::string("hardware counters unavailable") + code +
-                   ": rerun; if it persists, run `softmaxlab-cli device` and report the output";
-    }
+    return counter_error_reason(int(r), cupti_error_name(r), call);
 }
 
 // The support check answers per feature; turn the first blocking one into a reason.
