@@ -11,6 +11,7 @@
 #include <imgui_impl_opengl3.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -101,8 +102,13 @@ Status App::init_window() {
 
 void App::rebuild_fonts() {
     const bool zh = s_.settings.lang == "zh";
+    std::string glyph_text;  // every character the Chinese lessons use
+    if (zh)
+        if (Result<LessonBook> book = sml::load_lessons(default_lessons_root(), "zh"))
+            for (const LessonStep& st : book->steps)
+                glyph_text += st.text.title + st.text.body + st.text.answer;
     ImGui_ImplOpenGL3_DestroyFontsTexture();
-    fonts_ = load_fonts(s_.settings.font_scale, zh);
+    fonts_ = load_fonts(s_.settings.font_scale, zh, glyph_text);
     ImGui_ImplOpenGL3_CreateFontsTexture();
     apply_theme(s_.settings.theme, s_.settings.font_scale);
     if (!fonts_.warning.empty())
@@ -123,8 +129,9 @@ int App::run() {
     }
     detect_device();
     open_initial_session();
+    const int first_step = s_.settings.lesson;  // loading the lessons resets the position
     rebuild_fonts();
-    s_.nav.go(s_.settings.lesson);
+    s_.nav.go(first_step);
     on_step_changed();
 
     const bool shot = !s_.args.screenshot.empty();
@@ -136,6 +143,8 @@ int App::run() {
         poll_worker();
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
+        // Screenshots must not depend on where the X server left the pointer (hover tooltips).
+        if (shot) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
         ImGui::NewFrame();
         frame();
         ImGui::Render();
@@ -216,43 +225,47 @@ void App::frame() {
 }
 
 // Fixed layout, sized from the viewport so it holds from a 1280x800 laptop to a projector:
-//   +-----------+-----------------------+-----------------+
-//   |           |  Source               |  Run            |
-//   |  Lessons  |                       +-----------------+
-//   |           |                       |  Metrics        |
-//   |           +-----------------------+-----------------+
-//   |           |  Charts                                 |
 //   +-----------+-----------------------------------------+
+//   |           |  Run (a toolbar: sizes, kernels, go)     |
+//   |  Lessons  +--------------------+--------------------+
+//   |           |  Source            |  Charts            |
+//   |           |                    |                    |
+//   |           +--------------------+--------------------+
+//   |           |  Metrics (one row per kernel, all columns)|
+//   +-----------+-----------------------------------------+
+// The metrics table is wide and short, so it gets the full width and exactly its rows' height.
 void App::layout_and_draw() {
+    const ImGuiStyle& st = ImGui::GetStyle();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float gap = ImGui::GetStyle().ItemSpacing.x;
-    const float lessons_w = std::max(300.0f, avail.x * 0.28f);
+    const float gap = st.ItemSpacing.x;
+    const float line = ImGui::GetFrameHeightWithSpacing();
+    const float lessons_w = std::floor(std::max(300.0f, avail.x * 0.25f));
     const float right_w = avail.x - lessons_w - gap;
-    const float top_h = std::floor(avail.y * 0.56f);
-    const float bottom_h = avail.y - top_h - ImGui::GetStyle().ItemSpacing.y;
-    const float side_w = std::max(360.0f, right_w * 0.44f);
-    const float source_w = right_w - side_w - gap;
-    const ImGuiWindowFlags child = ImGuiWindowFlags_None;
+    const float run_h = std::floor(line * 2 + st.WindowPadding.y * 2 + st.ItemSpacing.y);
+    const int table_rows = static_cast<int>(std::max<size_t>(4, s_.metric_rows.size())) + 2;
+    const float metrics_h = std::floor(std::min(avail.y * 0.34f,
+                                                table_rows * ImGui::GetTextLineHeightWithSpacing() +
+                                                    line * 1.4f + st.WindowPadding.y * 2 + 8));
+    const float middle_h = avail.y - run_h - metrics_h - 2 * st.ItemSpacing.y;
+    // Charts get the larger share: a legend and log2 ticks need width; code scrolls sideways.
+    const float source_w = std::floor(right_w * 0.45f);
+    const float charts_w = right_w - source_w - gap;
 
-    if (ImGui::BeginChild("lessons", ImVec2(lessons_w, avail.y), true, child)) draw_lessons();
+    if (ImGui::BeginChild("lessons", ImVec2(lessons_w, avail.y), true)) draw_lessons();
     ImGui::EndChild();
     ImGui::SameLine();
     ImGui::BeginGroup();
-    if (ImGui::BeginChild("source", ImVec2(source_w, top_h), true, child)) draw_source();
+    if (ImGui::BeginChild("run", ImVec2(right_w, run_h), true, ImGuiWindowFlags_NoScrollbar))
+        draw_run();
+    ImGui::EndChild();
+    if (ImGui::BeginChild("source", ImVec2(source_w, middle_h), true)) draw_source();
     ImGui::EndChild();
     ImGui::SameLine();
-    ImGui::BeginGroup();
-    const float run_h = std::floor(top_h * 0.42f);
-    if (ImGui::BeginChild("run", ImVec2(side_w, run_h), true, child)) draw_run();
-    ImGui::EndChild();
-    if (ImGui::BeginChild("metrics", ImVec2(side_w, top_h - run_h - ImGui::GetStyle().ItemSpacing.y),
-                          true, ImGuiWindowFlags_HorizontalScrollbar))
-        draw_metrics();
-    ImGui::EndChild();
-    ImGui::EndGroup();
-    if (ImGui::BeginChild("charts", ImVec2(right_w, bottom_h), true,
+    if (ImGui::BeginChild("charts", ImVec2(charts_w, middle_h), true,
                           ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse))
         draw_charts();
+    ImGui::EndChild();
+    if (ImGui::BeginChild("metrics", ImVec2(right_w, metrics_h), true)) draw_metrics();
     ImGui::EndChild();
     ImGui::EndGroup();
 }

@@ -91,6 +91,7 @@ private:
     chart::ChartLayout chart_layout_;
     int chart_generation_ = 0, chart_layout_generation_ = -1;
     float chart_layout_w_ = 0, chart_layout_h_ = 0;
+    float chart_scale_ = 1.0f;  // screen px per layout px
     std::string chart_layout_theme_;
 };
 

@@ -2,6 +2,7 @@
 #include "app/viewer/chart_draw_imgui.h"
 
 #include <cfloat>
+#include <algorithm>
 #include <cmath>
 
 namespace sml::viewer {
@@ -10,12 +11,15 @@ namespace {
 
 ImU32 col(const chart::Rgb& c, double alpha) { return to_u32(c, static_cast<float>(alpha)); }
 
+float g_scale = 1.0f;  // set by draw_chart for the duration of one call
+
 ImVec2 at(ImVec2 o, const chart::Vec2& p) {
-    return ImVec2(o.x + static_cast<float>(p.x), o.y + static_cast<float>(p.y));
+    return ImVec2(o.x + static_cast<float>(p.x) * g_scale, o.y + static_cast<float>(p.y) * g_scale);
 }
 
 // A segment, solid or dashed with the op's on/off pattern.
 void segment(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 c, float w, const std::vector<double>& dash) {
+    // (dash lengths are in layout pixels; the caller's scale applies to them too)
     if (dash.empty()) {
         dl->AddLine(a, b, c, w);
         return;
@@ -27,7 +31,7 @@ void segment(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 c, float w, const std::ve
     size_t i = 0;
     bool on = true;
     while (t < len) {
-        const float step = std::max(1.0f, static_cast<float>(dash[i % dash.size()]));
+        const float step = std::max(1.0f, static_cast<float>(dash[i % dash.size()]) * g_scale);
         const float t2 = std::min(len, t + step);
         if (on)
             dl->AddLine(ImVec2(a.x + dx * t / len, a.y + dy * t / len),
@@ -76,12 +80,19 @@ void marker(ImDrawList* dl, ImVec2 p, float r, chart::MarkerShape shape, ImU32 f
 // Text centred vertically on p, aligned by halign, rotated by angle_deg about p.
 void text(ImDrawList* dl, const Fonts& fonts, const chart::DrawOp& op, ImVec2 p) {
     ImFont* font = op.bold ? fonts.bold : fonts.regular;
-    const float px = static_cast<float>(op.font_px);
+    const float px = static_cast<float>(op.font_px) * g_scale;
     const ImVec2 sz = font->CalcTextSizeA(px, FLT_MAX, 0, op.text.c_str());
     const ImVec2 top_left(p.x - sz.x * static_cast<float>(op.halign), p.y - sz.y * 0.5f);
+    if (op.angle_deg == 0) {
+        dl->AddText(font, px, top_left, col(op.color, op.alpha), op.text.c_str());
+        return;
+    }
+    // AddText drops glyphs outside the clip rect before we rotate them, and an axis label laid
+    // out horizontally around its anchor reaches past the panel's left edge: lift the clip for it.
+    dl->PushClipRect(ImVec2(-1e5f, -1e5f), ImVec2(1e5f, 1e5f), false);
     const int first = dl->VtxBuffer.Size;
     dl->AddText(font, px, top_left, col(op.color, op.alpha), op.text.c_str());
-    if (op.angle_deg == 0) return;
+    dl->PopClipRect();
     // ImDrawList has no rotated text: rotate the glyph quads just added around p.
     const float a = static_cast<float>(op.angle_deg * M_PI / 180.0);
     const float cs = std::cos(a), sn = std::sin(a);
@@ -102,13 +113,15 @@ chart::TextMeasure imgui_text_measure(const Fonts& fonts) {
     };
 }
 
-void draw_chart(const chart::ChartLayout& layout, ImVec2 o, const Fonts& fonts) {
+void draw_chart(const chart::ChartLayout& layout, ImVec2 o, float scale, const Fonts& fonts) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
+    g_scale = scale;
     using chart::OpKind;
     for (const chart::DrawOp& op : layout.ops) {
-        const ImVec2 r0(o.x + static_cast<float>(op.rect.x), o.y + static_cast<float>(op.rect.y));
-        const ImVec2 r1(r0.x + static_cast<float>(op.rect.w), r0.y + static_cast<float>(op.rect.h));
-        const float w = static_cast<float>(op.width);
+        const ImVec2 r0 = at(o, chart::Vec2{op.rect.x, op.rect.y});
+        const ImVec2 r1(r0.x + static_cast<float>(op.rect.w) * scale,
+                        r0.y + static_cast<float>(op.rect.h) * scale);
+        const float w = static_cast<float>(op.width) * scale;
         switch (op.kind) {
             case OpKind::fill_rect:
                 dl->AddRectFilled(r0, r1, col(op.color, op.alpha));
@@ -118,7 +131,7 @@ void draw_chart(const chart::ChartLayout& layout, ImVec2 o, const Fonts& fonts) 
                 break;
             case OpKind::hatch_rect: {
                 dl->PushClipRect(r0, r1, true);
-                const float step = std::max(3.0f, static_cast<float>(op.radius));
+                const float step = std::max(3.0f, static_cast<float>(op.radius) * scale);
                 const float h = r1.y - r0.y;
                 for (float x = r0.x - h; x < r1.x; x += step)
                     dl->AddLine(ImVec2(x, r1.y), ImVec2(x + h, r0.y), col(op.color, op.alpha), w);
@@ -136,12 +149,12 @@ void draw_chart(const chart::ChartLayout& layout, ImVec2 o, const Fonts& fonts) 
                 break;
             case OpKind::marker:
                 if (!op.pts.empty())
-                    marker(dl, at(o, op.pts[0]), static_cast<float>(op.radius), op.shape,
+                    marker(dl, at(o, op.pts[0]), static_cast<float>(op.radius) * scale, op.shape,
                            col(op.color, op.alpha), col(op.outline, op.alpha));
                 break;
             case OpKind::ring:
                 if (!op.pts.empty())
-                    dl->AddCircle(at(o, op.pts[0]), static_cast<float>(op.radius),
+                    dl->AddCircle(at(o, op.pts[0]), static_cast<float>(op.radius) * scale,
                                   col(op.color, op.alpha), 0, w);
                 break;
             case OpKind::text:
@@ -155,6 +168,71 @@ void draw_chart(const chart::ChartLayout& layout, ImVec2 o, const Fonts& fonts) 
                 break;
         }
     }
+}
+
+float draw_legend_strip(const chart::Chart& chart, ImVec2 o, float width, const Fonts& fonts) {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const chart::Theme& theme = chart_theme();
+    const float fs = ImGui::GetFontSize();
+    const float line_h = ImGui::GetTextLineHeightWithSpacing();
+    const float swatch = fs * 1.6f;
+    float x = 0, y = 0;
+    g_scale = 1.0f;  // strip sizes are screen pixels
+    for (const chart::LegendEntry& e : chart::legend_entries(chart)) {
+        const size_t colon = e.label.find(':');
+        const std::string shown = colon == std::string::npos ? e.label : e.label.substr(0, colon);
+        const float w = swatch + 6 + ImGui::CalcTextSize(shown.c_str()).x + fs;
+        if (x > 0 && x + w > width) {
+            x = 0;
+            y += line_h;
+        }
+        const ImVec2 p(o.x + x, o.y + y);
+        const float mid = p.y + line_h * 0.45f;
+        const ImU32 c = to_u32(theme.series_color(e.color));
+        const ImU32 edge = to_u32(theme.plot_background);
+        using chart::LegendSwatch;
+        switch (e.swatch) {
+            case LegendSwatch::line:
+            case LegendSwatch::hline:
+                segment(dl, ImVec2(p.x, mid), ImVec2(p.x + swatch, mid), c, 2.0f,
+                        e.dashed ? std::vector<double>{5, 3} : std::vector<double>{});
+                if (e.swatch == LegendSwatch::line)
+                    marker(dl, ImVec2(p.x + swatch * 0.5f, mid), fs * 0.25f, e.marker, c, edge);
+                break;
+            case LegendSwatch::bar:
+                dl->AddRectFilled(ImVec2(p.x + swatch * 0.2f, mid - fs * 0.35f),
+                                  ImVec2(p.x + swatch * 0.8f, mid + fs * 0.35f), c);
+                break;
+            case LegendSwatch::band:
+                dl->AddRectFilled(ImVec2(p.x, mid - fs * 0.35f), ImVec2(p.x + swatch, mid + fs * 0.35f),
+                                  to_u32(theme.series_color(e.color), 0.3f));
+                break;
+            case LegendSwatch::l2_ring:
+                dl->AddCircle(ImVec2(p.x + swatch * 0.5f, mid), fs * 0.35f, c, 0, 2.0f);
+                break;
+            case LegendSwatch::l2_hatch: {
+                const ImVec2 a(p.x + swatch * 0.2f, mid - fs * 0.35f), b(p.x + swatch * 0.8f, mid + fs * 0.35f);
+                dl->AddRect(a, b, c);
+                for (float hx = a.x - (b.y - a.y); hx < b.x; hx += 4)
+                    dl->AddLine(ImVec2(std::max(hx, a.x), b.y - std::max(0.0f, a.x - hx)),
+                                ImVec2(std::min(hx + (b.y - a.y), b.x),
+                                       a.y + std::max(0.0f, hx + (b.y - a.y) - b.x)),
+                                c);
+                break;
+            }
+            case LegendSwatch::range_end_marker:
+                dl->AddLine(ImVec2(p.x + swatch * 0.5f, mid - fs * 0.4f),
+                            ImVec2(p.x + swatch * 0.5f, mid + fs * 0.4f), c, 2.0f);
+                break;
+        }
+        const ImVec2 tp(p.x + swatch + 6, p.y);
+        dl->AddText(tp, ImGui::GetColorU32(ImGuiCol_Text), shown.c_str());
+        if (shown != e.label &&
+            ImGui::IsMouseHoveringRect(p, ImVec2(p.x + w, p.y + line_h)))
+            ImGui::SetTooltip("%s", e.label.c_str());
+        x += w;
+    }
+    return y + line_h;
 }
 
 }  // namespace sml::viewer

@@ -12,7 +12,15 @@ namespace sml::viewer {
 // Text measurement with the viewer's fonts, for chart::layout_chart.
 chart::TextMeasure imgui_text_measure(const Fonts& fonts);
 
-// Paints every op of `layout` with its top-left corner at `origin` (screen pixels).
-void draw_chart(const chart::ChartLayout& layout, ImVec2 origin, const Fonts& fonts);
+// Paints every op of `layout` with its top-left corner at `origin` (screen pixels), every length
+// multiplied by `scale` (see panel_charts.cpp: the layout is made on a smaller canvas and scaled
+// up, so chart text stays readable in a panel much smaller than an exported 1600x900 figure).
+void draw_chart(const chart::ChartLayout& layout, ImVec2 origin, float scale, const Fonts& fonts);
+
+// A compact legend, one row of entries that wraps: the chart model's own legend entries
+// (chart::legend_entries), same colours and markers, labels shortened to the part before ':'
+// (the full label is the hover text). Used when the panel is too narrow for the layout's legend
+// beside the plot. Returns the height it took.
+float draw_legend_strip(const chart::Chart& chart, ImVec2 origin, float width, const Fonts& fonts);
 
 }  // namespace sml::viewer

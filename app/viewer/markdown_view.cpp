@@ -255,6 +255,16 @@ int utf8_len(unsigned char c) {
     return 4;
 }
 
+bool is_closing_punct(const std::string& ch) {
+    static const char* const closing[] = {"\xEF\xBC\x8C", "\xE3\x80\x82", "\xE3\x80\x81",
+                                          "\xEF\xBC\x9B", "\xEF\xBC\x9A", "\xEF\xBC\x81",
+                                          "\xEF\xBC\x9F", "\xEF\xBC\x89", "\xE3\x80\x8D",
+                                          "\xE3\x80\x8F", "\xE3\x80\x8B"};  // ，。、；：！？）」』》
+    for (const char* c : closing)
+        if (ch == c) return true;
+    return false;
+}
+
 // Splits text into pieces that may not be broken: a word with its trailing spaces, or one wide
 // (CJK) character, since Chinese breaks between any two characters.
 std::vector<std::string> pieces(const std::string& s) {
@@ -265,9 +275,15 @@ std::vector<std::string> pieces(const std::string& s) {
         const unsigned char c = static_cast<unsigned char>(s[i]);
         const int n = std::min<int>(utf8_len(c), static_cast<int>(s.size() - i));
         const bool wide = n >= 3;  // U+0800 and up: CJK, fullwidth punctuation
-        if (wide) {
+        const std::string ch = s.substr(i, n);
+        if (wide && is_closing_punct(ch) && (!cur.empty() || !out.empty())) {
+            // Chinese typesetting never starts a line with a comma or full stop: keep it with
+            // the character before it.
+            if (!cur.empty()) cur += ch;
+            else out.back() += ch;
+        } else if (wide) {
             if (!cur.empty()) out.push_back(std::move(cur)), cur.clear();
-            out.push_back(s.substr(i, n));
+            out.push_back(ch);
         } else if (c == ' ') {
             cur += ' ';
             out.push_back(std::move(cur));

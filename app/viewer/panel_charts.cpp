@@ -37,43 +37,61 @@ void App::draw_charts() {
         }
         if (on) ImGui::PopStyleColor();
     }
-    // Export: next to the chart, through the same exporters as `softmaxlab-cli chart`.
-    const char* formats[] = {"PNG", "SVG", "PDF", "CSV"};
-    const float export_w = ImGui::CalcTextSize("Export: PNG SVG PDF CSV").x + 60;
-    ImGui::SameLine(std::max(ImGui::GetCursorPosX() + 10, ImGui::GetWindowWidth() - export_w));
-    ImGui::TextColored(pal.muted, "Export:");
-    for (const char* f : formats) {
-        ImGui::SameLine();
-        const bool drawn = std::string(f) != "CSV";
-        ImGui::BeginDisabled(!s_.chart || (drawn && !chart::chart_renderer_available()));
-        if (ImGui::SmallButton(f)) {
-            std::string ext = f;
-            for (char& c : ext) c = static_cast<char>(std::tolower(c));
+    // Export: through the same exporters as `softmaxlab-cli chart`, into the working folder.
+    ImGui::SameLine();
+    if (ImGui::Button("Export...")) ImGui::OpenPopup("export-menu");
+    if (ImGui::BeginPopup("export-menu")) {
+        const char* formats[] = {"png", "svg", "pdf", "csv"};
+        for (const char* f : formats) {
+            const bool drawn = std::string(f) != "csv";
+            const bool can = s_.chart && (!drawn || chart::chart_renderer_available());
             std::string path = "softmaxlab-" + kinds[s_.chart_kind];
-            if (s_.chart_kind != 0 && s_.chart_kind != 2) path += "-N" + std::to_string(s_.cols);
-            path += "." + ext;
-            chart::RenderOptions ro;
-            ro.theme = s_.settings.theme;
-            Status st = chart::export_chart(*s_.chart, path, ro);
-            if (st) s_.set_banner({Banner::Level::info, "Chart saved to " + path, "", true, "export"});
-            else s_.set_banner({Banner::Level::error, st.error().message, st.error().hint, true, "export"});
+            if (kinds[s_.chart_kind] != "bandwidth" && kinds[s_.chart_kind] != "pct")
+                path += "-N" + std::to_string(s_.cols);
+            path += std::string(".") + f;
+            if (ImGui::MenuItem(path.c_str(), nullptr, false, can)) {
+                chart::RenderOptions ro;
+                ro.theme = s_.settings.theme;
+                Status st = chart::export_chart(*s_.chart, path, ro);
+                if (st) s_.set_banner({Banner::Level::info, "Chart saved to " + path, "", true, "export"});
+                else s_.set_banner({Banner::Level::error, st.error().message, st.error().hint, true, "export"});
+            }
+            if (drawn && !chart::chart_renderer_available() &&
+                ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+                ImGui::SetTooltip("this build has no Cairo: install libcairo2-dev and rebuild");
         }
-        ImGui::EndDisabled();
-        if (drawn && !chart::chart_renderer_available() &&
-            ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-            ImGui::SetTooltip("this build has no Cairo: install libcairo2-dev and rebuild");
+        ImGui::EndPopup();
     }
     if (!s_.chart) {
         ImGui::TextColored(pal.muted, "%s", s_.chart_error.c_str());
         return;
+    }
+    // Narrow panel: the layout's legend beside the plot would leave the plot a sliver, so the
+    // same entries go in a strip above it instead (wide panels and exports keep the layout's).
+    const bool strip = ImGui::GetContentRegionAvail().x < 900 * s_.settings.font_scale &&
+                       s_.chart->legend != chart::LegendPlacement::hidden;
+    if (strip) {
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        const float h = draw_legend_strip(*s_.chart, at, ImGui::GetContentRegionAvail().x, fonts_);
+        ImGui::Dummy(ImVec2(1, h));
     }
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 size = ImGui::GetContentRegionAvail();
     if (size.x < 50 || size.y < 50) return;
     if (chart_layout_generation_ != chart_generation_ || chart_layout_w_ != size.x ||
         chart_layout_h_ != size.y || chart_layout_theme_ != s_.settings.theme) {
-        chart_layout_ = chart::layout_chart(*s_.chart, chart_theme(), size.x, size.y,
-                                            imgui_text_measure(fonts_));
+        chart::Chart laid = *s_.chart;
+        if (strip) laid.legend = chart::LegendPlacement::hidden;
+        // The layout sizes its fonts for the canvas (a 1600x900 figure has 20 px ticks); a panel a
+        // third that size would get unreadable 8 px ticks. So lay out on a smaller canvas and draw
+        // it scaled up, picking the smallest scale whose tick labels reach body-text size.
+        const double want_tick_px = 12.5 * s_.settings.font_scale;
+        for (float k : {1.0f, 1.25f, 1.5f, 1.75f, 2.0f, 2.5f}) {
+            chart_layout_ = chart::layout_chart(laid, chart_theme(), size.x / k, size.y / k,
+                                                imgui_text_measure(fonts_));
+            chart_scale_ = k;
+            if (chart_layout_.fonts.tick * k >= want_tick_px) break;
+        }
         chart_layout_generation_ = chart_generation_;
         chart_layout_w_ = size.x;
         chart_layout_h_ = size.y;
@@ -82,10 +100,11 @@ void App::draw_charts() {
     ImGui::InvisibleButton("chart-canvas", size);
     const bool hovered = ImGui::IsItemHovered();
     const bool clicked = ImGui::IsItemClicked();
-    draw_chart(chart_layout_, origin, fonts_);
+    draw_chart(chart_layout_, origin, chart_scale_, fonts_);
     if (!hovered) return;
     const ImVec2 m = ImGui::GetMousePos();
-    auto hit = chart::hit_test(*s_.chart, chart_layout_, m.x - origin.x, m.y - origin.y);
+    auto hit = chart::hit_test(*s_.chart, chart_layout_, (m.x - origin.x) / chart_scale_,
+                               (m.y - origin.y) / chart_scale_);
     if (!hit) return;
     const chart::Panel& panel = s_.chart->panels[hit->panel];
     const chart::Series& series = panel.series[hit->series];

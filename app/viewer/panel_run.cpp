@@ -9,62 +9,50 @@
 
 namespace sml::viewer {
 
+// Two lines, as a toolbar over the code and the charts:
+//   Run  M [....] N [....] dtype [..] counters [..]  [Run] [Sweep N]  progress / why disabled
+//        [x] naive [ ] fused [ ] warp ...   (out-of-range kernels greyed, with the reason)
 void App::draw_run() {
     const Palette& pal = palette();
     const std::string disabled = run_disabled_reason();
-    const float field = ImGui::GetFontSize() * 6.5f;
+    const float field = ImGui::GetFontSize() * 5.5f;
+    ImGui::AlignTextToFramePadding();
     ImGui::PushFont(fonts_.bold);
     ImGui::TextUnformatted("Run");
     ImGui::PopFont();
+    ImGui::SameLine(ImGui::GetFontSize() * 4);
 
     ImGui::BeginDisabled(s_.running);
     ImGui::SetNextItemWidth(field);
-    ImGui::InputScalar("M (rows)", ImGuiDataType_S64, &s_.run_rows);
+    ImGui::InputScalar("M##rows", ImGuiDataType_S64, &s_.run_rows);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("M: rows of the input matrix");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(field);
-    ImGui::InputScalar("N (cols)", ImGuiDataType_S64, &s_.run_cols);
+    ImGui::InputScalar("N##cols", ImGuiDataType_S64, &s_.run_cols);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("N: columns, the length of each softmax row");
     s_.run_rows = std::max<int64_t>(1, s_.run_rows);
     s_.run_cols = std::max<int64_t>(1, s_.run_cols);
     static const char* dtypes[] = {"fp32", "fp16", "bf16"};
-    ImGui::SetNextItemWidth(field);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 4.5f);
     ImGui::Combo("dtype", &s_.run_dtype, dtypes, 3);
     ImGui::SameLine();
     static const char* sets[] = {"off", "default", "deep (8 passes)"};
-    ImGui::SetNextItemWidth(field);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
     ImGui::Combo("counters", &s_.run_metric_set, sets, 3);
-
-    // Kernels: a checkbox each; out-of-range ones are greyed with the registry's reason.
-    const DType dt = s_.run_dtype == 1 ? DType::f16 : (s_.run_dtype == 2 ? DType::bf16 : DType::f32);
-    const SoftmaxProblem problem = SoftmaxProblem::contiguous(s_.run_rows, s_.run_cols, dt);
-    if (ImGui::BeginTable("run-kernels", 4, ImGuiTableFlags_SizingStretchSame)) {
-    for (const KernelInfo& k : registry()) {
-        Status fits = check_problem(k, problem, s_.limits);
-        ImGui::TableNextColumn();
-        ImGui::BeginDisabled(!fits.ok());
-        bool on = s_.run_kernels[k.id] && fits.ok();
-        if (ImGui::Checkbox(k.id, &on)) s_.run_kernels[k.id] = on;
-        ImGui::EndDisabled();
-        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-            ImGui::SetTooltip("%s\n%s", k.title, fits.ok() ? k.summary : fits.error().message.c_str());
-    }
-    ImGui::EndTable();
-    }
     ImGui::EndDisabled();
 
-    ImGui::Spacing();
+    ImGui::SameLine();
     ImGui::BeginDisabled(!disabled.empty());
     if (ImGui::Button("Run")) start_run(false);
     ImGui::SameLine();
     if (ImGui::Button("Sweep N")) start_run(true);
     ImGui::EndDisabled();
-    if (!disabled.empty() && !s_.running) {
-        ImGui::SameLine();
-        ImGui::TextColored(pal.muted, "disabled: %s", disabled.c_str());
-    }
-    if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Sweep runs every ticked kernel over the default N values at M x N = %s "
-                          "elements, each inside its range.",
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("Run every ticked kernel over the default N values (32 .. 1M), keeping "
+                          "M x N = %s elements, each kernel only inside its range.",
                           format_count(static_cast<double>(s_.run_rows * s_.run_cols)).c_str());
+    ImGui::SameLine();
     if (s_.running) {
         const float frac = s_.run_total > 0 ? static_cast<float>(s_.run_done) / s_.run_total : 0.0f;
         char overlay[128];
@@ -73,7 +61,28 @@ void App::draw_run() {
         ImGui::ProgressBar(frac, ImVec2(-ImGui::GetFontSize() * 5.5f, 0), overlay);
         ImGui::SameLine();
         if (ImGui::Button("Cancel")) worker_.cancel();
+    } else if (!disabled.empty()) {
+        ImGui::AlignTextToFramePadding();
+        ImGui::TextColored(pal.muted, "Run is off: no GPU");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", disabled.c_str());
     }
+
+    // Kernels: one checkbox each; out-of-range ones are greyed with the registry's reason.
+    ImGui::Dummy(ImVec2(ImGui::GetFontSize() * 4 - ImGui::GetStyle().ItemSpacing.x, 0));
+    const DType dt = s_.run_dtype == 1 ? DType::f16 : (s_.run_dtype == 2 ? DType::bf16 : DType::f32);
+    const SoftmaxProblem problem = SoftmaxProblem::contiguous(s_.run_rows, s_.run_cols, dt);
+    ImGui::BeginDisabled(s_.running);
+    for (const KernelInfo& k : registry()) {
+        Status fits = check_problem(k, problem, s_.limits);
+        ImGui::SameLine();
+        ImGui::BeginDisabled(!fits.ok());
+        bool on = s_.run_kernels[k.id] && fits.ok();
+        if (ImGui::Checkbox(k.id, &on)) s_.run_kernels[k.id] = on;
+        ImGui::EndDisabled();
+        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+            ImGui::SetTooltip("%s\n%s", k.title, fits.ok() ? k.summary : fits.error().message.c_str());
+    }
+    ImGui::EndDisabled();
 }
 
 }  // namespace sml::viewer

@@ -75,13 +75,14 @@ ImFont* add_font(const char* path, float px, const ImWchar* ranges, bool* missin
 }
 
 // Noto Sans CJK is a collection; face 2 is the Simplified Chinese one (SC).
-void merge_cjk(const char* path, float px) {
+void merge_cjk(const char* path, float px, const ImWchar* ranges) {
     ImFontConfig cfg;
     cfg.MergeMode = true;
     cfg.FontNo = 2;
     cfg.OversampleH = 1;  // the atlas holds ~2500 ideographs per face; keep it small
-    ImGui::GetIO().Fonts->AddFontFromFileTTF(
-        path, px, &cfg, ImGui::GetIO().Fonts->GetGlyphRangesChineseSimplifiedCommon());
+    // Ideographs drawn at the Latin pixel size look a size smaller than the Latin text.
+    cfg.GlyphOffset.y = px * 0.04f;
+    ImGui::GetIO().Fonts->AddFontFromFileTTF(path, px * 1.12f, &cfg, ranges);
 }
 
 }  // namespace
@@ -124,12 +125,28 @@ void apply_theme(const std::string& name, float font_scale) {
         c[ImGuiCol_Border] = ImVec4(0.78f, 0.79f, 0.82f, 1);
         c[ImGuiCol_Text] = ImVec4(0.10f, 0.11f, 0.13f, 1);
         c[ImGuiCol_TextDisabled] = ImVec4(0.45f, 0.47f, 0.50f, 1);
+        // Inputs and checkboxes sit on white panels: give them a visible fill and edge.
+        c[ImGuiCol_FrameBg] = ImVec4(0.88f, 0.89f, 0.91f, 1);
+        c[ImGuiCol_FrameBgHovered] = ImVec4(0.80f, 0.86f, 0.95f, 1);
+        c[ImGuiCol_FrameBgActive] = ImVec4(0.72f, 0.82f, 0.95f, 1);
+        c[ImGuiCol_TableHeaderBg] = ImVec4(0.86f, 0.88f, 0.92f, 1);
+        style.FrameBorderSize = 1.0f;
     }
     style.ScaleAllSizes(font_scale);
 }
 
-Fonts load_fonts(float scale, bool chinese) {
+Fonts load_fonts(float scale, bool chinese, const std::string& text) {
     ImGuiIO& io = ImGui::GetIO();
+    // The ~2500 common ideographs miss some that the lessons use: add every character of the
+    // text itself. The ranges must outlive the atlas build, hence static.
+    static ImVector<ImWchar> cjk_ranges;
+    if (chinese) {
+        ImFontGlyphRangesBuilder builder;
+        builder.AddRanges(io.Fonts->GetGlyphRangesChineseSimplifiedCommon());
+        builder.AddText(text.c_str());
+        cjk_ranges.clear();
+        builder.BuildRanges(&cjk_ranges);
+    }
     io.Fonts->Clear();
     Fonts f;
     const char* dejavu = "/usr/share/fonts/truetype/dejavu/";
@@ -154,7 +171,7 @@ Fonts load_fonts(float scale, bool chinese) {
                  {&f.heading, &bold, head}};
     for (const Want& w : wants) {
         *w.slot = add_font(w.path->c_str(), w.px, latin, &missing);
-        if (*w.slot && merge) merge_cjk(cjk, w.px);
+        if (*w.slot && merge) merge_cjk(cjk, w.px, cjk_ranges.Data);
     }
     if (missing || !f.regular) {
         // Keep the app usable without the DejaVu fonts: ImGui's built-in font for everything.

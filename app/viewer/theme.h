@@ -37,9 +37,10 @@ struct Fonts {
 };
 
 // Builds the font atlas at `scale` (16 px body text at 1.0). With `chinese`, merges the Noto CJK
-// font; if it is missing, `warning` says so and only Latin glyphs are loaded. Must be called
+// font with the common simplified ideographs plus every character in `text` (the lessons); if
+// the font is missing, `warning` says so and only Latin glyphs are loaded. Must be called
 // outside a frame; the caller re-creates the GL font texture afterwards.
-Fonts load_fonts(float scale, bool chinese);
+Fonts load_fonts(float scale, bool chinese, const std::string& text);
 
 ImU32 to_u32(const chart::Rgb& c, float alpha = 1.0f);
 
