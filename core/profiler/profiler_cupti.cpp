@@ -176,7 +176,6 @@ struct CounterProfiler::Impl {
     std::vector<uint8_t> availability_image;
     CUpti_Profiler_Host_Object* host = nullptr;
     std::vector<uint8_t> config_image;
-    size_t config_passes = 0;
     CUpti_RangeProfiler_Object* ranges = nullptr;  // range profiler enabled on `ctx`
     std::vector<uint8_t> counter_data;
     std::unique_ptr<L2Sweep> sweep;  // leaves L2 clean after the caller's flush (l2_sweep.h)
@@ -291,12 +290,6 @@ struct CounterProfiler::Impl {
         img.pConfigImage = config_image.data();
         SML_CUPTI_TRY(cuptiProfilerHostGetConfigImage(&img));
 
-        CUpti_Profiler_Host_GetNumOfPasses_Params np{
-            CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
-        np.configImageSize = config_image.size();
-        np.pConfigImage = config_image.data();
-        SML_CUPTI_TRY(cuptiProfilerHostGetNumOfPasses(&np));
-        config_passes = np.numOfPasses;
 
         if (sweep_device != device) {
             int l2 = 0;
