@@ -16,8 +16,12 @@
 //   - So N is unbounded, at the price of reading the input twice: 3 accesses per element instead
 //     of the 2 of an on-chip kernel (and the 4 of a three-pass safe softmax without a cache).
 //   - Element type is a template parameter: fp32, fp16 and bf16 in and out, fp32 arithmetic.
+//   - Loads and stores move 16-byte bundles (4 floats, 8 halves) when rows are aligned and N
+//     divides evenly, so a long row keeps enough bytes in flight; otherwise one element at a time.
 //
 // Valid N: any N >= 1 (one block per row, 32..512 threads depending on N; rows grid-stride).
+//   With few rows the GPU is under-filled: at M = 256 (N = 2^20, 1 GiB) only 256 blocks stream,
+//   about two per SM; splitting a row across blocks is the best kernel's job (lesson 8).
 //
 // Predicted DRAM traffic: reads 2MN, writes MN elements (x2 bytes for fp16/bf16). When one row
 // fits in L2, the second read may hit there and DRAM sees less than the formula.
@@ -110,37 +114,72 @@ __device__ MaxSum block_merge(MaxSum v) {
 }
 // @endregion block-merge
 
-template <class T>
+// kVec elements in one 16-byte bundle, so a single load instruction fetches 4 floats or 8 halves.
+// Long rows need many bytes in flight per SM to keep DRAM busy; scalar 2-byte loads would not.
+template <class T, int kVec>
+struct alignas(sizeof(T) * kVec) Bundle {
+    T v[kVec];
+};
+
+template <class T, int kVec>
 __global__ void __launch_bounds__(kMaxThreads)
     online_softmax_kernel(const T* in, int64_t in_stride, T* out, int64_t out_stride, int64_t rows,
                           int64_t cols) {
+    using B = Bundle<T, kVec>;
+    const int64_t bundles = cols / kVec;  // exact: kVec > 1 only when N % kVec == 0
     for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
-        const T* x = in + row * in_stride;
-        T* y = out + row * out_stride;
+        const B* x = reinterpret_cast<const B*>(in + row * in_stride);
+        B* y = reinterpret_cast<B*>(out + row * out_stride);
 
         // @region first-pass: read 1 of 2 - each thread streams its columns keeping (m, s)
         MaxSum acc{-INFINITY, 0.f};
-        for (int64_t c = threadIdx.x; c < cols; c += blockDim.x) online_update(acc, to_float(x[c]));
+#pragma unroll 4
+        for (int64_t i = threadIdx.x; i < bundles; i += blockDim.x) {
+            const B q = x[i];
+#pragma unroll
+            for (int j = 0; j < kVec; ++j) online_update(acc, to_float(q.v[j]));
+        }
         const MaxSum row_stats = block_merge(acc);
         // @endregion first-pass
 
         // @region second-pass: read 2 of 2 - the row again, now writing exp(x - m) / s
-        for (int64_t c = threadIdx.x; c < cols; c += blockDim.x)
-            y[c] = from_float<T>(expf(to_float(x[c]) - row_stats.m) / row_stats.s);
+#pragma unroll 4
+        for (int64_t i = threadIdx.x; i < bundles; i += blockDim.x) {
+            const B q = x[i];
+            B r;
+#pragma unroll
+            for (int j = 0; j < kVec; ++j)
+                r.v[j] = from_float<T>(expf(to_float(q.v[j]) - row_stats.m) / row_stats.s);
+            y[i] = r;
+        }
         // @endregion second-pass
     }
 }
 
-// Short rows get a short block (a warp for N <= 256); long rows get 512 threads.
-int threads_for(int64_t cols) {
-    return int(std::clamp<int64_t>(detail::next_pow2(detail::ceil_div(cols, 8)), 32, kMaxThreads));
+// 16-byte bundles when every row start is 16-byte aligned and N divides evenly; else scalars.
+template <class T>
+int bundle_width(const SoftmaxProblem& p, const void* in, const void* out) {
+    constexpr int kVec = 16 / sizeof(T);
+    const bool ok = p.cols % kVec == 0 && p.in_stride % kVec == 0 && p.out_stride % kVec == 0 &&
+                    reinterpret_cast<uintptr_t>(in) % 16 == 0 &&
+                    reinterpret_cast<uintptr_t>(out) % 16 == 0;
+    return ok ? kVec : 1;
+}
+
+// About four bundles per thread: short rows get one warp, rows of 8192+ bundles get 512 threads.
+int threads_for(int64_t cols, int vec) {
+    const int64_t bundles = detail::ceil_div(cols, vec);
+    return int(
+        std::clamp<int64_t>(detail::next_pow2(detail::ceil_div(bundles, 4)), 32, kMaxThreads));
 }
 
 template <class T>
 LaunchStep online_step(const LaunchArgs& a, const DeviceLimits& lim) {
     const SoftmaxProblem& p = a.problem;
-    auto* kernel = online_softmax_kernel<T>;
-    const int threads = threads_for(p.cols);
+    constexpr int kVec = 16 / sizeof(T);
+    const int vec = bundle_width<T>(p, a.in, a.out);
+    auto* kernel = vec == kVec ? online_softmax_kernel<T, kVec> : online_softmax_kernel<T, 1>;
+    const int threads = threads_for(p.cols, vec);
     const unsigned grid =
         detail::persistent_grid(reinterpret_cast<const void*>(kernel), threads, 0, lim, p.rows);
     return detail::make_step("online", kernel, dim3(grid), dim3(threads), 0,
@@ -174,7 +213,8 @@ cudaError_t online_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
 
 Traffic online_predict(const SoftmaxProblem& p) {
     Traffic t = detail::single_pass_traffic(p, 2, "2MN elements");
-    const int threads = threads_for(p.cols);
+    const int vec = p.cols % (16 / dtype_size(p.dtype)) == 0 ? 16 / dtype_size(p.dtype) : 1;
+    const int threads = threads_for(p.cols, vec);  // assumes aligned rows when N allows it
     // block_merge moves (m, s) pairs: 8 bytes where a scalar reduction moves 4.
     t.smem_load_bytes = 2.0 * p.rows * detail::block_reduce_smem_load_bytes(threads);
     t.smem_store_bytes = 2.0 * p.rows * detail::block_reduce_smem_store_bytes(threads);
