@@ -1,4 +1,4 @@
-# Run with: cmake -DROOT=<repo> -P tests/check_layering.cmake
+# Run with: cmake -DROOT=<repo> -P tests/scripts/check_layering.cmake
 # The core (kernels/ and core/) must build where only the CUDA toolkit is present: no ImGui,
 # GLFW or OpenGL include may appear there. Fails with the offending file and line.
 file(GLOB_RECURSE files ${ROOT}/core/*.h ${ROOT}/core/*.cpp ${ROOT}/core/*.cu
