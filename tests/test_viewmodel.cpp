@@ -292,6 +292,43 @@ TEST(MetricRows, MissingCountersAreNaWithTheReason) {
     EXPECT_TRUE(build_metric_rows(s, 3, "fp32").empty());  // no such N: no rows, no crash
 }
 
+TEST(MetricRows, L2ResidentPointsCarryTheFlagAndReason) {
+    const Session s = test::synthetic_l2_session();
+    std::vector<MetricRow> rows = build_metric_rows(s, 1024, "fp32", {"naive"});
+    ASSERT_EQ(rows.size(), 1u);
+    const PointRecord* p = s.find("naive", 1024);
+    ASSERT_NE(p, nullptr);
+    ASSERT_TRUE(p->predicted.l2_resident) << "16 MB fits in the 50 MB L2";
+    EXPECT_TRUE(rows[0].l2_resident);
+    EXPECT_EQ(rows[0].l2_reason, p->predicted.l2_reason);
+}
+
+TEST(SourceDoc, PtxFromTheBuildShowsTheLessonsPtxAnchors) {
+    Result<LessonBook> book = load_lessons(default_lessons_root(), "en");
+    ASSERT_TRUE(book.ok()) << book.error().message;
+    int checked = 0;
+    for (const LessonStep& step : book->steps)
+        for (const LessonAnchor& a : step.anchors) {
+            const KernelInfo* k = a.is_ptx() ? find_kernel(a.kernel) : nullptr;
+            if (!k) continue;
+            const std::string path = ptx_path_for_source(k->source, SML_BUILD_DIR);
+            if (!std::filesystem::exists(path))
+                GTEST_SKIP() << path << " not built (build the sml_ptx target)";
+            Result<SourceDoc> doc = SourceDoc::load(path, SourceLang::ptx);
+            ASSERT_TRUE(doc.ok()) << doc.error().message;
+            Result<std::string> text = read_text_file(path);
+            ASSERT_TRUE(text.ok());
+            // find_ptx_lines numbers file lines from 1; the PTX view hides nothing, so the
+            // highlighted display line is that number minus one, and holds the instruction.
+            std::vector<int> lines = find_ptx_lines(*text, a.ptx);
+            ASSERT_FALSE(lines.empty()) << a.key();
+            const std::string opcode = a.ptx.substr(0, a.ptx.find('.'));
+            EXPECT_NE(doc->lines()[lines[0] - 1].text.find(opcode), std::string::npos) << a.key();
+            ++checked;
+        }
+    if (checked == 0) GTEST_SKIP() << "no lesson anchors into PTX";
+}
+
 TEST(MetricRows, EveryColumnHasAHeaderAndADescription) {
     for (int c = 0; c < static_cast<int>(MetricColumn::count_); ++c) {
         const MetricColumnInfo& i = column_info(static_cast<MetricColumn>(c));

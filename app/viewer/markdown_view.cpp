@@ -325,7 +325,10 @@ void MarkdownView::draw_spans(const std::vector<MdSpan>& spans, const Fonts& fon
         else if (span.emph) col = pal.type;
         for (const std::string& piece : pieces(span.text)) {
             ImVec2 sz = ImGui::CalcTextSize(piece.c_str());
-            if (x + sz.x > right && x > left) {
+            // Punctuation glued to the previous span (`max`, ...) stays on its line.
+            const bool glued = std::strchr(",.;:)!?", piece[0]) != nullptr ||
+                               is_closing_punct(piece.substr(0, 3));
+            if (x + sz.x > right && x > left && !glued) {
                 newline();
                 if (piece == " ") continue;
             }
