@@ -242,6 +242,42 @@ TEST(ChartBuild, MetricsHasOccupancyL2HitRateAndBankConflicts) {
               *s.find("warp", 1024)->metrics.get(metric::kOccupancy));
 }
 
+TEST(ChartBuild, PartlyMissingCountersShowAsNotAvailableWithANote) {
+    Session s = test::synthetic_session();
+    for (PointRecord& p : s.points)
+        if (p.kernel == "online") {
+            p.metrics = MetricsRecord{};
+            p.metrics.reason = "running under compute-sanitizer (CUPTI error 39)";
+        }
+    const Chart c = must_build(s, "metrics", 1024);
+    const Series* online = find_series(c.panels[1], "online");
+    ASSERT_NE(online, nullptr);
+    EXPECT_TRUE(std::isnan(online->points[0].y));
+    EXPECT_TRUE(online->points[0].flags & kPointCountersUnavailable);
+    ASSERT_EQ(c.panels[1].notes.size(), 1u);
+    EXPECT_NE(c.panels[1].notes[0].find("online"), std::string::npos);
+    EXPECT_NE(c.panels[1].notes[0].find("error 39"), std::string::npos);
+    EXPECT_FALSE(std::isnan(find_series(c.panels[1], "warp")->points[0].y));
+}
+
+TEST(ChartBuild, VariantsAreTheirOwnDashedSeries) {
+    Session s = test::synthetic_session();
+    PointRecord v = *s.find("smem", 4096);
+    v.variant = "bank-conflicted";
+    v.gbps /= 3;
+    s.points.push_back(v);
+    const Chart c = must_build(s, "bandwidth");
+    const Series* plain = find_series(c.panels[0], "smem");
+    const Series* conflicted = find_series(c.panels[0], "smem/bank-conflicted");
+    ASSERT_TRUE(plain && conflicted);
+    EXPECT_TRUE(conflicted->dashed);
+    EXPECT_FALSE(plain->dashed);
+    EXPECT_EQ(conflicted->color, plain->color) << "same kernel, same colour";
+    EXPECT_NE(conflicted->label.find("[bank-conflicted]"), std::string::npos);
+    ASSERT_EQ(conflicted->points.size(), 1u);
+    EXPECT_EQ(conflicted->points[0].y, v.gbps);
+}
+
 TEST(ChartBuild, ChartMetricNamesExistInTheProfilersTable) {
     for (const char* name :
          {metric::kDramRead, metric::kDramWrite, metric::kOccupancy, metric::kL2HitRate,
