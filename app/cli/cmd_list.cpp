@@ -1,6 +1,8 @@
 // `softmaxlab-cli list`: the registry as a table. Works without a GPU (ranges then use the H100
 // reference limits, and the header says so).
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
@@ -25,12 +27,18 @@ CommandFn add_list_command(CLI::App& app) {
         std::printf("%s\n\n", have_gpu ? "Kernels (N ranges on this GPU):"
                                        : "Kernels (N ranges on the H100 reference values; no GPU "
                                          "here):");
-        std::printf("%-13s %-4s %-36s %-14s %-15s %s\n", "id", "step", "title", "N (fp32)",
-                    "dtypes", "limit");
+        // Column widths follow the longest id and title, so new registry entries line up.
+        int id_w = 2, title_w = 5;
         for (const KernelInfo& k : registry()) {
-            std::printf("%-13s %-4d %-36s %-14s %-15s %s\n", k.id, k.lesson_step, k.title,
-                        fmt_range(k, limits, DType::f32).c_str(), dtype_list(k.dtypes).c_str(),
-                        k.limit_reason);
+            id_w = std::max(id_w, int(std::strlen(k.id)));
+            title_w = std::max(title_w, int(std::strlen(k.title)));
+        }
+        std::printf("%-*s %-4s %-*s %-14s %-15s %s\n", id_w, "id", "step", title_w, "title",
+                    "N (fp32)", "dtypes", "limit");
+        for (const KernelInfo& k : registry()) {
+            std::printf("%-*s %-4d %-*s %-14s %-15s %s\n", id_w, k.id, k.lesson_step, title_w,
+                        k.title, fmt_range(k, limits, DType::f32).c_str(),
+                        dtype_list(k.dtypes).c_str(), k.limit_reason);
         }
         return kExitOk;
     };

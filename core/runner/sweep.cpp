@@ -66,8 +66,10 @@ Session new_session(const DeviceRecord& device, const std::string& command) {
     // The toolkit whose headers (and nvcc) built this binary.
     s.software["cuda_toolkit_build"] = cuda_version_string(CUDART_VERSION);
     s.software["cupti"] = SML_HAVE_CUPTI ? "built in" : "not built";
-#if defined(__VERSION__)
-    s.software["host_compiler"] = __VERSION__;
+#if defined(__clang__)
+    s.software["host_compiler"] = "clang " __clang_version__;
+#elif defined(__GNUC__)
+    s.software["host_compiler"] = "gcc " __VERSION__;
 #endif
     return s;
 }
