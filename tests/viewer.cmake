@@ -1,6 +1,7 @@
 # Viewer tests (included by tests/CMakeLists.txt).
 #
 #   test_viewmodel*      view-model logic with no window (links sml_viewer_model)   label cpu
+#   test_viewmodel_gpu   the Run panel's worker + jobs on a real GPU, no window       label gpu
 #   viewer_screenshot_*  the real viewer under Xvfb + Mesa in replay mode: one screenshot per
 #                        lesson step (plus Chinese, light theme, a corrupt session), each checked
 #                        for size and distinct colours by png_check                 label cpu
@@ -16,6 +17,12 @@ foreach(src ${_sml_vm_tests})
     target_link_libraries(${name} PRIVATE sml_viewer_model)
   endif()
 endforeach()
+
+# test_viewmodel_gpu drives the viewer's worker on a real GPU: label it like the gpu_test_* suites.
+if(TARGET test_viewmodel_gpu)
+  set_tests_properties(test_viewmodel_gpu PROPERTIES LABELS gpu
+                       SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]" TIMEOUT 600)
+endif()
 
 find_program(SML_XVFB_RUN xvfb-run)
 set(_sml_viewer_skip "")
