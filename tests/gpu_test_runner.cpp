@@ -106,11 +106,14 @@ TEST(GpuRunner, CancelStopsBetweenPoints) {
     cb.point_done = [&](const PointRecord&) { cancel = true; };
     RunOptions o = quick_options();
     o.metrics = MetricSet::off;
-    Result<SweepResult> r = run_sweep(plan, o, "cancel", cb, &cancel);
-    ASSERT_TRUE(r.ok()) << r.error().message;
-    EXPECT_TRUE(r->cancelled);
-    EXPECT_EQ(r->session.points.size(), 1u);
-    EXPECT_EQ(r->session.points[0].metrics.set, "off");
+    Result<std::unique_ptr<RunContext>> ctx = RunContext::create(o);
+    ASSERT_TRUE(ctx.ok()) << ctx.error().message;
+    // The overload that reuses a context (the viewer's worker keeps one).
+    SweepResult r = run_sweep(plan, o, "cancel", cb, &cancel, **ctx);
+    EXPECT_TRUE(r.cancelled);
+    ASSERT_EQ(r.session.points.size(), 1u);
+    EXPECT_EQ(r.session.points[0].metrics.set, "off");
+    EXPECT_EQ(r.session.notes.count("cancelled"), 1u);
 }
 
 TEST(GpuRunner, RefusesBadRequestsWithoutLaunching) {

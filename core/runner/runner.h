@@ -131,6 +131,11 @@ struct SweepResult {
 Result<SweepResult> run_sweep(const SweepPlan& plan, const RunOptions& options,
                               const std::string& command, const SweepCallbacks& callbacks,
                               const std::atomic<bool>* cancel);
+// The same on an existing context (its buffers, flush buffer and profiler are reused; the
+// context's metric set is the one it was created with). Never fails as a whole.
+SweepResult run_sweep(const SweepPlan& plan, const RunOptions& options, const std::string& command,
+                      const SweepCallbacks& callbacks, const std::atomic<bool>* cancel,
+                      RunContext& context);
 
 // A session with the header filled: created_utc (now), command, host, software versions, device.
 Session new_session(const DeviceRecord& device, const std::string& command);

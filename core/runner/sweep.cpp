@@ -79,7 +79,12 @@ Result<SweepResult> run_sweep(const SweepPlan& plan, const RunOptions& options,
                               const std::atomic<bool>* cancel) {
     Result<std::unique_ptr<RunContext>> ctx = RunContext::create(options);
     if (!ctx) return ctx.error();
-    RunContext& context = **ctx;
+    return run_sweep(plan, options, command, callbacks, cancel, **ctx);
+}
+
+SweepResult run_sweep(const SweepPlan& plan, const RunOptions& options, const std::string& command,
+                      const SweepCallbacks& callbacks, const std::atomic<bool>* cancel,
+                      RunContext& context) {
     SweepResult result;
     result.session = new_session(context.device(), command);
     result.skipped = plan.skipped;
