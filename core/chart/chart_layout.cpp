@@ -93,7 +93,9 @@ struct Metrics {   // derived sizes, all scaled with the canvas
 
 Metrics make_metrics(double width, double height) {
     Metrics m;
-    m.s = std::clamp(std::min(width / 1600.0, height / 900.0), 0.4, 4.0);
+    // Fonts shrink with the canvas, but not below ~12 px for ticks: a small chart in a report
+    // must stay readable, and the plots have room to give.
+    m.s = std::clamp(std::min(width / 1600.0, height / 900.0), 0.62, 4.0);
     const double s = m.s;
     m.margin *= s;
     m.gap *= s;
@@ -608,7 +610,8 @@ ChartLayout layout_chart(const Chart& chart, const Theme& theme, double width, d
     if (!notes.empty()) bottom -= m.gap;
 
     // Panels, then the legend: inside a free corner of a single plot when one exists, else in
-    // its own column on the right (the plots shrink to make room).
+    // its own column on the right (the plots shrink to make room), or in rows above the plots
+    // for multi-panel charts and narrow canvases.
     Rect region{m.margin, y, width - 2 * m.margin, std::max(50.0, bottom - y)};
     std::vector<LegendEntry> entries = legend_entries(chart);
     const LegendBox box = measure_legend(entries, m, measure);
@@ -617,16 +620,20 @@ ChartLayout layout_chart(const Chart& chart, const Theme& theme, double width, d
     if (entries.empty()) want = LegendPlacement::hidden;
     out.legend.entries = entries;
     out.legend.placement = LegendPlacement::hidden;
-    if (want == LegendPlacement::automatic && chart.panels.size() > 1)
-        want = LegendPlacement::above;  // no single plot to tuck it into; keep the plots wide
-    if (want == LegendPlacement::above) {
+    // Rows of entries above the plots, which move down to make room.
+    const auto place_above = [&] {
+        out.legend.anchors.clear();
         const double h = row_anchors(entries, box, region.x, region.y, region.w, m, measure,
                                      &out.legend.anchors);
         out.legend.placement = LegendPlacement::above;
         out.legend.box = Rect{region.x, region.y, region.w, h};
         region.y += h + m.gap * 1.5;
         region.h -= h + m.gap * 1.5;
-    }
+        out.panels = place_panels(chart, region, m, measure, &angles);
+    };
+    if (want == LegendPlacement::automatic && chart.panels.size() > 1)
+        want = LegendPlacement::above;  // no single plot to tuck it into; keep the plots wide
+    if (want == LegendPlacement::above) place_above();
     if (want != LegendPlacement::hidden && want != LegendPlacement::outside_right &&
         want != LegendPlacement::above) {
         out.panels = place_panels(chart, region, m, measure, &angles);
@@ -649,7 +656,13 @@ ChartLayout layout_chart(const Chart& chart, const Theme& theme, double width, d
             out.legend.anchors = column_anchors(r, box, entries.size());
             break;
         }
-        if (out.legend.placement == LegendPlacement::hidden) want = LegendPlacement::outside_right;
+        if (out.legend.placement == LegendPlacement::hidden) {
+            // No free corner. A column on the right, unless it would eat over a third of a narrow
+            // canvas; then rows above the plot.
+            want =
+                box.w > region.w * 0.35 ? LegendPlacement::above : LegendPlacement::outside_right;
+            if (want == LegendPlacement::above) place_above();
+        }
     }
     if (want == LegendPlacement::outside_right) {
         Rect shrunk = region;
