@@ -119,6 +119,7 @@ void App::rebuild_fonts() {
     const std::string lang = (zh && !fonts_.cjk) ? "en" : s_.settings.lang;
     if (lang != s_.lessons_lang || s_.nav.empty()) load_lessons(lang);
     fonts_dirty_ = false;
+    chart_layout_generation_ = -1;  // text sizes changed: lay the chart out again
 }
 
 int App::run() {
@@ -242,7 +243,7 @@ void App::layout_and_draw() {
     const float lessons_w = std::floor(std::max(300.0f, avail.x * 0.25f));
     const float right_w = avail.x - lessons_w - gap;
     const float run_h = std::floor(line * 2 + st.WindowPadding.y * 2 + st.ItemSpacing.y);
-    const int table_rows = static_cast<int>(std::max<size_t>(4, s_.metric_rows.size())) + 2;
+    const int table_rows = static_cast<int>(std::max<size_t>(4, s_.metric_rows.size())) + 1;
     const float metrics_h = std::floor(std::min(avail.y * 0.34f,
                                                 table_rows * ImGui::GetTextLineHeightWithSpacing() +
                                                     line * 1.4f + st.WindowPadding.y * 2 + 8));

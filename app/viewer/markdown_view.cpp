@@ -403,14 +403,18 @@ void MarkdownView::draw(const Fonts& fonts, const std::function<void(const std::
                 ImGui::PushFont(fonts.mono);
                 std::string code = b.code;
                 if (!code.empty() && code.back() == '\n') code.pop_back();
-                const ImVec2 sz = ImGui::CalcTextSize(code.c_str());
                 ImVec2 p = ImGui::GetCursorScreenPos();
                 p.x = win_x + left + b.indent * indent_w;
+                // Long formulas wrap inside the box rather than run out of the panel.
+                const float wrap_w = std::max(40.0f, win_x + right - p.x - 12);
+                const ImVec2 sz = ImGui::CalcTextSize(code.c_str(), nullptr, false, wrap_w);
                 ImGui::GetWindowDrawList()->AddRectFilled(
                     ImVec2(p.x, p.y), ImVec2(win_x + right, p.y + sz.y + 8), pal.hover_bg, 3.0f);
                 ImGui::SetCursorScreenPos(ImVec2(p.x + 6, p.y + 4));
                 ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.plain));
+                ImGui::PushTextWrapPos(win_x + right - 6 - ImGui::GetWindowPos().x + ImGui::GetScrollX());
                 ImGui::TextUnformatted(code.c_str());
+                ImGui::PopTextWrapPos();
                 ImGui::PopStyleColor();
                 ImGui::PopFont();
                 ImGui::Dummy(ImVec2(0, 2));

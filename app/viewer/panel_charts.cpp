@@ -14,13 +14,22 @@
 namespace sml::viewer {
 
 namespace {
+// Short button labels (the panel is narrow); the tooltip says what each chart shows.
 const char* kind_label(const std::string& k) {
-    if (k == "bandwidth") return "Bandwidth vs N";
+    if (k == "bandwidth") return "GB/s";
     if (k == "bytes") return "DRAM bytes";
-    if (k == "pct") return "% of copy";
-    if (k == "naive") return "Naive launches";
-    if (k == "metrics") return "Counters";
+    if (k == "pct") return "% copy";
+    if (k == "naive") return "naive";
+    if (k == "metrics") return "counters";
     return k.c_str();
+}
+const char* kind_tooltip(const std::string& k) {
+    if (k == "bandwidth") return "Effective bandwidth vs N, one line per kernel, with the copy ceiling";
+    if (k == "bytes") return "Predicted vs measured DRAM bytes per kernel at the selected N";
+    if (k == "pct") return "Bandwidth as % of the same run's copy: sweet spots, cliffs, range ends";
+    if (k == "naive") return "Naive's five launches at the selected N: time and DRAM bytes each";
+    if (k == "metrics") return "Occupancy, L2 hit rate and bank conflicts per kernel at the selected N";
+    return "";
 }
 }  // namespace
 
@@ -35,6 +44,7 @@ void App::draw_charts() {
             s_.chart_kind = static_cast<int>(i);
             refresh_chart();
         }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kind_tooltip(kinds[i]));
         if (on) ImGui::PopStyleColor();
     }
     // Export: through the same exporters as `softmaxlab-cli chart`, into the working folder.
@@ -75,18 +85,31 @@ void App::draw_charts() {
         const float h = draw_legend_strip(*s_.chart, at, ImGui::GetContentRegionAvail().x, fonts_);
         ImGui::Dummy(ImVec2(1, h));
     }
+    // The footnote (e.g. "SYNTHETIC session") must stay readable: it goes under the plot as text.
+    const bool footnote = !s_.chart->footnote.empty();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
-    const ImVec2 size = ImGui::GetContentRegionAvail();
+    ImVec2 size = ImGui::GetContentRegionAvail();
+    if (footnote)
+        size.y -= ImGui::CalcTextSize(s_.chart->footnote.c_str(), nullptr, false, size.x).y +
+                  ImGui::GetStyle().ItemSpacing.y;
     if (size.x < 50 || size.y < 50) return;
     if (chart_layout_generation_ != chart_generation_ || chart_layout_w_ != size.x ||
         chart_layout_h_ != size.y || chart_layout_theme_ != s_.settings.theme) {
+        // On screen the kind buttons name the chart and the menu bar names the device, so the
+        // title block is left to the exported files; axes, series and legend are the same.
         chart::Chart laid = *s_.chart;
+        laid.title.clear();
+        laid.subtitle.clear();
+        laid.footnote.clear();
         if (strip) laid.legend = chart::LegendPlacement::hidden;
         // The layout sizes its fonts for the canvas (a 1600x900 figure has 20 px ticks); a panel a
         // third that size would get unreadable 8 px ticks. So lay out on a smaller canvas and draw
         // it scaled up, picking the smallest scale whose tick labels reach body-text size.
         const double want_tick_px = 12.5 * s_.settings.font_scale;
+        // Never shrink the layout canvas below ~480x270: the plot itself would become a sliver.
+        const float max_k = std::max(1.0f, std::min(size.x / 480.0f, size.y / 270.0f));
         for (float k : {1.0f, 1.25f, 1.5f, 1.75f, 2.0f, 2.5f}) {
+            if (k > max_k) break;
             chart_layout_ = chart::layout_chart(laid, chart_theme(), size.x / k, size.y / k,
                                                 imgui_text_measure(fonts_));
             chart_scale_ = k;
@@ -101,6 +124,11 @@ void App::draw_charts() {
     const bool hovered = ImGui::IsItemHovered();
     const bool clicked = ImGui::IsItemClicked();
     draw_chart(chart_layout_, origin, chart_scale_, fonts_);
+    if (footnote) {
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextColored(pal.bad, "%s", s_.chart->footnote.c_str());
+        ImGui::PopTextWrapPos();
+    }
     if (!hovered) return;
     const ImVec2 m = ImGui::GetMousePos();
     auto hit = chart::hit_test(*s_.chart, chart_layout_, (m.x - origin.x) / chart_scale_,
