@@ -17,10 +17,4 @@ chart::TextMeasure imgui_text_measure(const Fonts& fonts);
 // up, so chart text stays readable in a panel much smaller than an exported 1600x900 figure).
 void draw_chart(const chart::ChartLayout& layout, ImVec2 origin, float scale, const Fonts& fonts);
 
-// A compact legend, one row of entries that wraps: the chart model's own legend entries
-// (chart::legend_entries), same colours and markers, labels shortened to the part before ':'
-// (the full label is the hover text). Used when the panel is too narrow for the layout's legend
-// beside the plot. Returns the height it took.
-float draw_legend_strip(const chart::Chart& chart, ImVec2 origin, float width, const Fonts& fonts);
-
 }  // namespace sml::viewer

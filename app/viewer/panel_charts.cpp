@@ -76,15 +76,6 @@ void App::draw_charts() {
         ImGui::TextColored(pal.muted, "%s", s_.chart_error.c_str());
         return;
     }
-    // Narrow panel: the layout's legend beside the plot would leave the plot a sliver, so the
-    // same entries go in a strip above it instead (wide panels and exports keep the layout's).
-    const bool strip = ImGui::GetContentRegionAvail().x < 900 * s_.settings.font_scale &&
-                       s_.chart->legend != chart::LegendPlacement::hidden;
-    if (strip) {
-        const ImVec2 at = ImGui::GetCursorScreenPos();
-        const float h = draw_legend_strip(*s_.chart, at, ImGui::GetContentRegionAvail().x, fonts_);
-        ImGui::Dummy(ImVec2(1, h));
-    }
     // The footnote (e.g. "SYNTHETIC session") must stay readable: it goes under the plot as text.
     const bool footnote = !s_.chart->footnote.empty();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -101,7 +92,6 @@ void App::draw_charts() {
         laid.title.clear();
         laid.subtitle.clear();
         laid.footnote.clear();
-        if (strip) laid.legend = chart::LegendPlacement::hidden;
         // The layout sizes its fonts for the canvas (a 1600x900 figure has 20 px ticks); a panel a
         // third that size would get unreadable 8 px ticks. So lay out on a smaller canvas and draw
         // it scaled up, picking the smallest scale whose tick labels reach body-text size.
