@@ -407,6 +407,8 @@ TEST(ViewerArgs, BadValuesAreErrorsThatNameThem) {
     EXPECT_NE(size.error().message.find("1600by900"), std::string::npos);
     EXPECT_FALSE(parse({"--size", "10x10"}).ok());  // too small to lay out
     EXPECT_FALSE(parse({"--lang", "fr"}).ok());
+    EXPECT_FALSE(parse({"--code", "asm"}).ok());
+    EXPECT_EQ(parse({"--code", "ptx"})->code_tab, "ptx");
     EXPECT_FALSE(parse({"--frames", "0"}).ok());
     EXPECT_FALSE(parse({"--bogus"}).ok());
     std::string help;

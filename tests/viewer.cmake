@@ -74,6 +74,8 @@ else()
   endforeach()
 endif()
 sml_viewer_shot(step2_zh_light "--lesson 2 --session '${_fixture}' --theme light --lang zh")
+# The PTX tab with the step's PTX anchors marked (warp: ld.global.v4.f32, shfl.sync.bfly).
+sml_viewer_shot(step3_ptx "--lesson 3 --code ptx --session '${_fixture}'")
 # A corrupt session: an in-app error banner (echoed to stderr in screenshot mode), and the
 # viewer still renders and exits 0.
 add_test(NAME viewer_screenshot_corrupt_session

@@ -119,7 +119,8 @@ void App::rebuild_fonts() {
     const std::string lang = (zh && !fonts_.cjk) ? "en" : s_.settings.lang;
     if (lang != s_.lessons_lang || s_.nav.empty()) load_lessons(lang);
     fonts_dirty_ = false;
-    chart_layout_generation_ = -1;  // text sizes changed: lay the chart out again
+    chart_layout_generation_ = -1;
+    save_settings_now();  // theme, language and text size survive a crash, not only a clean exit  // text sizes changed: lay the chart out again
 }
 
 int App::run() {
@@ -134,6 +135,10 @@ int App::run() {
     rebuild_fonts();
     s_.nav.go(first_step);
     on_step_changed();
+    if (s_.args.code_tab == "ptx" || s_.args.code_tab == "sass") {
+        show_source(s_.source_kernel, s_.args.code_tab == "ptx" ? SourceTab::ptx : SourceTab::sass);
+        source_view_.scroll_to_first_highlight();
+    }
 
     const bool shot = !s_.args.screenshot.empty();
     int frames = 0;

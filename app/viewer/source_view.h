@@ -22,6 +22,11 @@ public:
     void set_highlights(std::set<std::string> regions, std::vector<int> lines);
     // Scrolls so that `display_line` is near the top on the next draw.
     void scroll_to(int display_line) { pending_scroll_ = display_line; }
+    // Scrolls to the first marked PTX line (no-op when there is none). Regions scroll by name,
+    // through scroll_to(region.first), because only the document knows where they are.
+    void scroll_to_first_highlight() {
+        if (!lines_.empty()) pending_scroll_ = lines_.front();
+    }
     // Draws `doc` filling the current child window.
     void draw(const SourceDoc& doc, const Fonts& fonts);
 
