@@ -12,8 +12,11 @@
 //     many passes as the most-hit bank. A thread that loaded a float4 pack p stores element k at
 //     buf[p + k * num_packs] (OneFlow's transposed layout): for a fixed k the 32 lanes write 32
 //     consecutive words, one per bank. The "bank-conflicted" variant stores at buf[p * 4 + k]
-//     instead, the layout that mirrors the load: lanes 0, 8, 16, 24 hit the same bank, a 4-way
-//     conflict on every access, which the CUPTI bank-conflict counters show.
+//     instead, the layout that mirrors the load, one float at a time: lanes 0, 8, 16, 24 hit the
+//     same bank, a 4-way conflict on every access, which the CUPTI bank-conflict counters show.
+//     It has to go through a volatile pointer to stay scalar: left alone, nvcc merges the four
+//     stores to buf[4p..4p+3] into one 16-byte st.shared.v4, which a warp completes in 4
+//     conflict-free wavefronts (measured on H100: 0 conflicts). Wide accesses are the other fix.
 //     (Both layouts coincide when the scalar path runs: N % 4 != 0 or unaligned pointers.)
 //   - Each thread only ever touches its own slots of the buffer, so no barrier is needed between
 //     passes beyond the two inside the reductions.
@@ -30,6 +33,7 @@
 // Special values: an all -inf row gives NaN (-inf - -inf); a NaN in a row makes the row NaN
 // (exp(NaN) enters the sum). Some -inf entries with a finite max give exactly 0.
 #include <algorithm>
+#include <type_traits>
 
 #include "kernels/kernel_api.h"
 #include "kernels/softmax_common.cuh"
@@ -48,13 +52,19 @@ __device__ __forceinline__ int64_t slot(int64_t pack, int k, int64_t num_packs) 
     else
         return pack * kPack + k;  // lanes 4 words apart: 4-way
 }
+
+// The conflicted layout is read and written through `volatile` so each access stays a 4-byte
+// ld/st.shared (see the header); the conflict-free one needs no such help.
+template <bool kConflictFree>
+using SmemRow = std::conditional_t<kConflictFree, float*, volatile float*>;
 // @endregion smem-layout
 
 template <int kPack, bool kConflictFree>
 __global__ void __launch_bounds__(kThreads)
     smem_softmax_kernel(const float* in, int64_t in_stride, float* out, int64_t out_stride,
                         int64_t rows, int64_t cols) {
-    extern __shared__ float buf[];           // cols floats
+    extern __shared__ float smem_row[];  // cols floats
+    const SmemRow<kConflictFree> buf = smem_row;
     const int64_t num_packs = cols / kPack;  // exact: kPack == 4 only when N % 4 == 0
     for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
         const float* x = in + row * in_stride;
@@ -84,8 +94,9 @@ __global__ void __launch_bounds__(kThreads)
         for (int64_t p = threadIdx.x; p < num_packs; p += kThreads) {
 #pragma unroll
             for (int k = 0; k < kPack; ++k) {
-                float& e = buf[slot<kPack, kConflictFree>(p, k, num_packs)];
-                e = expf(e - m);
+                const int64_t i = slot<kPack, kConflictFree>(p, k, num_packs);
+                const float e = expf(buf[i] - m);
+                buf[i] = e;
                 s += e;
             }
         }
