@@ -71,9 +71,9 @@ TEST(LessonNav, AnswerRevealIsPerStepAndSurvivesABookSwap) {
     EXPECT_TRUE(nav.answer_revealed());
     nav.next();
     EXPECT_FALSE(nav.answer_revealed());  // step 2's answer is still hidden
-    nav.replace_book(book_of(2));          // e.g. another language with fewer steps
-    EXPECT_EQ(nav.index(), 1);             // clamped, not reset to 0
-    EXPECT_TRUE(nav.answer_revealed());    // same question id as before
+    nav.replace_book(book_of(2));         // e.g. another language with fewer steps
+    EXPECT_EQ(nav.index(), 1);            // clamped, not reset to 0
+    EXPECT_TRUE(nav.answer_revealed());   // same question id as before
 }
 
 TEST(LessonNav, WalksTheRealLessonsInBothLanguages) {
@@ -90,7 +90,9 @@ TEST(LessonNav, WalksTheRealLessonsInBothLanguages) {
 }
 
 // [SECTION] Source regions against the real kernels -----------------------------------------------
-std::string kernel_path(const KernelInfo& k) { return std::string(SML_SOURCE_DIR) + "/" + k.source; }
+std::string kernel_path(const KernelInfo& k) {
+    return std::string(SML_SOURCE_DIR) + "/" + k.source;
+}
 
 TEST(SourceDoc, EveryLessonRegionAnchorHighlightsExactlyItsCode) {
     Result<LessonBook> book = load_lessons(default_lessons_root(), "en");
@@ -132,7 +134,8 @@ TEST(SourceDoc, MarkerLinesAreHiddenInEveryKernel) {
         ASSERT_TRUE(doc.ok()) << k.id << ": " << doc.error().message;
         for (const SourceLine& l : doc->lines()) {
             EXPECT_EQ(l.text.find("// @region"), std::string::npos) << k.id << ":" << l.file_line;
-            EXPECT_EQ(l.text.find("// @endregion"), std::string::npos) << k.id << ":" << l.file_line;
+            EXPECT_EQ(l.text.find("// @endregion"), std::string::npos)
+                << k.id << ":" << l.file_line;
         }
     }
 }
@@ -269,8 +272,9 @@ TEST(MetricRows, OneRowPerKernelInRegistryOrderWithFormattedCells) {
                   format_bytes(p->predicted.dram_read_bytes + p->predicted.dram_write_bytes));
         double measured = 0;
         ASSERT_TRUE(measured_dram_bytes(*p, &measured));
-        EXPECT_EQ(r.cells[static_cast<int>(MetricColumn::dram_measured)].rfind(format_bytes(measured), 0),
-                  0u);
+        EXPECT_EQ(
+            r.cells[static_cast<int>(MetricColumn::dram_measured)].rfind(format_bytes(measured), 0),
+            0u);
         EXPECT_TRUE(r.counters_available);
     }
     // Only the compare set, still in registry order.
@@ -451,7 +455,8 @@ TEST(Worker, StreamsPointsInOrderThenFinishes) {
         if (e.kind == WorkEvent::Kind::point) cols.push_back(e.point.cols);
     EXPECT_EQ(cols, (std::vector<int64_t>{32, 64, 128}));
     EXPECT_EQ(ev.back().kind, WorkEvent::Kind::finished);
-    for (int i = 0; i < 100 && w.busy(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    for (int i = 0; i < 100 && w.busy(); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
     EXPECT_FALSE(w.busy());
 }
 
@@ -480,7 +485,8 @@ TEST(Worker, FailuresAndExceptionsBecomeFailedEvents) {
     std::vector<WorkEvent> ev = drain_until_done(w);
     ASSERT_EQ(ev.back().kind, WorkEvent::Kind::failed);
     EXPECT_EQ(ev.back().error.message, "no GPU");
-    for (int i = 0; i < 100 && w.busy(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    for (int i = 0; i < 100 && w.busy(); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
     ASSERT_TRUE(w.start([](JobContext&) -> Status { throw std::runtime_error("boom"); }));
     ev = drain_until_done(w);
     ASSERT_EQ(ev.back().kind, WorkEvent::Kind::failed);

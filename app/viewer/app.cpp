@@ -28,7 +28,8 @@ namespace sml::viewer {
 namespace {
 std::string g_glfw_error;
 void on_glfw_error(int code, const char* what) {
-    g_glfw_error = std::string(what ? what : "unknown") + " (GLFW error " + std::to_string(code) + ")";
+    g_glfw_error =
+        std::string(what ? what : "unknown") + " (GLFW error " + std::to_string(code) + ")";
 }
 }  // namespace
 
@@ -52,8 +53,10 @@ App::App(ViewerArgs args) {
         s_.settings_path = dir + "/settings.json";
         s_.ini_path = dir + "/imgui.ini";
         Result<Settings> loaded = load_settings(s_.settings_path);
-        if (loaded) s_.settings = *loaded;
-        else s_.set_banner({Banner::Level::warn, loaded.error().message, loaded.error().hint});
+        if (loaded)
+            s_.settings = *loaded;
+        else
+            s_.set_banner({Banner::Level::warn, loaded.error().message, loaded.error().hint});
     }
     if (!s_.args.theme.empty()) s_.settings.theme = s_.args.theme;
     if (!s_.args.lang.empty()) s_.settings.lang = s_.args.lang;
@@ -76,8 +79,9 @@ App::~App() {
 Status App::init_window() {
     glfwSetErrorCallback(on_glfw_error);
     if (!glfwInit())
-        return Error{"cannot open a window: " + (g_glfw_error.empty() ? "no display" : g_glfw_error),
-                     "set DISPLAY, or run under xvfb-run for screenshots"};
+        return Error{
+            "cannot open a window: " + (g_glfw_error.empty() ? "no display" : g_glfw_error),
+            "set DISPLAY, or run under xvfb-run for screenshots"};
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
@@ -120,7 +124,8 @@ void App::rebuild_fonts() {
     if (lang != s_.lessons_lang || s_.nav.empty()) load_lessons(lang);
     fonts_dirty_ = false;
     chart_layout_generation_ = -1;
-    save_settings_now();  // theme, language and text size survive a crash, not only a clean exit  // text sizes changed: lay the chart out again
+    save_settings_now();  // theme, language and text size survive a crash, not only a clean exit //
+                          // text sizes changed: lay the chart out again
 }
 
 int App::run() {
@@ -143,14 +148,20 @@ int App::run() {
     const bool shot = !s_.args.screenshot.empty();
     int frames = 0;
     while (!glfwWindowShouldClose(window_)) {
-        if (shot || s_.running) glfwPollEvents();
-        else glfwWaitEventsTimeout(0.25);  // idle: redraw on input, and 4x a second for banners
+        if (shot || s_.running)
+            glfwPollEvents();
+        else
+            glfwWaitEventsTimeout(0.25);  // idle: redraw on input, and 4x a second for banners
         if (fonts_dirty_) rebuild_fonts();
         poll_worker();
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
         // Screenshots must not depend on where the X server left the pointer (hover tooltips).
-        if (shot) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+        if (shot)
+            ImGui::GetIO().MousePos = s_.args.mouse_x >= 0
+                                          ? ImVec2(static_cast<float>(s_.args.mouse_x),
+                                                   static_cast<float>(s_.args.mouse_y))
+                                          : ImVec2(-FLT_MAX, -FLT_MAX);
         ImGui::NewFrame();
         frame();
         ImGui::Render();
@@ -249,9 +260,9 @@ void App::layout_and_draw() {
     const float right_w = avail.x - lessons_w - gap;
     const float run_h = std::floor(line * 2 + st.WindowPadding.y * 2 + st.ItemSpacing.y);
     const int table_rows = static_cast<int>(std::max<size_t>(4, s_.metric_rows.size())) + 1;
-    const float metrics_h = std::floor(std::min(avail.y * 0.34f,
-                                                table_rows * ImGui::GetTextLineHeightWithSpacing() +
-                                                    line * 1.4f + st.WindowPadding.y * 2 + 8));
+    const float metrics_h =
+        std::floor(std::min(avail.y * 0.34f, table_rows * ImGui::GetTextLineHeightWithSpacing() +
+                                                 line * 1.4f + st.WindowPadding.y * 2 + 8));
     const float middle_h = avail.y - run_h - metrics_h - 2 * st.ItemSpacing.y;
     // Charts get the larger share: a legend and log2 ticks need width; code scrolls sideways.
     const float source_w = std::floor(right_w * 0.45f);
@@ -311,7 +322,8 @@ void App::draw_menu() {
             s_.settings.lang = "en";
             fonts_dirty_ = true;
         }
-        if (ImGui::MenuItem("\xE4\xB8\xAD\xE6\x96\x87 (Chinese)", nullptr, s_.settings.lang == "zh")) {
+        if (ImGui::MenuItem("\xE4\xB8\xAD\xE6\x96\x87 (Chinese)", nullptr,
+                            s_.settings.lang == "zh")) {
             s_.settings.lang = "zh";
             fonts_dirty_ = true;
         }
@@ -339,7 +351,8 @@ void App::draw_banners() {
                                                            : pal.banner_info;
         ImGui::PushStyleColor(ImGuiCol_ChildBg, bg);
         ImGui::PushStyleColor(ImGuiCol_Text, pal.banner_text);
-        const std::string text = b.hint.empty() ? b.message : b.message + "  \xE2\x80\x94  " + b.hint;
+        const std::string text =
+            b.hint.empty() ? b.message : b.message + "  \xE2\x80\x94  " + b.hint;
         const float wrap = ImGui::GetContentRegionAvail().x - 90;
         const float h = ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap).y +
                         ImGui::GetStyle().WindowPadding.y * 2;
@@ -392,10 +405,13 @@ void App::draw_dialogs() {
         std::sort(recorded.begin(), recorded.end());
         if (!recorded.empty()) ImGui::TextColored(palette().muted, "Recorded sessions:");
         for (const std::string& p : recorded)
-            if (ImGui::Selectable(p.c_str())) std::snprintf(path_buf_, sizeof path_buf_, "%s", p.c_str());
+            if (ImGui::Selectable(p.c_str()))
+                std::snprintf(path_buf_, sizeof path_buf_, "%s", p.c_str());
         if (ImGui::Button("Open") || enter) {
-            if (open_session(path_buf_)) ImGui::CloseCurrentPopup();
-            else ImGui::CloseCurrentPopup();  // the error is in a banner; keep the old session
+            if (open_session(path_buf_))
+                ImGui::CloseCurrentPopup();
+            else
+                ImGui::CloseCurrentPopup();  // the error is in a banner; keep the old session
         }
         ImGui::SameLine();
         if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
@@ -459,8 +475,8 @@ void App::handle_shortcuts() {
 void App::load_lessons(const std::string& lang) {
     Result<LessonBook> book = sml::load_lessons(default_lessons_root(), lang);
     if (!book) {
-        s_.set_banner({Banner::Level::error, "lessons: " + book.error().message,
-                       book.error().hint, true, "lessons"});
+        s_.set_banner({Banner::Level::error, "lessons: " + book.error().message, book.error().hint,
+                       true, "lessons"});
         s_.nav = LessonNav();
         s_.lessons_lang = lang;
         on_step_changed();
@@ -504,7 +520,8 @@ void App::refresh_lesson_text() {
     }
     // Anchors become links the Markdown view reports back to follow_anchor().
     auto anchor_link = [](const LessonAnchor& a) {
-        const std::string shown = a.is_ptx() ? a.kernel + " PTX " + a.ptx : a.kernel + ": " + a.region;
+        const std::string shown =
+            a.is_ptx() ? a.kernel + " PTX " + a.ptx : a.kernel + ": " + a.region;
         return "[`" + shown + "`](anchor:" + a.key() + ")";
     };
     const Session* session = s_.has_session ? &s_.session : nullptr;
@@ -529,7 +546,8 @@ void App::follow_anchor(const std::string& key) {
 }
 
 const SourceDoc* App::current_source() {
-    const std::string key = s_.source_kernel + "/" + std::to_string(static_cast<int>(s_.source_tab));
+    const std::string key =
+        s_.source_kernel + "/" + std::to_string(static_cast<int>(s_.source_tab));
     auto it = s_.sources.find(key);
     if (it == s_.sources.end()) return nullptr;
     return it->second->ok() ? &it->second->value() : nullptr;
@@ -540,8 +558,8 @@ std::string sass_path_for(const std::string& source) {
     // SASS is only produced where cuobjdump exists (the GPU machine) and is recorded next to
     // the session; it is optional.
     std::string stem = std::filesystem::path(source).stem().string();
-    for (const std::string& dir : {std::string(SML_BUILD_DIR) + "/sass",
-                                   std::string(SML_SOURCE_DIR) + "/assets/sass"}) {
+    for (const std::string& dir :
+         {std::string(SML_BUILD_DIR) + "/sass", std::string(SML_SOURCE_DIR) + "/assets/sass"}) {
         const std::string p = dir + "/" + stem + ".sass";
         if (std::filesystem::exists(p)) return p;
     }
@@ -580,7 +598,8 @@ void App::show_source(const std::string& kernel, SourceTab tab) {
     if (const LessonStep* step = s_.nav.current())
         for (const LessonAnchor& a : step->anchors) {
             if (a.kernel != kernel) continue;
-            if (!a.is_ptx()) regions.insert(a.region);
+            if (!a.is_ptx())
+                regions.insert(a.region);
             else if (tab == SourceTab::ptx)
                 for (int l : find_ptx_lines(s_.ptx_text, a.ptx)) lines.push_back(l - 1);
         }
@@ -600,9 +619,9 @@ void App::refresh_metrics() {
     s_.metric_rows = build_metric_rows(s_.session, s_.cols, s_.dtype, s_.compare);
     for (const MetricRow& r : s_.metric_rows)
         if (!r.counters_available) {
-            s_.counters_note = "Hardware counters unavailable" +
-                               (r.counters_reason.empty() ? std::string(".")
-                                                          : ": " + r.counters_reason);
+            s_.counters_note =
+                "Hardware counters unavailable" +
+                (r.counters_reason.empty() ? std::string(".") : ": " + r.counters_reason);
             break;
         }
 }
@@ -620,8 +639,11 @@ void App::refresh_chart() {
     opt.cols = s_.cols;
     opt.dtype = s_.dtype;
     Result<chart::Chart> c = chart::build_chart(s_.session, opt);
-    if (c) s_.chart = std::move(*c);
-    else s_.chart_error = c.error().message + (c.error().hint.empty() ? "" : " (" + c.error().hint + ")");
+    if (c)
+        s_.chart = std::move(*c);
+    else
+        s_.chart_error =
+            c.error().message + (c.error().hint.empty() ? "" : " (" + c.error().hint + ")");
 }
 
 void App::apply_experiment() {
@@ -634,8 +656,10 @@ void App::apply_experiment() {
     if (e.cols > 0) s_.run_cols = e.cols;
     s_.run_dtype = e.dtype == "fp16" ? 1 : (e.dtype == "bf16" ? 2 : 0);
     s_.compare = e.kernels;
-    if (e.cols > 0) select_cols(e.cols);
-    else refresh_metrics();
+    if (e.cols > 0)
+        select_cols(e.cols);
+    else
+        refresh_metrics();
 }
 
 }  // namespace sml::viewer

@@ -13,24 +13,24 @@
 #include <string>
 
 #include "app/viewer/app_state.h"
-#include "core/chart/chart_layout.h"
 #include "app/viewer/markdown_view.h"
 #include "app/viewer/model/worker.h"
 #include "app/viewer/source_view.h"
 #include "app/viewer/theme.h"
+#include "core/chart/chart_layout.h"
 
 struct GLFWwindow;
 
 namespace sml::viewer {
 
 class App {
-public:
+  public:
     explicit App(ViewerArgs args);
     ~App();
     // Opens the window and runs until closed (or the screenshot is taken). Returns the exit code.
     int run();
 
-private:
+  private:
     // [SECTION] Setup (app.cpp)
     Status init_window();
     void rebuild_fonts();

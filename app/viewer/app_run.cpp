@@ -28,8 +28,9 @@ void App::start_run(bool sweep) {
     r.rows = s_.run_rows;
     r.cols = s_.run_cols;
     r.dtype = s_.run_dtype == 1 ? DType::f16 : (s_.run_dtype == 2 ? DType::bf16 : DType::f32);
-    r.metrics = s_.run_metric_set == 0 ? MetricSet::off
-                                       : (s_.run_metric_set == 2 ? MetricSet::deep : MetricSet::standard);
+    r.metrics = s_.run_metric_set == 0
+                    ? MetricSet::off
+                    : (s_.run_metric_set == 2 ? MetricSet::deep : MetricSet::standard);
     r.sweep = sweep;
     if (sweep) {
         r.sweep_cols = default_sweep_cols();
@@ -65,7 +66,8 @@ void App::poll_worker() {
                 s_.run_label = e.label;
                 break;
             case WorkEvent::Kind::device:
-                if (s_.session.created_utc.empty()) s_.session = new_session(e.device, "softmaxlab (viewer)");
+                if (s_.session.created_utc.empty())
+                    s_.session = new_session(e.device, "softmaxlab (viewer)");
                 s_.session.device = e.device;
                 break;
             case WorkEvent::Kind::point: {
@@ -87,8 +89,9 @@ void App::poll_worker() {
             case WorkEvent::Kind::cancelled:
                 s_.running = false;
                 if (e.kind == WorkEvent::Kind::cancelled)
-                    s_.set_banner({Banner::Level::info, "Run cancelled; the finished points are kept.",
-                                   "", true, "run"});
+                    s_.set_banner({Banner::Level::info,
+                                   "Run cancelled; the finished points are kept.", "", true,
+                                   "run"});
                 break;
             case WorkEvent::Kind::failed:
                 s_.running = false;

@@ -28,7 +28,8 @@ void App::detect_device() {
     s_.gpu_available = s_.no_gpu_reason.empty();
     if (s_.gpu_available) {
         Result<DeviceLimits> lim = query_limits_or_error(0);
-        if (lim) s_.limits = *lim;
+        if (lim)
+            s_.limits = *lim;
         else {
             s_.gpu_available = false;
             s_.no_gpu_reason = lim.error().message;
@@ -66,11 +67,13 @@ void App::open_initial_session() {
     } else {
         std::string why;
         const std::string path = newest_recorded_session(&why);
-        if (!path.empty()) open_session(path);
+        if (!path.empty())
+            open_session(path);
         else
-            s_.set_banner({Banner::Level::error, "Nothing to show: " + s_.no_gpu_reason + " and " + why,
-                           "open a session with File > Open, or run on a machine with an NVIDIA GPU",
-                           true, "session"});
+            s_.set_banner(
+                {Banner::Level::error, "Nothing to show: " + s_.no_gpu_reason + " and " + why,
+                 "open a session with File > Open, or run on a machine with an NVIDIA GPU", true,
+                 "session"});
     }
     update_replay_banner();
 }
@@ -112,9 +115,9 @@ void App::save_session_to(const std::string& path) {
                        st.error().hint, true, "save"});
         return;
     }
-    s_.set_banner({Banner::Level::info, "Saved " + std::to_string(s_.session.points.size()) +
-                                            " points to " + path,
-                   "", true, "save"});
+    s_.set_banner({Banner::Level::info,
+                   "Saved " + std::to_string(s_.session.points.size()) + " points to " + path, "",
+                   true, "save"});
 }
 
 void App::update_replay_banner() {

@@ -45,7 +45,7 @@ struct AppState {
     std::string no_gpu_reason;  // why Run is disabled
     DeviceLimits limits;        // the device's, or the H100 reference values in replay
     bool has_session = false;
-    bool replay = false;        // the session was loaded from a file, not measured here
+    bool replay = false;  // the session was loaded from a file, not measured here
     Session session;
     std::string session_origin;  // file path, or "live"
 
@@ -57,9 +57,9 @@ struct AppState {
 
     // [SECTION] Selection (shared by metrics, charts and source)
     std::string dtype = "fp32";
-    int64_t cols = 0;              // N the metrics table and per-N charts show
-    std::vector<int64_t> all_cols; // every N in the session
-    std::string source_kernel;     // whose code the Source panel shows
+    int64_t cols = 0;               // N the metrics table and per-N charts show
+    std::vector<int64_t> all_cols;  // every N in the session
+    std::string source_kernel;      // whose code the Source panel shows
     SourceTab source_tab = SourceTab::cuda;
     std::vector<std::string> compare;  // kernels the table shows (empty = all at this N)
 

@@ -1,15 +1,17 @@
 // ImDrawList renderer of the chart model. See chart_draw_imgui.h.
 #include "app/viewer/chart_draw_imgui.h"
 
-#include <cfloat>
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 
 namespace sml::viewer {
 
 namespace {
 
-ImU32 col(const chart::Rgb& c, double alpha) { return to_u32(c, static_cast<float>(alpha)); }
+ImU32 col(const chart::Rgb& c, double alpha) {
+    return to_u32(c, static_cast<float>(alpha));
+}
 
 float g_scale = 1.0f;  // set by draw_chart for the duration of one call
 
@@ -18,7 +20,8 @@ ImVec2 at(ImVec2 o, const chart::Vec2& p) {
 }
 
 // A segment, solid or dashed with the op's on/off pattern.
-void segment(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 c, float w, const std::vector<double>& dash) {
+void segment(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 c, float w,
+             const std::vector<double>& dash) {
     // (dash lengths are in layout pixels; the caller's scale applies to them too)
     if (dash.empty()) {
         dl->AddLine(a, b, c, w);
@@ -56,14 +59,15 @@ void marker(ImDrawList* dl, ImVec2 p, float r, chart::MarkerShape shape, ImU32 f
         case MarkerShape::triangle:
         case MarkerShape::triangle_down: {
             const float s = shape == MarkerShape::triangle ? 1.0f : -1.0f;
-            ImVec2 a(p.x, p.y - s * r * 1.15f), b(p.x - r, p.y + s * r * 0.8f), c(p.x + r, p.y + s * r * 0.8f);
+            ImVec2 a(p.x, p.y - s * r * 1.15f), b(p.x - r, p.y + s * r * 0.8f),
+                c(p.x + r, p.y + s * r * 0.8f);
             dl->AddTriangleFilled(a, b, c, fill);
             dl->AddTriangle(a, b, c, edge);
             break;
         }
         case MarkerShape::diamond: {
-            ImVec2 q[4] = {ImVec2(p.x, p.y - r * 1.2f), ImVec2(p.x + r, p.y), ImVec2(p.x, p.y + r * 1.2f),
-                           ImVec2(p.x - r, p.y)};
+            ImVec2 q[4] = {ImVec2(p.x, p.y - r * 1.2f), ImVec2(p.x + r, p.y),
+                           ImVec2(p.x, p.y + r * 1.2f), ImVec2(p.x - r, p.y)};
             dl->AddConvexPolyFilled(q, 4, fill);
             dl->AddPolyline(q, 4, edge, ImDrawFlags_Closed, 1.0f);
             break;
@@ -140,7 +144,8 @@ void draw_chart(const chart::ChartLayout& layout, ImVec2 o, float scale, const F
             }
             case OpKind::line:
                 if (op.pts.size() >= 2)
-                    segment(dl, at(o, op.pts[0]), at(o, op.pts[1]), col(op.color, op.alpha), w, op.dash);
+                    segment(dl, at(o, op.pts[0]), at(o, op.pts[1]), col(op.color, op.alpha), w,
+                            op.dash);
                 break;
             case OpKind::polyline:
                 for (size_t i = 1; i < op.pts.size(); ++i)

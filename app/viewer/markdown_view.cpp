@@ -86,8 +86,10 @@ int enter_block(MD_BLOCKTYPE type, void* detail, void* user) {
         case MD_BLOCK_P:
             if (b->in_table) break;
             // The first paragraph of a loose list item belongs to the item's bullet line.
-            if (b->li_open) b->li_open = false;
-            else b->open(MdBlock::Kind::paragraph);
+            if (b->li_open)
+                b->li_open = false;
+            else
+                b->open(MdBlock::Kind::paragraph);
             break;
         case MD_BLOCK_UL:
             b->lists.push_back({false, 0});
@@ -165,15 +167,22 @@ int leave_block(MD_BLOCKTYPE type, void*, void* user) {
 int enter_span(MD_SPANTYPE type, void* detail, void* user) {
     auto* b = static_cast<Builder*>(user);
     switch (type) {
-        case MD_SPAN_STRONG: ++b->strong; break;
-        case MD_SPAN_EM: ++b->emph; break;
-        case MD_SPAN_CODE: ++b->code; break;
+        case MD_SPAN_STRONG:
+            ++b->strong;
+            break;
+        case MD_SPAN_EM:
+            ++b->emph;
+            break;
+        case MD_SPAN_CODE:
+            ++b->code;
+            break;
         case MD_SPAN_A: {
             const MD_ATTRIBUTE& href = static_cast<MD_SPAN_A_DETAIL*>(detail)->href;
             b->links.emplace_back(href.text, href.size);
             break;
         }
-        default: break;
+        default:
+            break;
     }
     return 0;
 }
@@ -181,13 +190,20 @@ int enter_span(MD_SPANTYPE type, void* detail, void* user) {
 int leave_span(MD_SPANTYPE type, void*, void* user) {
     auto* b = static_cast<Builder*>(user);
     switch (type) {
-        case MD_SPAN_STRONG: --b->strong; break;
-        case MD_SPAN_EM: --b->emph; break;
-        case MD_SPAN_CODE: --b->code; break;
+        case MD_SPAN_STRONG:
+            --b->strong;
+            break;
+        case MD_SPAN_EM:
+            --b->emph;
+            break;
+        case MD_SPAN_CODE:
+            --b->code;
+            break;
         case MD_SPAN_A:
             if (!b->links.empty()) b->links.pop_back();
             break;
-        default: break;
+        default:
+            break;
     }
     return 0;
 }
@@ -206,16 +222,28 @@ int text_cb(MD_TEXTTYPE type, const MD_CHAR* text, MD_SIZE size, void* user) {
     auto* b = static_cast<Builder*>(user);
     std::string t(text, size);
     switch (type) {
-        case MD_TEXT_NULLCHAR: break;
-        case MD_TEXT_BR:
-            if (!b->blocks.empty() && b->blocks.back().kind == MdBlock::Kind::code) b->add_text("\n", false);
-            else b->pending_break = true;
+        case MD_TEXT_NULLCHAR:
             break;
-        case MD_TEXT_SOFTBR: b->add_text(" ", false); break;
-        case MD_TEXT_ENTITY: b->add_text(entity(t), false); break;
-        case MD_TEXT_HTML: break;  // lessons don't rely on raw HTML
-        case MD_TEXT_CODE: b->add_text(t, true); break;
-        default: b->add_text(t, false); break;
+        case MD_TEXT_BR:
+            if (!b->blocks.empty() && b->blocks.back().kind == MdBlock::Kind::code)
+                b->add_text("\n", false);
+            else
+                b->pending_break = true;
+            break;
+        case MD_TEXT_SOFTBR:
+            b->add_text(" ", false);
+            break;
+        case MD_TEXT_ENTITY:
+            b->add_text(entity(t), false);
+            break;
+        case MD_TEXT_HTML:
+            break;  // lessons don't rely on raw HTML
+        case MD_TEXT_CODE:
+            b->add_text(t, true);
+            break;
+        default:
+            b->add_text(t, false);
+            break;
     }
     return 0;
 }
@@ -226,8 +254,8 @@ bool MarkdownView::set_text(const std::string& markdown) {
     Builder b;
     MD_PARSER parser{};
     parser.abi_version = 0;
-    parser.flags = MD_FLAG_TABLES | MD_FLAG_STRIKETHROUGH | MD_FLAG_PERMISSIVEAUTOLINKS |
-                   MD_FLAG_NOHTML;
+    parser.flags =
+        MD_FLAG_TABLES | MD_FLAG_STRIKETHROUGH | MD_FLAG_PERMISSIVEAUTOLINKS | MD_FLAG_NOHTML;
     parser.enter_block = enter_block;
     parser.leave_block = leave_block;
     parser.enter_span = enter_span;
@@ -256,10 +284,10 @@ int utf8_len(unsigned char c) {
 }
 
 bool is_closing_punct(const std::string& ch) {
-    static const char* const closing[] = {"\xEF\xBC\x8C", "\xE3\x80\x82", "\xE3\x80\x81",
-                                          "\xEF\xBC\x9B", "\xEF\xBC\x9A", "\xEF\xBC\x81",
-                                          "\xEF\xBC\x9F", "\xEF\xBC\x89", "\xE3\x80\x8D",
-                                          "\xE3\x80\x8F", "\xE3\x80\x8B"};  // ，。、；：！？）」』》
+    static const char* const closing[] = {
+        "\xEF\xBC\x8C", "\xE3\x80\x82", "\xE3\x80\x81", "\xEF\xBC\x9B",
+        "\xEF\xBC\x9A", "\xEF\xBC\x81", "\xEF\xBC\x9F", "\xEF\xBC\x89",
+        "\xE3\x80\x8D", "\xE3\x80\x8F", "\xE3\x80\x8B"};  // ，。、；：！？）」』》
     for (const char* c : closing)
         if (ch == c) return true;
     return false;
@@ -279,8 +307,10 @@ std::vector<std::string> pieces(const std::string& s) {
         if (wide && is_closing_punct(ch) && (!cur.empty() || !out.empty())) {
             // Chinese typesetting never starts a line with a comma or full stop: keep it with
             // the character before it.
-            if (!cur.empty()) cur += ch;
-            else out.back() += ch;
+            if (!cur.empty())
+                cur += ch;
+            else
+                out.back() += ch;
         } else if (wide) {
             if (!cur.empty()) out.push_back(std::move(cur)), cur.clear();
             out.push_back(ch);
@@ -299,10 +329,10 @@ std::vector<std::string> pieces(const std::string& s) {
 
 }  // namespace
 
-void MarkdownView::draw_spans(const std::vector<MdSpan>& spans, const Fonts& fonts, float left,
-                              float right, ImFont* base,
-                              const std::function<void(const std::string&)>& on_link,
-                              const std::function<std::string(const std::string&)>& link_tooltip) const {
+void MarkdownView::draw_spans(
+    const std::vector<MdSpan>& spans, const Fonts& fonts, float left, float right, ImFont* base,
+    const std::function<void(const std::string&)>& on_link,
+    const std::function<std::string(const std::string&)>& link_tooltip) const {
     const Palette& pal = palette();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     float x = left;
@@ -320,14 +350,17 @@ void MarkdownView::draw_spans(const std::vector<MdSpan>& spans, const Fonts& fon
         ImGui::PushFont(font);
         line_h = std::max(line_h, ImGui::GetTextLineHeight());
         ImU32 col = ImGui::GetColorU32(ImGuiCol_Text);
-        if (span.code) col = pal.builtin;
-        else if (!span.link.empty()) col = ImGui::GetColorU32(pal.accent);
-        else if (span.emph) col = pal.type;
+        if (span.code)
+            col = pal.builtin;
+        else if (!span.link.empty())
+            col = ImGui::GetColorU32(pal.accent);
+        else if (span.emph)
+            col = pal.type;
         for (const std::string& piece : pieces(span.text)) {
             ImVec2 sz = ImGui::CalcTextSize(piece.c_str());
             // Punctuation glued to the previous span (`max`, ...) stays on its line.
-            const bool glued = std::strchr(",.;:)!?", piece[0]) != nullptr ||
-                               is_closing_punct(piece.substr(0, 3));
+            const bool glued =
+                std::strchr(",.;:)!?", piece[0]) != nullptr || is_closing_punct(piece.substr(0, 3));
             if (x + sz.x > right && x > left && !glued) {
                 newline();
                 if (piece == " ") continue;
@@ -373,8 +406,8 @@ void MarkdownView::draw(const Fonts& fonts, const std::function<void(const std::
         if (b.quote > 0) {
             ImVec2 p = ImGui::GetCursorScreenPos();
             ImGui::GetWindowDrawList()->AddRectFilled(
-                ImVec2(win_x + base_left, p.y), ImVec2(win_x + base_left + 3, p.y + ImGui::GetTextLineHeight()),
-                pal.region_edge);
+                ImVec2(win_x + base_left, p.y),
+                ImVec2(win_x + base_left + 3, p.y + ImGui::GetTextLineHeight()), pal.region_edge);
         }
         switch (b.kind) {
             case MdBlock::Kind::heading: {
@@ -412,7 +445,8 @@ void MarkdownView::draw(const Fonts& fonts, const std::function<void(const std::
                     ImVec2(p.x, p.y), ImVec2(win_x + right, p.y + sz.y + 8), pal.hover_bg, 3.0f);
                 ImGui::SetCursorScreenPos(ImVec2(p.x + 6, p.y + 4));
                 ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.plain));
-                ImGui::PushTextWrapPos(win_x + right - 6 - ImGui::GetWindowPos().x + ImGui::GetScrollX());
+                ImGui::PushTextWrapPos(win_x + right - 6 - ImGui::GetWindowPos().x +
+                                       ImGui::GetScrollX());
                 ImGui::TextUnformatted(code.c_str());
                 ImGui::PopTextWrapPos();
                 ImGui::PopStyleColor();
@@ -432,10 +466,12 @@ void MarkdownView::draw(const Fonts& fonts, const std::function<void(const std::
                                       ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
                                           ImGuiTableFlags_SizingStretchProp)) {
                     for (size_t r = 0; r < b.rows.size(); ++r) {
-                        ImGui::TableNextRow(r == 0 && b.header_row ? ImGuiTableRowFlags_Headers : 0);
+                        ImGui::TableNextRow(r == 0 && b.header_row ? ImGuiTableRowFlags_Headers
+                                                                   : 0);
                         for (int c = 0; c < cols && c < static_cast<int>(b.rows[r].size()); ++c) {
                             ImGui::TableSetColumnIndex(c);
-                            const float cl = ImGui::GetCursorScreenPos().x - ImGui::GetWindowPos().x;
+                            const float cl =
+                                ImGui::GetCursorScreenPos().x - ImGui::GetWindowPos().x;
                             const float cr = cl + ImGui::GetColumnWidth();
                             draw_spans(b.rows[r][c], fonts, cl, cr,
                                        (r == 0 && b.header_row) ? fonts.bold : fonts.regular,

@@ -26,18 +26,18 @@ struct MdSpan {
 struct MdBlock {
     enum class Kind { paragraph, heading, list_item, code, quote, rule, table };
     Kind kind = Kind::paragraph;
-    int level = 0;        // heading level 1..6
-    int indent = 0;       // list nesting depth (0 = not in a list)
-    int quote = 0;        // block-quote depth
-    std::string bullet;   // "•" or "3."
+    int level = 0;       // heading level 1..6
+    int indent = 0;      // list nesting depth (0 = not in a list)
+    int quote = 0;       // block-quote depth
+    std::string bullet;  // "•" or "3."
     std::vector<MdSpan> spans;
-    std::string code;     // code block text
+    std::string code;                                    // code block text
     std::vector<std::vector<std::vector<MdSpan>>> rows;  // table: rows -> cells -> spans
     bool header_row = false;                             // table: rows[0] is the header
 };
 
 class MarkdownView {
-public:
+  public:
     // Parses `markdown`; returns false (and keeps the text as one paragraph) if md4c fails.
     bool set_text(const std::string& markdown);
     const std::vector<MdBlock>& blocks() const { return blocks_; }
@@ -47,7 +47,7 @@ public:
     void draw(const Fonts& fonts, const std::function<void(const std::string&)>& on_link,
               const std::function<std::string(const std::string&)>& link_tooltip) const;
 
-private:
+  private:
     void draw_spans(const std::vector<MdSpan>& spans, const Fonts& fonts, float left, float right,
                     ImFont* base, const std::function<void(const std::string&)>& on_link,
                     const std::function<std::string(const std::string&)>& link_tooltip) const;

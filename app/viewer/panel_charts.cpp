@@ -24,13 +24,27 @@ const char* kind_label(const std::string& k) {
     return k.c_str();
 }
 const char* kind_tooltip(const std::string& k) {
-    if (k == "bandwidth") return "Effective bandwidth vs N, one line per kernel, with the copy ceiling";
+    if (k == "bandwidth")
+        return "Effective bandwidth vs N, one line per kernel, with the copy ceiling";
     if (k == "bytes") return "Predicted vs measured DRAM bytes per kernel at the selected N";
     if (k == "pct") return "Bandwidth as % of the same run's copy: sweet spots, cliffs, range ends";
     if (k == "naive") return "Naive's five launches at the selected N: time and DRAM bytes each";
-    if (k == "metrics") return "Occupancy, L2 hit rate and bank conflicts per kernel at the selected N";
+    if (k == "metrics")
+        return "Occupancy, L2 hit rate and bank conflicts per kernel at the selected N";
     return "";
 }
+// A hovered value in full, in the axis unit: "6144", "2520 GB/s", "2.14 GB", "95.2%".
+std::string value_text(double v, const chart::Axis& axis) {
+    if (axis.format == chart::TickFormat::pow2_count) return format_cols(std::llround(v));
+    if (axis.format == chart::TickFormat::bytes || axis.unit == "bytes") return format_bytes(v);
+    if (axis.format == chart::TickFormat::percent || axis.unit == "%") return format_pct(v);
+    if (axis.unit == "GB/s") return format_gbps(v);
+    if (axis.unit == "ms") return format_ms(v);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+    return buf;
+}
+
 }  // namespace
 
 void App::draw_charts() {
@@ -39,7 +53,8 @@ void App::draw_charts() {
     for (size_t i = 0; i < kinds.size(); ++i) {
         if (i) ImGui::SameLine();
         const bool on = static_cast<int>(i) == s_.chart_kind;
-        if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+        if (on)
+            ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
         if (ImGui::Button(kind_label(kinds[i])) && !on) {
             s_.chart_kind = static_cast<int>(i);
             refresh_chart();
@@ -63,8 +78,12 @@ void App::draw_charts() {
                 chart::RenderOptions ro;
                 ro.theme = s_.settings.theme;
                 Status st = chart::export_chart(*s_.chart, path, ro);
-                if (st) s_.set_banner({Banner::Level::info, "Chart saved to " + path, "", true, "export"});
-                else s_.set_banner({Banner::Level::error, st.error().message, st.error().hint, true, "export"});
+                if (st)
+                    s_.set_banner(
+                        {Banner::Level::info, "Chart saved to " + path, "", true, "export"});
+                else
+                    s_.set_banner({Banner::Level::error, st.error().message, st.error().hint, true,
+                                   "export"});
             }
             if (drawn && !chart::chart_renderer_available() &&
                 ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
@@ -133,11 +152,9 @@ void App::draw_charts() {
     ImGui::PopFont();
     const std::string xs = panel.x.categorical() && pt.x >= 0 && pt.x < panel.x.categories.size()
                                ? panel.x.categories[static_cast<size_t>(pt.x)]
-                               : chart::format_tick(pt.x, panel.x.format);
+                               : value_text(pt.x, panel.x);
     ImGui::Text("%s: %s", panel.x.label.c_str(), xs.c_str());
-    ImGui::Text("%s: %s", panel.y.label.c_str(),
-                panel.y.format == chart::TickFormat::bytes ? format_bytes(pt.y).c_str()
-                                                           : chart::format_tick(pt.y, chart::TickFormat::number).c_str());
+    ImGui::Text("%s: %s", panel.y.label.c_str(), value_text(pt.y, panel.y).c_str());
     if (!pt.note.empty()) ImGui::TextColored(pal.muted, "%s", pt.note.c_str());
     ImGui::TextColored(pal.muted, "click: select this kernel and N");
     ImGui::EndTooltip();

@@ -34,12 +34,16 @@ void App::draw_lessons() {
     for (int i = 0; i < s_.nav.count(); ++i) {
         ImVec2 p = ImGui::GetCursorScreenPos();
         p.y += ImGui::GetTextLineHeight() * 0.5f;
-        ImGui::InvisibleButton(("##dot" + std::to_string(i)).c_str(), ImVec2(r * 3, ImGui::GetTextLineHeight()));
+        ImGui::InvisibleButton(("##dot" + std::to_string(i)).c_str(),
+                               ImVec2(r * 3, ImGui::GetTextLineHeight()));
         if (ImGui::IsItemClicked() && s_.nav.go(i)) on_step_changed();
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", s_.nav.book().steps[i].text.title.c_str());
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s", s_.nav.book().steps[i].text.title.c_str());
         ImU32 col = ImGui::GetColorU32(i == s_.nav.index() ? pal.accent : pal.muted);
-        if (i == s_.nav.index()) ImGui::GetWindowDrawList()->AddCircleFilled(ImVec2(p.x + r * 1.5f, p.y), r, col);
-        else ImGui::GetWindowDrawList()->AddCircle(ImVec2(p.x + r * 1.5f, p.y), r, col);
+        if (i == s_.nav.index())
+            ImGui::GetWindowDrawList()->AddCircleFilled(ImVec2(p.x + r * 1.5f, p.y), r, col);
+        else
+            ImGui::GetWindowDrawList()->AddCircle(ImVec2(p.x + r * 1.5f, p.y), r, col);
         ImGui::SameLine(0, 0);
     }
     ImGui::NewLine();
@@ -79,13 +83,15 @@ void App::draw_lessons() {
         for (const std::string& k : e.kernels) ks += (ks.empty() ? "" : ", ") + k;
         ImGui::TextWrapped("%s  \xC2\xB7  M = %lld, N = %s, %s  \xC2\xB7  %s %s", ks.c_str(),
                            static_cast<long long>(e.rows), format_cols(e.cols).c_str(),
-                           e.dtype.c_str(), zh ? "\xE8\xA7\x82\xE5\xAF\x9F" : "watch", e.metric.c_str());
+                           e.dtype.c_str(), zh ? "\xE8\xA7\x82\xE5\xAF\x9F" : "watch",
+                           e.metric.c_str());
         if (ImGui::Button(zh ? "\xE8\xAE\xBE\xE7\xBD\xAE\xE5\xAE\x9E\xE9\xAA\x8C" : "Set up"))
             apply_experiment();
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("Fill the Run panel with these kernels and sizes, and show N = %lld "
-                              "in the table and charts",
-                              static_cast<long long>(e.cols));
+            ImGui::SetTooltip(
+                "Fill the Run panel with these kernels and sizes, and show N = %lld "
+                "in the table and charts",
+                static_cast<long long>(e.cols));
         ImGui::EndChild();
         ImGui::PopStyleColor();
     }
@@ -94,8 +100,9 @@ void App::draw_lessons() {
     if (!step->text.answer.empty()) {
         ImGui::Spacing();
         bool shown = s_.nav.answer_revealed();
-        if (ImGui::Button(shown ? (zh ? "\xE9\x9A\x90\xE8\x97\x8F\xE7\xAD\x94\xE6\xA1\x88" : "Hide answer")
-                                : (zh ? "\xE6\x98\xBE\xE7\xA4\xBA\xE7\xAD\x94\xE6\xA1\x88" : "Show answer")))
+        if (ImGui::Button(
+                shown ? (zh ? "\xE9\x9A\x90\xE8\x97\x8F\xE7\xAD\x94\xE6\xA1\x88" : "Hide answer")
+                      : (zh ? "\xE6\x98\xBE\xE7\xA4\xBA\xE7\xAD\x94\xE6\xA1\x88" : "Show answer")))
             s_.nav.reveal_answer(!shown);
         if (s_.nav.answer_revealed()) answer_md_.draw(fonts_, nullptr, nullptr);
     }

@@ -90,17 +90,19 @@ void App::draw_metrics() {
                     p, ImVec2(p.x + w * f, p.y + ImGui::GetTextLineHeight()), pal.region_bg);
             }
             const bool missing = cell == "n/a";
-            if (missing) ImGui::TextColored(pal.muted, "%s", cell.c_str());
-            else ImGui::TextUnformatted(cell.c_str());
+            if (missing)
+                ImGui::TextColored(pal.muted, "%s", cell.c_str());
+            else
+                ImGui::TextUnformatted(cell.c_str());
             if (missing && ImGui::IsItemHovered() && !row.counters_reason.empty())
                 ImGui::SetTooltip("counters unavailable: %s", row.counters_reason.c_str());
             if (mc == MetricColumn::dram_measured && row.l2_resident) {
                 ImGui::SameLine();
                 ImGui::TextColored(pal.accent, "[L2]");
                 if (ImGui::IsItemHovered())
-                    ImGui::SetTooltip("L2-resident: %s",
-                                      row.l2_reason.empty() ? "the working set fits in L2"
-                                                            : row.l2_reason.c_str());
+                    ImGui::SetTooltip("L2-resident: %s", row.l2_reason.empty()
+                                                             ? "the working set fits in L2"
+                                                             : row.l2_reason.c_str());
             }
         }
     }

@@ -49,9 +49,10 @@ void App::draw_run() {
     if (ImGui::Button("Sweep N")) start_run(true);
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-        ImGui::SetTooltip("Run every ticked kernel over the default N values (32 .. 1M), keeping "
-                          "M x N = %s elements, each kernel only inside its range.",
-                          format_count(static_cast<double>(s_.run_rows * s_.run_cols)).c_str());
+        ImGui::SetTooltip(
+            "Run every ticked kernel over the default N values (32 .. 1M), keeping "
+            "M x N = %s elements, each kernel only inside its range.",
+            format_count(static_cast<double>(s_.run_rows * s_.run_cols)).c_str());
     ImGui::SameLine();
     if (s_.running) {
         const float frac = s_.run_total > 0 ? static_cast<float>(s_.run_done) / s_.run_total : 0.0f;
@@ -69,7 +70,8 @@ void App::draw_run() {
 
     // Kernels: one checkbox each; out-of-range ones are greyed with the registry's reason.
     ImGui::Dummy(ImVec2(ImGui::GetFontSize() * 4 - ImGui::GetStyle().ItemSpacing.x, 0));
-    const DType dt = s_.run_dtype == 1 ? DType::f16 : (s_.run_dtype == 2 ? DType::bf16 : DType::f32);
+    const DType dt =
+        s_.run_dtype == 1 ? DType::f16 : (s_.run_dtype == 2 ? DType::bf16 : DType::f32);
     const SoftmaxProblem problem = SoftmaxProblem::contiguous(s_.run_rows, s_.run_cols, dt);
     ImGui::BeginDisabled(s_.running);
     for (const KernelInfo& k : registry()) {
@@ -80,7 +82,8 @@ void App::draw_run() {
         if (ImGui::Checkbox(k.id, &on)) s_.run_kernels[k.id] = on;
         ImGui::EndDisabled();
         if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-            ImGui::SetTooltip("%s\n%s", k.title, fits.ok() ? k.summary : fits.error().message.c_str());
+            ImGui::SetTooltip("%s\n%s", k.title,
+                              fits.ok() ? k.summary : fits.error().message.c_str());
     }
     ImGui::EndDisabled();
 }

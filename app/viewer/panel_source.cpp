@@ -29,14 +29,17 @@ void App::draw_source() {
         } tabs[] = {{"CUDA", SourceTab::cuda}, {"PTX", SourceTab::ptx}, {"SASS", SourceTab::sass}};
         for (const TabDef& t : tabs) {
             // Select the tab programmatically when an anchor switched it.
-            const ImGuiTabItemFlags f = (s_.source_tab == t.tab) ? ImGuiTabItemFlags_SetSelected : 0;
+            const ImGuiTabItemFlags f =
+                (s_.source_tab == t.tab) ? ImGuiTabItemFlags_SetSelected : 0;
             bool open = ImGui::BeginTabItem(t.label, nullptr, f);
-            if (ImGui::IsItemClicked() && s_.source_tab != t.tab) show_source(s_.source_kernel, t.tab);
+            if (ImGui::IsItemClicked() && s_.source_tab != t.tab)
+                show_source(s_.source_kernel, t.tab);
             if (open) ImGui::EndTabItem();
         }
         ImGui::EndTabBar();
     }
-    const std::string key = s_.source_kernel + "/" + std::to_string(static_cast<int>(s_.source_tab));
+    const std::string key =
+        s_.source_kernel + "/" + std::to_string(static_cast<int>(s_.source_tab));
     auto it = s_.sources.find(key);
     if (it == s_.sources.end()) return;
     const Result<SourceDoc>& doc = *it->second;

@@ -10,9 +10,9 @@ namespace sml::viewer {
 
 Status save_framebuffer_png(const std::string& path, int width, int height) {
     if (width <= 0 || height <= 0)
-        return Error{"framebuffer is empty (" + std::to_string(width) + "x" +
-                         std::to_string(height) + ")",
-                     "the window could not be shown; is the display working?"};
+        return Error{
+            "framebuffer is empty (" + std::to_string(width) + "x" + std::to_string(height) + ")",
+            "the window could not be shown; is the display working?"};
     std::vector<unsigned char> pixels(static_cast<size_t>(width) * height * 4);
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     glReadBuffer(GL_BACK);

@@ -9,15 +9,24 @@ namespace sml::viewer {
 namespace {
 ImU32 token_color(TokenKind k, const Palette& p) {
     switch (k) {
-        case TokenKind::keyword: return p.keyword;
-        case TokenKind::type: return p.type;
-        case TokenKind::cuda_builtin: return p.builtin;
-        case TokenKind::number: return p.number;
-        case TokenKind::string: return p.string;
-        case TokenKind::comment: return p.comment;
-        case TokenKind::preprocessor: return p.preprocessor;
-        case TokenKind::register_name: return p.register_name;
-        case TokenKind::plain: break;
+        case TokenKind::keyword:
+            return p.keyword;
+        case TokenKind::type:
+            return p.type;
+        case TokenKind::cuda_builtin:
+            return p.builtin;
+        case TokenKind::number:
+            return p.number;
+        case TokenKind::string:
+            return p.string;
+        case TokenKind::comment:
+            return p.comment;
+        case TokenKind::preprocessor:
+            return p.preprocessor;
+        case TokenKind::register_name:
+            return p.register_name;
+        case TokenKind::plain:
+            break;
     }
     return p.plain;
 }

@@ -17,7 +17,7 @@
 namespace sml::viewer {
 
 class SourceView {
-public:
+  public:
     // Regions to shade, by name, and PTX lines to mark (display indices).
     void set_highlights(std::set<std::string> regions, std::vector<int> lines);
     // Scrolls so that `display_line` is near the top on the next draw.
@@ -30,7 +30,7 @@ public:
     // Draws `doc` filling the current child window.
     void draw(const SourceDoc& doc, const Fonts& fonts);
 
-private:
+  private:
     std::set<std::string> regions_;
     std::vector<int> lines_;
     int pending_scroll_ = -1;

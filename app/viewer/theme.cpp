@@ -23,7 +23,7 @@ Palette make_dark() {
     p.preprocessor = IM_COL32(86, 182, 194, 255);
     p.register_name = IM_COL32(171, 178, 191, 255);
     p.line_number = IM_COL32(100, 108, 120, 255);
-    p.region_bg = IM_COL32(230, 159, 0, 46);   // Okabe-Ito orange, faint: code stays readable
+    p.region_bg = IM_COL32(230, 159, 0, 46);  // Okabe-Ito orange, faint: code stays readable
     p.region_edge = IM_COL32(230, 159, 0, 255);
     p.hover_bg = IM_COL32(255, 255, 255, 18);
     p.banner_info = ImVec4(0.13f, 0.30f, 0.45f, 1);
@@ -87,8 +87,12 @@ void merge_cjk(const char* path, float px, const ImWchar* ranges) {
 
 }  // namespace
 
-const Palette& palette() { return g_palette; }
-const chart::Theme& chart_theme() { return g_chart_theme; }
+const Palette& palette() {
+    return g_palette;
+}
+const chart::Theme& chart_theme() {
+    return g_chart_theme;
+}
 
 ImU32 to_u32(const chart::Rgb& c, float alpha) {
     return ImGui::ColorConvertFloat4ToU32(
@@ -99,8 +103,10 @@ void apply_theme(const std::string& name, float font_scale) {
     ImGuiStyle& style = ImGui::GetStyle();
     style = ImGuiStyle();
     const bool dark = name != "light";
-    if (dark) ImGui::StyleColorsDark(&style);
-    else ImGui::StyleColorsLight(&style);
+    if (dark)
+        ImGui::StyleColorsDark(&style);
+    else
+        ImGui::StyleColorsLight(&style);
     g_palette = dark ? make_dark() : make_light();
     g_chart_theme = dark ? chart::dark_theme() : chart::light_theme();
     style.WindowRounding = 0;
@@ -167,7 +173,9 @@ Fonts load_fonts(float scale, bool chinese, const std::string& text) {
         ImFont** slot;
         const std::string* path;
         float px;
-    } wants[] = {{&f.regular, &sans, body}, {&f.bold, &bold, body}, {&f.mono, &mono, code},
+    } wants[] = {{&f.regular, &sans, body},
+                 {&f.bold, &bold, body},
+                 {&f.mono, &mono, code},
                  {&f.heading, &bold, head}};
     for (const Want& w : wants) {
         *w.slot = add_font(w.path->c_str(), w.px, latin, &missing);
@@ -179,7 +187,11 @@ Fonts load_fonts(float scale, bool chinese, const std::string& text) {
         ImFontConfig cfg;
         cfg.SizePixels = 13.0f * scale;
         ImFont* def = io.Fonts->AddFontDefault(&cfg);
-        f = Fonts{def, def, def, def, false,
+        f = Fonts{def,
+                  def,
+                  def,
+                  def,
+                  false,
                   "DejaVu fonts not found in /usr/share/fonts/truetype/dejavu: using ImGui's "
                   "built-in font (install fonts-dejavu-core)"};
         return f;

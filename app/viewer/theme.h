@@ -32,8 +32,8 @@ struct Fonts {
     ImFont* bold = nullptr;
     ImFont* mono = nullptr;
     ImFont* heading = nullptr;
-    bool cjk = false;          // Chinese glyphs were merged into the fonts
-    std::string warning;       // non-empty when a font file was missing (shown in a banner)
+    bool cjk = false;     // Chinese glyphs were merged into the fonts
+    std::string warning;  // non-empty when a font file was missing (shown in a banner)
 };
 
 // Builds the font atlas at `scale` (16 px body text at 1.0). With `chinese`, merges the Noto CJK

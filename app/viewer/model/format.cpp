@@ -13,10 +13,14 @@ std::string three_digits(double v, const char* unit) {
     char buf[64];
     const double a = std::fabs(v);
     // Thresholds sit where rounding would add a digit: 9.996 prints "10.0", not "10.00".
-    if (a >= 99.95 || a == 0) std::snprintf(buf, sizeof buf, "%.0f%s", v, unit);
-    else if (a >= 9.995) std::snprintf(buf, sizeof buf, "%.1f%s", v, unit);
-    else if (a >= 0.9995) std::snprintf(buf, sizeof buf, "%.2f%s", v, unit);
-    else std::snprintf(buf, sizeof buf, "%.3f%s", v, unit);
+    if (a >= 99.95 || a == 0)
+        std::snprintf(buf, sizeof buf, "%.0f%s", v, unit);
+    else if (a >= 9.995)
+        std::snprintf(buf, sizeof buf, "%.1f%s", v, unit);
+    else if (a >= 0.9995)
+        std::snprintf(buf, sizeof buf, "%.2f%s", v, unit);
+    else
+        std::snprintf(buf, sizeof buf, "%.3f%s", v, unit);
     return buf;
 }
 
@@ -43,9 +47,12 @@ std::string format_pct(double pct) {
     if (!std::isfinite(pct)) return "n/a";
     char buf[32];
     const double a = std::fabs(pct);
-    if (a >= 99.95 || a == 0) std::snprintf(buf, sizeof buf, "%.0f%%", pct);
-    else if (a >= 1) std::snprintf(buf, sizeof buf, "%.1f%%", pct);
-    else std::snprintf(buf, sizeof buf, "%.2f%%", pct);
+    if (a >= 99.95 || a == 0)
+        std::snprintf(buf, sizeof buf, "%.0f%%", pct);
+    else if (a >= 1)
+        std::snprintf(buf, sizeof buf, "%.1f%%", pct);
+    else
+        std::snprintf(buf, sizeof buf, "%.2f%%", pct);
     return buf;
 }
 
@@ -89,8 +96,10 @@ std::string format_cols(long long n) {
     if (n >= 65536 && (n & (n - 1)) == 0) {
         int k = 0;
         while ((1LL << k) < n) ++k;
-        if (n >= (1LL << 20)) std::snprintf(buf, sizeof buf, "%lldM (2^%d)", n >> 20, k);
-        else std::snprintf(buf, sizeof buf, "%lldk (2^%d)", n >> 10, k);
+        if (n >= (1LL << 20))
+            std::snprintf(buf, sizeof buf, "%lldM (2^%d)", n >> 20, k);
+        else
+            std::snprintf(buf, sizeof buf, "%lldk (2^%d)", n >> 10, k);
         return buf;
     }
     std::snprintf(buf, sizeof buf, "%lld", n);

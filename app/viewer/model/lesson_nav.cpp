@@ -27,8 +27,10 @@ bool LessonNav::answer_revealed() const {
 void LessonNav::reveal_answer(bool shown) {
     const LessonStep* s = current();
     if (!s) return;
-    if (shown) revealed_.insert(question_key(*s));
-    else revealed_.erase(question_key(*s));
+    if (shown)
+        revealed_.insert(question_key(*s));
+    else
+        revealed_.erase(question_key(*s));
 }
 
 void LessonNav::replace_book(LessonBook book) {

@@ -13,7 +13,7 @@
 namespace sml::viewer {
 
 class LessonNav {
-public:
+  public:
     LessonNav() = default;
     explicit LessonNav(LessonBook book) : book_(std::move(book)) {}
 
@@ -38,7 +38,7 @@ public:
     // Swaps the book (e.g. the language changed) and keeps the same step where it exists.
     void replace_book(LessonBook book);
 
-private:
+  private:
     LessonBook book_;
     int index_ = 0;
     std::set<std::string> revealed_;  // question ids (or step ids) whose answer is shown

@@ -13,19 +13,25 @@ const MetricColumnInfo& column_info(MetricColumn c) {
     static const MetricColumnInfo info[] = {
         {"kernel", "Registry id of the kernel (and its variant, when not the default)."},
         {"time", "Median kernel time over the timed samples, each from a cold L2 (CUDA events)."},
-        {"GB/s", "Effective bandwidth: 2 x M x N x element size / median time (the Triton "
-                 "tutorial's convention)."},
-        {"% copy", "Bandwidth as a share of the device-to-device copy measured in the same run: "
-                   "the practical speed of light."},
-        {"DRAM pred.", "DRAM bytes (read + write) the algorithm must move, from the kernel's "
-                       "traffic formula. Cache effects are not in the formula."},
-        {"DRAM meas.", "DRAM bytes read + written, measured by CUPTI (dram__bytes_read.sum + "
-                       "dram__bytes_write.sum), and the ratio to the prediction."},
+        {"GB/s",
+         "Effective bandwidth: 2 x M x N x element size / median time (the Triton "
+         "tutorial's convention)."},
+        {"% copy",
+         "Bandwidth as a share of the device-to-device copy measured in the same run: "
+         "the practical speed of light."},
+        {"DRAM pred.",
+         "DRAM bytes (read + write) the algorithm must move, from the kernel's "
+         "traffic formula. Cache effects are not in the formula."},
+        {"DRAM meas.",
+         "DRAM bytes read + written, measured by CUPTI (dram__bytes_read.sum + "
+         "dram__bytes_write.sum), and the ratio to the prediction."},
         {"L2 hit", "Share of L2 sector lookups that hit (lts__t_sector_hit_rate.pct)."},
-        {"occupancy", "Achieved occupancy: active warps as a share of the SM's maximum "
-                      "(sm__warps_active); theoretical occupancy when counters are off."},
-        {"bank confl.", "Shared-memory bank conflicts, loads + stores "
-                        "(l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld/st.sum)."},
+        {"occupancy",
+         "Achieved occupancy: active warps as a share of the SM's maximum "
+         "(sm__warps_active); theoretical occupancy when counters are off."},
+        {"bank confl.",
+         "Shared-memory bank conflicts, loads + stores "
+         "(l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld/st.sum)."},
     };
     return info[static_cast<int>(c)];
 }
@@ -88,7 +94,8 @@ MetricRow make_row(const PointRecord& p) {
     } else if (!p.launches.empty()) {
         // Counters off: fall back to the occupancy API's answer, labelled as theoretical.
         double worst = p.launches.front().theoretical_occupancy_pct;
-        for (const LaunchRecord& l : p.launches) worst = std::min(worst, l.theoretical_occupancy_pct);
+        for (const LaunchRecord& l : p.launches)
+            worst = std::min(worst, l.theoretical_occupancy_pct);
         cell(MetricColumn::occupancy) = format_pct(worst) + " (theor.)";
     } else {
         cell(MetricColumn::occupancy) = "n/a";

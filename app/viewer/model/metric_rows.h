@@ -45,10 +45,10 @@ struct MetricColumnInfo {
 const MetricColumnInfo& column_info(MetricColumn c);
 
 struct MetricRow {
-    std::string kernel;   // registry id (+ " / variant" when not the default)
+    std::string kernel;  // registry id (+ " / variant" when not the default)
     std::string cells[static_cast<int>(MetricColumn::count_)];
-    double pct_of_copy = 0;      // for the bar drawn behind the cell
-    bool l2_resident = false;    // measured DRAM < formula because the working set fits in L2
+    double pct_of_copy = 0;    // for the bar drawn behind the cell
+    bool l2_resident = false;  // measured DRAM < formula because the working set fits in L2
     std::string l2_reason;
     bool counters_available = false;
     std::string counters_reason;  // why the measured columns are empty

@@ -43,8 +43,8 @@ Worker::Job make_run_job(RunRequest r) {
             };
             cb.point_done = [&ctx](const PointRecord& p) { ctx.emit(p); };
             // Reuses this thread's context: one CUPTI setup and one set of buffers per job.
-            SweepResult res = run_sweep(plan, opt, "softmaxlab (viewer sweep)", cb,
-                                        ctx.cancel_flag(), context);
+            SweepResult res =
+                run_sweep(plan, opt, "softmaxlab (viewer sweep)", cb, ctx.cancel_flag(), context);
             if (!res.failures.empty() && res.session.points.empty())
                 return res.failures.front().error;
             return ok_status();

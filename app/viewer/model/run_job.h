@@ -18,9 +18,9 @@ namespace sml::viewer {
 struct RunRequest {
     std::vector<std::string> kernels;  // registry ids
     int64_t rows = 4096;
-    int64_t cols = 4096;                 // Run: this N
-    std::vector<int64_t> sweep_cols;     // Sweep: these N (rows = elements / N)
-    int64_t sweep_elements = 0;          // Sweep: M x N held about constant
+    int64_t cols = 4096;              // Run: this N
+    std::vector<int64_t> sweep_cols;  // Sweep: these N (rows = elements / N)
+    int64_t sweep_elements = 0;       // Sweep: M x N held about constant
     DType dtype = DType::f32;
     MetricSet metrics = MetricSet::standard;
     bool sweep = false;

@@ -35,8 +35,8 @@ Result<Settings> load_settings(const std::string& path) {
         return Error{"settings file " + path + " is not valid JSON",
                      "delete it to start from the defaults"};
     if (j.contains("font_scale") && j["font_scale"].is_number())
-        s.font_scale = std::clamp(j["font_scale"].get<float>(), Settings::kMinScale,
-                                  Settings::kMaxScale);
+        s.font_scale =
+            std::clamp(j["font_scale"].get<float>(), Settings::kMinScale, Settings::kMaxScale);
     if (j.contains("theme") && j["theme"].is_string()) {
         std::string t = j["theme"];
         if (t == "dark" || t == "light") s.theme = t;

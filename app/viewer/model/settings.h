@@ -10,11 +10,11 @@
 namespace sml::viewer {
 
 struct Settings {
-    float font_scale = 1.0f;  // presenter mode: Ctrl +/- steps it, clamped to [0.6, 3]
+    float font_scale = 1.0f;     // presenter mode: Ctrl +/- steps it, clamped to [0.6, 3]
     std::string theme = "dark";  // "dark" | "light"
     std::string lang = "en";     // "en" | "zh"
     int lesson = 0;
-    std::string session_path;    // last opened session ("" = the newest recorded one)
+    std::string session_path;  // last opened session ("" = the newest recorded one)
 
     static constexpr float kMinScale = 0.6f, kMaxScale = 3.0f, kScaleStep = 0.1f;
     void step_font_scale(int direction);  // +1 / -1, clamped

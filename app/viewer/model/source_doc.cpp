@@ -1,12 +1,12 @@
 // Source tokenizer and region markers. See source_doc.h.
 #include "app/viewer/model/source_doc.h"
 
-#include "core/lessons/annotated_source.h"
-
 #include <algorithm>
 #include <cctype>
 #include <set>
 #include <sstream>
+
+#include "core/lessons/annotated_source.h"
 
 namespace sml::viewer {
 
@@ -14,37 +14,104 @@ namespace {
 
 // [SECTION] word lists --------------------------------------------------------------------------
 const std::set<std::string>& cpp_keywords() {
-    static const std::set<std::string> k = {
-        "if",       "else",     "for",       "while",    "do",        "return",   "break",
-        "continue", "switch",   "case",      "default",  "const",     "constexpr", "static",
-        "inline",   "template", "typename",  "struct",   "class",     "namespace", "using",
-        "auto",     "true",     "false",     "nullptr",  "sizeof",    "static_cast",
-        "reinterpret_cast", "__global__", "__device__", "__host__", "__shared__", "__restrict__",
-        "__forceinline__", "__launch_bounds__", "extern", "enum", "public", "private",
-        "operator", "volatile", "#pragma", "static_assert", "noexcept", "this"};
+    static const std::set<std::string> k = {"if",
+                                            "else",
+                                            "for",
+                                            "while",
+                                            "do",
+                                            "return",
+                                            "break",
+                                            "continue",
+                                            "switch",
+                                            "case",
+                                            "default",
+                                            "const",
+                                            "constexpr",
+                                            "static",
+                                            "inline",
+                                            "template",
+                                            "typename",
+                                            "struct",
+                                            "class",
+                                            "namespace",
+                                            "using",
+                                            "auto",
+                                            "true",
+                                            "false",
+                                            "nullptr",
+                                            "sizeof",
+                                            "static_cast",
+                                            "reinterpret_cast",
+                                            "__global__",
+                                            "__device__",
+                                            "__host__",
+                                            "__shared__",
+                                            "__restrict__",
+                                            "__forceinline__",
+                                            "__launch_bounds__",
+                                            "extern",
+                                            "enum",
+                                            "public",
+                                            "private",
+                                            "operator",
+                                            "volatile",
+                                            "#pragma",
+                                            "static_assert",
+                                            "noexcept",
+                                            "this"};
     return k;
 }
 
 const std::set<std::string>& cpp_types() {
-    static const std::set<std::string> t = {
-        "void",    "bool",    "char",     "int",      "unsigned", "long",     "short",
-        "float",   "double",  "size_t",   "int64_t",  "int32_t",  "uint32_t", "uint64_t",
-        "float2",  "float4",  "half",     "__half",   "__nv_bfloat16", "dim3", "cudaError_t",
-        "cudaStream_t", "std", "KernelInfo", "LaunchArgs", "LaunchStep", "Traffic",
-        "SoftmaxProblem", "DeviceLimits", "DType", "T"};
+    static const std::set<std::string> t = {"void",
+                                            "bool",
+                                            "char",
+                                            "int",
+                                            "unsigned",
+                                            "long",
+                                            "short",
+                                            "float",
+                                            "double",
+                                            "size_t",
+                                            "int64_t",
+                                            "int32_t",
+                                            "uint32_t",
+                                            "uint64_t",
+                                            "float2",
+                                            "float4",
+                                            "half",
+                                            "__half",
+                                            "__nv_bfloat16",
+                                            "dim3",
+                                            "cudaError_t",
+                                            "cudaStream_t",
+                                            "std",
+                                            "KernelInfo",
+                                            "LaunchArgs",
+                                            "LaunchStep",
+                                            "Traffic",
+                                            "SoftmaxProblem",
+                                            "DeviceLimits",
+                                            "DType",
+                                            "T"};
     return t;
 }
 
 bool is_cuda_builtin(const std::string& w) {
     static const std::set<std::string> b = {
-        "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "__syncthreads",
-        "__syncwarp", "__shfl_xor_sync", "__shfl_sync", "__shfl_down_sync", "__expf", "expf",
-        "exp2f", "__fdividef", "fmaxf", "__ldg", "__stcs", "atomicAdd", "INFINITY"};
+        "threadIdx",     "blockIdx",   "blockDim",        "gridDim",     "warpSize",
+        "__syncthreads", "__syncwarp", "__shfl_xor_sync", "__shfl_sync", "__shfl_down_sync",
+        "__expf",        "expf",       "exp2f",           "__fdividef",  "fmaxf",
+        "__ldg",         "__stcs",     "atomicAdd",       "INFINITY"};
     return b.count(w) > 0 || w.rfind("__shfl", 0) == 0 || w.rfind("cuda", 0) == 0;
 }
 
-bool is_ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool is_ident_start(char c) {
+    return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+}
+bool is_ident_char(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
 
 void push(std::vector<Token>* out, int b, int e, TokenKind k) {
     if (e <= b) return;
@@ -110,9 +177,12 @@ std::vector<Token> tokenize_cuda(const std::string& s, bool* in_block) {
             while (j < n && is_ident_char(s[j])) ++j;
             const std::string w = s.substr(i, j - i);
             TokenKind k = TokenKind::plain;
-            if (cpp_keywords().count(w)) k = TokenKind::keyword;
-            else if (cpp_types().count(w)) k = TokenKind::type;
-            else if (is_cuda_builtin(w)) k = TokenKind::cuda_builtin;
+            if (cpp_keywords().count(w))
+                k = TokenKind::keyword;
+            else if (cpp_types().count(w))
+                k = TokenKind::type;
+            else if (is_cuda_builtin(w))
+                k = TokenKind::cuda_builtin;
             push(&out, i, j, k);
             i = j;
             continue;
@@ -155,8 +225,8 @@ std::vector<Token> tokenize_asm(const std::string& s) {
             i = j;
             continue;
         }
-        if (std::isdigit(static_cast<unsigned char>(c)) || (c == '-' && i + 1 < n &&
-                                                            std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
+        if (std::isdigit(static_cast<unsigned char>(c)) ||
+            (c == '-' && i + 1 < n && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
             int j = i + 1;
             while (j < n && (std::isxdigit(static_cast<unsigned char>(s[j])) || s[j] == 'x' ||
                              s[j] == 'X' || s[j] == '.'))
@@ -255,7 +325,8 @@ const DisplayRegion* SourceDoc::find_region(const std::string& name) const {
 const DisplayRegion* SourceDoc::region_at(int line) const {
     const DisplayRegion* best = nullptr;
     for (const DisplayRegion& r : regions_)
-        if (line >= r.first && line <= r.last && (!best || r.last - r.first < best->last - best->first))
+        if (line >= r.first && line <= r.last &&
+            (!best || r.last - r.first < best->last - best->first))
             best = &r;
     return best;
 }

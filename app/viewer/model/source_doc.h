@@ -24,8 +24,8 @@ enum class TokenKind {
     number,
     string,
     comment,
-    preprocessor,  // #include ...; PTX directives (.visible, .entry, .loc)
-    register_name, // PTX %r12, %f3
+    preprocessor,   // #include ...; PTX directives (.visible, .entry, .loc)
+    register_name,  // PTX %r12, %f3
 };
 
 struct Token {
@@ -35,7 +35,7 @@ struct Token {
 };
 
 struct SourceLine {
-    int file_line = 0;          // 1-based line number in the file
+    int file_line = 0;  // 1-based line number in the file
     std::string text;
     std::vector<Token> tokens;  // cover text from start to end, in order
 };
@@ -48,7 +48,7 @@ struct DisplayRegion {
 };
 
 class SourceDoc {
-public:
+  public:
     // Parses `text`. For CUDA, bad region markers are errors naming `origin` and the line.
     static Result<SourceDoc> parse(const std::string& text, SourceLang lang,
                                    const std::string& origin);
@@ -62,7 +62,7 @@ public:
     SourceLang lang() const { return lang_; }
     const std::string& origin() const { return origin_; }
 
-private:
+  private:
     std::vector<SourceLine> lines_;
     std::vector<DisplayRegion> regions_;
     SourceLang lang_ = SourceLang::cuda;

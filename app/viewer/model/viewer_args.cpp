@@ -44,6 +44,9 @@ Result<ViewerArgs> parse_viewer_args(int argc, const char* const* argv, std::str
     app.add_option("--frames", a.frames, "frames to render before the screenshot")
         ->check(CLI::Range(1, 1000));
     app.add_option("--size", size, "window size WxH, e.g. 1600x1000");
+    std::string mouse;
+    app.add_option("--mouse", mouse,
+                   "with --screenshot: put the pointer at X,Y (shows hover notes and values)");
     app.add_flag("--no-settings", a.no_settings,
                  "ignore and do not write the settings file (tests, screenshots)");
     try {
@@ -60,6 +63,16 @@ Result<ViewerArgs> parse_viewer_args(int argc, const char* const* argv, std::str
             return Error{"--size '" + size + "' is not WxH with both in 320..8192",
                          "e.g. --size 1600x1000"};
         a.size_given = true;
+    }
+    if (!mouse.empty()) {
+        const size_t comma = mouse.find(',');
+        try {
+            if (comma == std::string::npos) throw std::invalid_argument("no comma");
+            a.mouse_x = std::stoi(mouse.substr(0, comma));
+            a.mouse_y = std::stoi(mouse.substr(comma + 1));
+        } catch (...) {
+            return Error{"--mouse '" + mouse + "' is not X,Y", "e.g. --mouse 600,400"};
+        }
     }
     return a;
 }

@@ -18,6 +18,7 @@ struct ViewerArgs {
     std::string code_tab;      // "cuda" | "ptx" | "sass": the Source panel's tab at start
     std::string screenshot;    // non-empty: render `frames` frames, save a PNG, exit
     int frames = 4;
+    int mouse_x = -1, mouse_y = -1;  // --mouse X,Y: the pointer during a screenshot (hover demos)
     int width = 1600, height = 1000;
     bool size_given = false;
     bool help = false;         // --help was printed; exit 0

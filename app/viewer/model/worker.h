@@ -32,7 +32,7 @@ struct WorkEvent {
 
 // What a job sees of the worker.
 class JobContext {
-public:
+  public:
     bool cancelled() const { return cancel_->load(std::memory_order_relaxed); }
     // For code that polls the flag itself (the runner's sweep loop).
     const std::atomic<bool>* cancel_flag() const { return cancel_; }
@@ -40,7 +40,7 @@ public:
     void emit(PointRecord point);
     void emit_device(DeviceRecord device);
 
-private:
+  private:
     friend class Worker;
     JobContext(std::atomic<bool>* cancel, std::function<void(WorkEvent)> post)
         : cancel_(cancel), post_(std::move(post)) {}
@@ -49,7 +49,7 @@ private:
 };
 
 class Worker {
-public:
+  public:
     using Job = std::function<Status(JobContext&)>;
 
     Worker() = default;
@@ -66,7 +66,7 @@ public:
     // cancelled or failed.
     std::vector<WorkEvent> drain();
 
-private:
+  private:
     void post(WorkEvent e);
     void join();
 
