@@ -505,6 +505,11 @@ TEST(RunJob, RequestsAreCheckedBeforeTheGpuIsTouched) {
     EXPECT_FALSE(validate_request(r).ok());
     r.cols = 1024;
     EXPECT_TRUE(validate_request(r).ok());
+    r.variants["warp"] = 7;  // warp has no variant #7
+    Status bad_variant = validate_request(r);
+    ASSERT_FALSE(bad_variant.ok());
+    EXPECT_NE(bad_variant.error().message.find("variant"), std::string::npos);
+    r.variants.clear();
     r.sweep = true;
     EXPECT_FALSE(validate_request(r).ok());  // a sweep needs N values and a size
 }

@@ -98,7 +98,7 @@ Status App::init_window() {
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
     io.IniFilename = s_.ini_path.empty() ? nullptr : s_.ini_path.c_str();
-    io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+    // No keyboard navigation of widgets: Left/Right belong to the lesson steps.
     if (!ImGui_ImplGlfw_InitForOpenGL(window_, true) || !ImGui_ImplOpenGL3_Init("#version 330"))
         return Error{"cannot initialise ImGui's GLFW/OpenGL3 backends", ""};
     return ok_status();

@@ -32,6 +32,10 @@ void App::start_run(bool sweep) {
                     ? MetricSet::off
                     : (s_.run_metric_set == 2 ? MetricSet::deep : MetricSet::standard);
     r.sweep = sweep;
+    if (!sweep)
+        for (const std::string& id : r.kernels)
+            if (auto v = s_.run_variants.find(id); v != s_.run_variants.end() && v->second > 0)
+                r.variants[id] = v->second;
     if (sweep) {
         r.sweep_cols = default_sweep_cols();
         r.sweep_elements = s_.run_rows * s_.run_cols;

@@ -67,7 +67,8 @@ struct AppState {
     int64_t run_rows = 4096, run_cols = 4096;
     int run_dtype = 0;  // index into {fp32, fp16, bf16}
     std::map<std::string, bool> run_kernels;
-    int run_metric_set = 1;  // 0 off, 1 default, 2 deep
+    std::map<std::string, int> run_variants;  // kernel id -> index into KernelInfo::variants
+    int run_metric_set = 1;                   // 0 off, 1 default, 2 deep
     bool running = false;
     int run_done = 0, run_total = 0;
     std::string run_label;

@@ -84,6 +84,22 @@ void App::draw_run() {
         if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
             ImGui::SetTooltip("%s\n%s", k.title,
                               fits.ok() ? k.summary : fits.error().message.c_str());
+        // Kernels with variants (smem's conflict-free vs bank-conflicted layout) get a toggle.
+        if (on && k.variants.size() > 1) {
+            int& v = s_.run_variants[k.id];
+            if (v < 0 || v >= static_cast<int>(k.variants.size())) v = 0;
+            ImGui::SameLine();
+            ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+            std::string preview = k.variants[static_cast<size_t>(v)];
+            if (ImGui::BeginCombo(("##variant-" + std::string(k.id)).c_str(), preview.c_str())) {
+                for (size_t i = 0; i < k.variants.size(); ++i)
+                    if (ImGui::Selectable(k.variants[i].c_str(), static_cast<int>(i) == v))
+                        v = static_cast<int>(i);
+                ImGui::EndCombo();
+            }
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("variant of %s used by Run (Sweep uses the default)", k.id);
+        }
     }
     ImGui::EndDisabled();
 }

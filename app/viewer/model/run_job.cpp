@@ -16,6 +16,12 @@ Status validate_request(const RunRequest& r) {
         return Error{"M and N must be >= 1 (got " + std::to_string(r.rows) + " x " +
                          std::to_string(r.cols) + ")",
                      ""};
+    for (const auto& [id, v] : r.variants) {
+        const KernelInfo* k = find_kernel(id);
+        if (!k || v < 0 || (v > 0 && v >= static_cast<int>(k->variants.size())))
+            return Error{"kernel '" + id + "' has no variant #" + std::to_string(v),
+                         "pick one of the variants the registry lists for it"};
+    }
     if (r.sweep && (r.sweep_cols.empty() || r.sweep_elements < 1))
         return Error{"the sweep has no N values or no size", "set M x N to the size to keep"};
     return ok_status();
@@ -57,7 +63,10 @@ Worker::Job make_run_job(RunRequest r) {
             ctx.progress(i, total, std::string(kernels[i]->id) + "  N = " + std::to_string(r.cols));
             if (Status ok = check_problem(*kernels[i], problem, context.limits()); !ok)
                 return ok.error();
-            Result<PointRecord> p = run_point(*kernels[i], problem, opt, context);
+            RunOptions point_opt = opt;
+            if (auto v = r.variants.find(kernels[i]->id); v != r.variants.end())
+                point_opt.variant = v->second;
+            Result<PointRecord> p = run_point(*kernels[i], problem, point_opt, context);
             if (!p) return p.error();
             ctx.emit(std::move(*p));
         }

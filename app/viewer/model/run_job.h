@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,9 @@ struct RunRequest {
     int64_t sweep_elements = 0;       // Sweep: M x N held about constant
     DType dtype = DType::f32;
     MetricSet metrics = MetricSet::standard;
+    // Run only: the variant index per kernel id (KernelInfo::variants), e.g. smem's
+    // "bank-conflicted" layout; kernels not listed run their default (0). Sweeps use defaults.
+    std::map<std::string, int> variants;
     bool sweep = false;
 };
 
