@@ -7,9 +7,12 @@
 
 namespace sml {
 
-// Below half the L2, the working set survives in L2 between a kernel's passes (the other half
-// leaves room for the replacement policy and other lines), so re-reads and intermediates never
-// reach DRAM.
+// Every buffer a softmax kernel touches (input, each intermediate, output) is one M x N tensor.
+// When that tensor is under half the L2, what one pass writes is still in L2 when the next pass
+// reads it (naive's intermediates, online's second read of the input), so those bytes never
+// reach DRAM. Checked on the H100 (50 MiB L2): naive at 4096 x 1024 (16 MiB tensors) measured
+// 0.21x its formula's DRAM reads; at 1 GiB it matches the formula. Between half and the whole
+// L2 the cache keeps some of it, which the reason says without setting the flag.
 constexpr double kL2ResidentFraction = 0.5;
 
 PredictedTraffic predict_point(const KernelInfo& kernel, const SoftmaxProblem& problem,
@@ -27,21 +30,20 @@ PredictedTraffic predict_point(const KernelInfo& kernel, const SoftmaxProblem& p
     for (const StepTraffic& s : t.steps)
         out.per_launch[s.name] = {s.dram_read_bytes, s.dram_write_bytes};
 
-    const double esize = dtype_size(problem.dtype);
-    const double io_bytes = double(problem.rows) *
-                            double(problem.in_stride + problem.out_stride) * esize;
-    const double workspace =
-        kernel.workspace_bytes ? double(kernel.workspace_bytes(problem)) : 0.0;
-    const double working_set = io_bytes + workspace;
-    const std::string ws = format_bytes(working_set), l2 = format_bytes(double(l2_bytes));
-    if (l2_bytes > 0 && working_set < kL2ResidentFraction * double(l2_bytes)) {
-        out.l2_resident = true;
-        out.l2_reason = "the " + ws + " working set fits in the " + l2 +
+    const double tensor = double(problem.rows) * double(problem.in_stride) *
+                          double(dtype_size(problem.dtype));
+    const std::string ts = format_bytes(tensor), l2 = format_bytes(double(l2_bytes));
+    out.l2_resident = l2_bytes > 0 && tensor < kL2ResidentFraction * double(l2_bytes);
+    if (out.l2_resident) {
+        out.l2_reason = "the " + ts + " M x N tensor fits in the " + l2 +
                         " L2, so intermediates and re-reads never reach DRAM: measured DRAM "
                         "bytes fall below the formula";
+    } else if (l2_bytes > 0 && tensor < double(l2_bytes)) {
+        out.l2_reason = "the " + ts + " M x N tensor is close to the " + l2 +
+                        " L2: part of what one pass writes is still cached when the next reads "
+                        "it, so measured DRAM bytes can fall somewhat below the formula";
     } else {
-        out.l2_resident = false;
-        out.l2_reason = "the " + ws + " working set does not fit in half of the " + l2 +
+        out.l2_reason = "the " + ts + " M x N tensor is larger than the " + l2 +
                         " L2, so every pass goes to DRAM: measured DRAM bytes should match the "
                         "formula";
     }
