@@ -19,7 +19,12 @@ namespace sml::viewer {
 void App::detect_device() {
     int count = 0;
     const cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess) {
+    if (e == cudaErrorInsufficientDriver) {
+        // What the runtime says on a machine with no NVIDIA driver at all ("driver version is
+        // insufficient") misleads a learner on a laptop; say what it means.
+        (void)cudaGetLastError();
+        s_.no_gpu_reason = "no NVIDIA GPU driver on this machine";
+    } else if (e != cudaSuccess) {
         (void)cudaGetLastError();
         s_.no_gpu_reason = std::string("no usable CUDA device (") + cudaGetErrorString(e) + ")";
     } else if (count == 0) {
