@@ -23,7 +23,7 @@ void App::detect_device() {
         // What the runtime says on a machine with no NVIDIA driver at all ("driver version is
         // insufficient") misleads a learner on a laptop; say what it means.
         (void)cudaGetLastError();
-        s_.no_gpu_reason = "no NVIDIA GPU driver on this machine";
+        s_.no_gpu_reason = "no NVIDIA GPU driver found (or one older than this CUDA runtime)";
     } else if (e != cudaSuccess) {
         (void)cudaGetLastError();
         s_.no_gpu_reason = std::string("no usable CUDA device (") + cudaGetErrorString(e) + ")";
