@@ -92,7 +92,13 @@ void App::draw_charts() {
         ImGui::EndPopup();
     }
     if (!s_.chart) {
-        ImGui::TextColored(pal.muted, "%s", s_.chart_error.c_str());
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextColored(pal.muted, "%s",
+                           !s_.chart_error.empty() ? s_.chart_error.c_str()
+                           : s_.has_session        ? "No chart for this selection."
+                                                   : "No session open: File > Open a session, "
+                                                     "or Run on a GPU.");
+        ImGui::PopTextWrapPos();
         return;
     }
     // The footnote (e.g. "SYNTHETIC session") must stay readable: it goes under the plot as text.
