@@ -71,8 +71,8 @@ TEST(GpuRunner, SmallSweepGivesSanePoints) {
         EXPECT_GT(p.gbps, 0);
         EXPECT_GT(p.copy_gbps, 0);
         EXPECT_NEAR(p.pct_of_copy, 100.0 * p.gbps / p.copy_gbps, 1e-9);
-        EXPECT_TRUE(p.within_tolerance) << "rel " << p.max_rel_error << " rowsum "
-                                        << p.max_rowsum_error;
+        EXPECT_TRUE(p.within_tolerance)
+            << "rel " << p.max_rel_error << " rowsum " << p.max_rowsum_error;
         EXPECT_LE(p.max_rel_error, 1e-5);
         EXPECT_LE(p.max_rowsum_error, 1e-5);
         EXPECT_GE(p.rows_checked, 2);
@@ -99,8 +99,8 @@ TEST(GpuRunner, CancelStopsBetweenPoints) {
     SML_REQUIRE_GPU();
     DeviceLimits limits;
     ASSERT_TRUE(query_device_limits(0, &limits));
-    const SweepPlan plan = plan_sweep({find_kernel("online")}, {32, 64, 128, 256}, 1 << 16,
-                                      DType::f32, limits);
+    const SweepPlan plan =
+        plan_sweep({find_kernel("online")}, {32, 64, 128, 256}, 1 << 16, DType::f32, limits);
     std::atomic<bool> cancel{false};
     SweepCallbacks cb;
     cb.point_done = [&](const PointRecord&) { cancel = true; };

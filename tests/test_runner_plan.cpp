@@ -87,8 +87,8 @@ TEST(SweepPlan, SkipsOutOfRangeAndDerivesRows) {
     const KernelInfo* warp = find_kernel("warp");
     const KernelInfo* online = find_kernel("online");
     ASSERT_TRUE(warp && online);
-    const SweepPlan plan = plan_sweep({warp, online}, {4096, 32, 1024, 32}, int64_t(1) << 20,
-                                      DType::f32, h100);
+    const SweepPlan plan =
+        plan_sweep({warp, online}, {4096, 32, 1024, 32}, int64_t(1) << 20, DType::f32, h100);
     // warp: 32, 1024 (4096 is past its range); online: all three. Duplicates removed.
     ASSERT_EQ(plan.items.size(), 5u);
     EXPECT_EQ(plan.items[0].kernel, warp);
@@ -141,7 +141,8 @@ TEST(PredictPoint, L2ResidencyFlagAndReason) {
     EXPECT_FALSE(mid.l2_resident);
     EXPECT_NE(mid.l2_reason.find("close to"), std::string::npos) << mid.l2_reason;
 
-    const PredictedTraffic big = predict_point(*naive, SoftmaxProblem::contiguous(262144, 1024), l2);
+    const PredictedTraffic big =
+        predict_point(*naive, SoftmaxProblem::contiguous(262144, 1024), l2);
     EXPECT_FALSE(big.l2_resident);
     EXPECT_NE(big.l2_reason.find("larger than"), std::string::npos) << big.l2_reason;
     // fp16 halves the tensor: 8192 x 1024 is 32 MiB in fp32 (not resident), 16 MiB in fp16.

@@ -24,7 +24,7 @@ std::string read_file(const fs::path& p) {
 }
 
 class SessionSave : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         dir_ = fs::temp_directory_path() /
                ("sml_session_save_" + std::to_string(getpid()) + "_" +

@@ -46,14 +46,16 @@ void set_command_line(int argc, char** argv) {
     command_storage() = s;
 }
 
-const std::string& command_line() { return command_storage(); }
+const std::string& command_line() {
+    return command_storage();
+}
 
 Result<std::vector<int64_t>> parse_int_list(const std::string& text, const std::string& option) {
     std::vector<int64_t> out;
     std::stringstream ss(text);
     std::string item;
-    const std::string hint = "pass positive integers separated by commas, e.g. " + option +
-                             " 32,1024,16385";
+    const std::string hint =
+        "pass positive integers separated by commas, e.g. " + option + " 32,1024,16385";
     while (std::getline(ss, item, ',')) {
         if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos ||
             item.size() > 18)
@@ -68,8 +70,8 @@ Result<std::vector<int64_t>> parse_int_list(const std::string& text, const std::
 
 Result<const KernelInfo*> parse_kernel(const std::string& id) {
     if (const KernelInfo* k = find_kernel(id)) return k;
-    return Error{"unknown kernel '" + id + "'", "valid kernels: " + kernel_ids() +
-                                                    " (softmaxlab-cli list shows their ranges)"};
+    return Error{"unknown kernel '" + id + "'",
+                 "valid kernels: " + kernel_ids() + " (softmaxlab-cli list shows their ranges)"};
 }
 
 Result<std::vector<const KernelInfo*>> parse_kernel_list(const std::string& text) {
@@ -85,8 +87,7 @@ Result<std::vector<const KernelInfo*>> parse_kernel_list(const std::string& text
         if (!k) return k.error();
         out.push_back(*k);
     }
-    if (out.empty())
-        return Error{"--kernels is empty", "pass all, or ids such as fused,online"};
+    if (out.empty()) return Error{"--kernels is empty", "pass all, or ids such as fused,online"};
     return out;
 }
 

@@ -47,12 +47,12 @@ std::string fmt_range(const KernelInfo& k, const DeviceLimits& limits, DType dty
 
 // Progress on stderr: a redrawn bar on a terminal, one line per step otherwise.
 class ProgressDisplay {
-public:
+  public:
     ProgressDisplay();
     void update(int done, int total, const std::string& label);
     void finish();
 
-private:
+  private:
     bool tty_;
     double start_s_;
     int last_len_ = 0;

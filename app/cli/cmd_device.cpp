@@ -21,9 +21,10 @@ CommandFn add_device_command(CLI::App& app) {
                     d.cc_minor);
         std::printf("SMs              %d\n", d.sm_count);
         std::printf("L2               %s\n", format_bytes(double(d.l2_bytes)).c_str());
-        std::printf("memory           %s, %d-bit bus at %.0f MHz: %.0f GB/s peak (datasheet-style)\n",
-                    format_bytes(double(d.memory_bytes)).c_str(), d.memory_bus_bits,
-                    d.memory_clock_khz / 1e3, d.peak_dram_gbps);
+        std::printf(
+            "memory           %s, %d-bit bus at %.0f MHz: %.0f GB/s peak (datasheet-style)\n",
+            format_bytes(double(d.memory_bytes)).c_str(), d.memory_bus_bits,
+            d.memory_clock_khz / 1e3, d.peak_dram_gbps);
         std::printf("SM clock         %.0f MHz (max)\n", d.sm_clock_khz / 1e3);
         std::printf("smem per block   %s (opt-in)\n",
                     format_bytes(double(d.smem_per_block_optin)).c_str());
@@ -34,7 +35,8 @@ CommandFn add_device_command(CLI::App& app) {
         if (profiler.available())
             std::printf("counters         available (CUPTI Range Profiler)\n");
         else
-            std::printf("counters         unavailable: %s\n", profiler.unavailable_reason().c_str());
+            std::printf("counters         unavailable: %s\n",
+                        profiler.unavailable_reason().c_str());
         return kExitOk;
     };
 }

@@ -89,14 +89,14 @@ int run_command(const RunArgs& a) {
         std::printf("\nsession written to %s\n", a.json_out.c_str());
     }
     if (!point->within_tolerance)
-        return fail(Error{std::string(point->kernel) + " is wrong at N = " +
-                              std::to_string(point->cols) + ": max relative error " +
-                              fmt_sci(point->max_rel_error) + ", row-sum error " +
-                              fmt_sci(point->max_rowsum_error) + " (tolerance " +
-                              fmt_sci(point->tolerance) + ")",
-                          "the result is recorded but flagged; compare with another kernel "
-                          "(softmaxlab-cli run --kernel online ...) to isolate the bug"},
-                    kExitFailure);
+        return fail(
+            Error{std::string(point->kernel) + " is wrong at N = " + std::to_string(point->cols) +
+                      ": max relative error " + fmt_sci(point->max_rel_error) + ", row-sum error " +
+                      fmt_sci(point->max_rowsum_error) + " (tolerance " +
+                      fmt_sci(point->tolerance) + ")",
+                  "the result is recorded but flagged; compare with another kernel "
+                  "(softmaxlab-cli run --kernel online ...) to isolate the bug"},
+            kExitFailure);
     return kExitOk;
 }
 }  // namespace
@@ -108,18 +108,21 @@ CommandFn add_run_command(CLI::App& app) {
     sub->add_option("-m,--rows", a->rows, "Rows M")->default_val(4096);
     sub->add_option("-n,--cols", a->cols, "Columns N (the softmax length)")->default_val(1024);
     sub->add_option("--dtype", a->dtype, "fp32, fp16 or bf16")->default_val("fp32");
-    sub->add_option("--variant", a->variant, "Kernel variant, by name or index (e.g. smem's "
-                                              "bank-conflicted layout)");
+    sub->add_option("--variant", a->variant,
+                    "Kernel variant, by name or index (e.g. smem's "
+                    "bank-conflicted layout)");
     sub->add_option("--samples", a->samples, "Timed samples (median reported)")->default_val(20);
     sub->add_option("--warmup", a->warmup, "Untimed warm-up runs")->default_val(3);
-    sub->add_option("--metrics", a->metrics, "Hardware counters: off, default or deep (deep adds "
-                                             "SM throughput, 8 passes)")
+    sub->add_option("--metrics", a->metrics,
+                    "Hardware counters: off, default or deep (deep adds "
+                    "SM throughput, 8 passes)")
         ->default_val("default");
     sub->add_option("--json", a->json_out, "Also write the result as a session file");
     sub->add_option("--seed", a->seed, "Input generator seed")->default_val(1);
-    sub->footer("\nExamples:\n  softmaxlab-cli run --kernel fused --rows 4096 --cols 16385\n"
-                "  softmaxlab-cli run --kernel smem --cols 8192 --variant bank-conflicted\n"
-                "  softmaxlab-cli run --kernel naive --rows 4096 --cols 1024 --json naive.json");
+    sub->footer(
+        "\nExamples:\n  softmaxlab-cli run --kernel fused --rows 4096 --cols 16385\n"
+        "  softmaxlab-cli run --kernel smem --cols 8192 --variant bank-conflicted\n"
+        "  softmaxlab-cli run --kernel naive --rows 4096 --cols 1024 --json naive.json");
     return [a] { return run_command(*a); };
 }
 

@@ -105,8 +105,9 @@ int sweep_command(const SweepArgs& a) {
     }
     for (const PointRecord& p : session.points) {
         if (p.within_tolerance) continue;
-        print_error(p.kernel + " N=" + std::to_string(p.cols) + " is outside tolerance: max rel "
-                                                                "error " +
+        print_error(p.kernel + " N=" + std::to_string(p.cols) +
+                        " is outside tolerance: max rel "
+                        "error " +
                         fmt_sci(p.max_rel_error) + ", row-sum error " +
                         fmt_sci(p.max_rowsum_error) + " (tolerance " + fmt_sci(p.tolerance) + ")",
                     "the point is recorded but flagged (marked ! in the table)");
@@ -120,8 +121,7 @@ CommandFn add_sweep_command(CLI::App& app) {
     auto a = std::make_shared<SweepArgs>();
     CLI::App* sub = app.add_subcommand(
         "sweep", "Run kernels over many N at a fixed element count and record a session");
-    sub->add_option("--kernels", a->kernels, "all, or ids separated by commas")
-        ->default_val("all");
+    sub->add_option("--kernels", a->kernels, "all, or ids separated by commas")->default_val("all");
     sub->add_option("--cols", a->cols, "N values separated by commas")
         ->default_str(default_cols_text());
     sub->add_option("--elements", a->elements, "Elements per point (M = elements / N)")
@@ -133,10 +133,11 @@ CommandFn add_sweep_command(CLI::App& app) {
         ->default_val("default");
     sub->add_option("--samples", a->samples, "Timed samples per point")->default_val(20);
     sub->add_option("--seed", a->seed, "Input generator seed")->default_val(1);
-    sub->footer("\nEach kernel runs only at the N inside its range; the rest are skipped and "
-                "counted.\nExamples:\n"
-                "  softmaxlab-cli sweep --out session.json --csv session.csv\n"
-                "  softmaxlab-cli sweep --kernels fused,online --cols 16384,16385 --out cliff.json");
+    sub->footer(
+        "\nEach kernel runs only at the N inside its range; the rest are skipped and "
+        "counted.\nExamples:\n"
+        "  softmaxlab-cli sweep --out session.json --csv session.csv\n"
+        "  softmaxlab-cli sweep --kernels fused,online --cols 16384,16385 --out cliff.json");
     return [a] { return sweep_command(*a); };
 }
 

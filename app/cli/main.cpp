@@ -1,7 +1,6 @@
 // softmaxlab-cli: the headless tool. One subcommand per file (see commands.h); this file wires
 // them into CLI11 and turns parse errors into the project's "error:/hint:" lines and exit 2.
 #include <CLI/CLI.hpp>
-
 #include <string>
 #include <utility>
 #include <vector>

@@ -27,19 +27,21 @@ void print_point(const PointRecord& p, const DeviceRecord& device) {
     std::printf("  time       min %.4f  median %.4f  max %.4f ms  (%d samples%s)\n", p.time.min_ms,
                 p.time.median_ms, p.time.max_ms, p.time.samples,
                 p.time.l2_flushed ? ", L2 flushed before each" : "");
-    std::printf("  bandwidth  %.0f GB/s = %.1f%% of a device-to-device copy (%.0f GB/s, same run)\n",
-                p.gbps, p.pct_of_copy, p.copy_gbps);
+    std::printf(
+        "  bandwidth  %.0f GB/s = %.1f%% of a device-to-device copy (%.0f GB/s, same run)\n",
+        p.gbps, p.pct_of_copy, p.copy_gbps);
     std::printf("  accuracy   max rel error %s, worst |row sum - 1| %s, %lld rows checked: %s\n",
                 fmt_sci(p.max_rel_error).c_str(), fmt_sci(p.max_rowsum_error).c_str(),
                 (long long)p.rows_checked,
                 p.within_tolerance ? ("within " + fmt_sci(p.tolerance)).c_str()
                                    : ("OUTSIDE tolerance " + fmt_sci(p.tolerance)).c_str());
     for (const LaunchRecord& l : p.launches) {
-        std::printf("  launch     %-10s grid %dx%dx%d block %dx%dx%d smem %lld+%lld B, %d regs, "
-                    "%d blocks/SM, %.0f%% occupancy",
-                    l.name.c_str(), l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1],
-                    l.block[2], (long long)l.static_smem_bytes, (long long)l.dynamic_smem_bytes,
-                    l.registers_per_thread, l.blocks_per_sm, l.theoretical_occupancy_pct);
+        std::printf(
+            "  launch     %-10s grid %dx%dx%d block %dx%dx%d smem %lld+%lld B, %d regs, "
+            "%d blocks/SM, %.0f%% occupancy",
+            l.name.c_str(), l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2],
+            (long long)l.static_smem_bytes, (long long)l.dynamic_smem_bytes, l.registers_per_thread,
+            l.blocks_per_sm, l.theoretical_occupancy_pct);
         if (l.median_ms > 0) std::printf(", %.4f ms alone", l.median_ms);
         std::printf("\n");
     }
@@ -104,8 +106,9 @@ Status write_points_csv(const std::string& path, const Session& s) {
                  "measured_dram_read_bytes,measured_dram_write_bytes,l2_resident\n");
     for (const PointRecord& p : s.points) {
         const auto rd = p.metrics.get(kDramRead), wr = p.metrics.get(kDramWrite);
-        std::fprintf(f, "%s,%s,%s,%lld,%lld,%.6g,%.6g,%.6g,%.6g,%d,%.6g,%.6g,%.6g,%.3g,%.3g,%lld,%d,"
-                        "%.0f,%.0f,%s,%s,%d\n",
+        std::fprintf(f,
+                     "%s,%s,%s,%lld,%lld,%.6g,%.6g,%.6g,%.6g,%d,%.6g,%.6g,%.6g,%.3g,%.3g,%lld,%d,"
+                     "%.0f,%.0f,%s,%s,%d\n",
                      p.kernel.c_str(), p.variant.c_str(), p.dtype.c_str(), (long long)p.rows,
                      (long long)p.cols, p.time.min_ms, p.time.median_ms, p.time.max_ms,
                      p.time.mean_ms, p.time.samples, p.gbps, p.copy_gbps, p.pct_of_copy,

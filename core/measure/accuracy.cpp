@@ -31,9 +31,12 @@ int64_t sample_row_count(int64_t rows, int64_t cols, int64_t max_rows, int64_t m
 
 double tolerance_for(DType dtype) {
     switch (dtype) {
-        case DType::f32: return 1e-5;
-        case DType::f16: return 2e-3;   // 2^-11 = 4.9e-4 per rounding, plus input rounding
-        case DType::bf16: return 1e-2;  // 2^-8 = 3.9e-3 per rounding (as tests/gpu_test_kernels)
+        case DType::f32:
+            return 1e-5;
+        case DType::f16:
+            return 2e-3;  // 2^-11 = 4.9e-4 per rounding, plus input rounding
+        case DType::bf16:
+            return 1e-2;  // 2^-8 = 3.9e-3 per rounding (as tests/gpu_test_kernels)
     }
     return 1e-5;
 }
@@ -75,7 +78,8 @@ Result<AccuracyResult> check_rows(const void* in, const void* out, const Softmax
     std::vector<unsigned char> raw_in(row_bytes), raw_out(row_bytes);
     AccuracyResult acc;
     for (int64_t r : rows) {
-        const auto* src_in = static_cast<const unsigned char*>(in) + size_t(r * p.in_stride) * esize;
+        const auto* src_in =
+            static_cast<const unsigned char*>(in) + size_t(r * p.in_stride) * esize;
         const auto* src_out =
             static_cast<const unsigned char*>(out) + size_t(r * p.out_stride) * esize;
         if (cudaError_t e = cudaMemcpy(raw_in.data(), src_in, row_bytes, cudaMemcpyDeviceToHost);

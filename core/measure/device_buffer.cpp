@@ -18,8 +18,8 @@ std::string format_bytes(double bytes) {
 }
 
 Error out_of_memory_error(size_t wanted, size_t free_bytes, const std::string& what) {
-    return Error{"not enough GPU memory for " + what + ": needs " + format_bytes(wanted) +
-                     ", " + format_bytes(free_bytes) + " free",
+    return Error{"not enough GPU memory for " + what + ": needs " + format_bytes(wanted) + ", " +
+                     format_bytes(free_bytes) + " free",
                  "use a smaller problem (--elements for sweep, --rows/--cols for run), or free "
                  "GPU memory held by other processes (nvidia-smi shows them)"};
 }
@@ -39,7 +39,9 @@ Status check_fits(size_t bytes, const std::string& what) {
     return ok_status();
 }
 
-DeviceBuffer::~DeviceBuffer() { reset(); }
+DeviceBuffer::~DeviceBuffer() {
+    reset();
+}
 
 DeviceBuffer::DeviceBuffer(DeviceBuffer&& other) noexcept
     : ptr_(std::exchange(other.ptr_, nullptr)), bytes_(std::exchange(other.bytes_, 0)) {}

@@ -17,7 +17,7 @@ std::string format_bytes(double bytes);
 
 // One cudaMalloc'd region, freed on destruction. Move-only.
 class DeviceBuffer {
-public:
+  public:
     DeviceBuffer() = default;
     ~DeviceBuffer();
     DeviceBuffer(DeviceBuffer&& other) noexcept;
@@ -33,7 +33,7 @@ public:
     void* get() const { return ptr_; }
     size_t size() const { return bytes_; }
 
-private:
+  private:
     void* ptr_ = nullptr;
     size_t bytes_ = 0;
 };

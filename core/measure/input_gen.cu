@@ -1,9 +1,9 @@
-#include "core/measure/input_gen.h"
-
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
 #include <algorithm>
+
+#include "core/measure/input_gen.h"
 
 namespace sml {
 namespace {
@@ -33,11 +33,17 @@ __host__ __device__ inline float value_at(uint64_t seed, int64_t row, int64_t co
 template <class T>
 __device__ inline T from_float(float v);
 template <>
-__device__ inline float from_float<float>(float v) { return v; }
+__device__ inline float from_float<float>(float v) {
+    return v;
+}
 template <>
-__device__ inline __half from_float<__half>(float v) { return __float2half_rn(v); }
+__device__ inline __half from_float<__half>(float v) {
+    return __float2half_rn(v);
+}
 template <>
-__device__ inline __nv_bfloat16 from_float<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
+__device__ inline __nv_bfloat16 from_float<__nv_bfloat16>(float v) {
+    return __float2bfloat16_rn(v);
+}
 
 // Grid-stride over the logical rows x cols elements.
 template <class T>
@@ -66,9 +72,12 @@ cudaError_t generate_normal_input(void* out, DType dtype, int64_t rows, int64_t 
                                   int64_t stride, uint64_t seed, cudaStream_t stream) {
     if (rows <= 0 || cols <= 0) return cudaSuccess;
     switch (dtype) {
-        case DType::f32: return launch_fill<float>(out, rows, cols, stride, seed, stream);
-        case DType::f16: return launch_fill<__half>(out, rows, cols, stride, seed, stream);
-        case DType::bf16: return launch_fill<__nv_bfloat16>(out, rows, cols, stride, seed, stream);
+        case DType::f32:
+            return launch_fill<float>(out, rows, cols, stride, seed, stream);
+        case DType::f16:
+            return launch_fill<__half>(out, rows, cols, stride, seed, stream);
+        case DType::bf16:
+            return launch_fill<__nv_bfloat16>(out, rows, cols, stride, seed, stream);
     }
     return cudaErrorInvalidValue;
 }

@@ -7,7 +7,8 @@ namespace sml {
 
 Error cuda_error(cudaError_t e, const std::string& what) {
     (void)cudaGetLastError();
-    std::string hint = "check the GPU with nvidia-smi; run under compute-sanitizer to locate the fault";
+    std::string hint =
+        "check the GPU with nvidia-smi; run under compute-sanitizer to locate the fault";
     if (e == cudaErrorMemoryAllocation)
         hint = "use a smaller problem (--elements, --rows or --cols)";
     return Error{what + " failed: " + cudaGetErrorString(e) + " (" + cudaGetErrorName(e) + ")",
@@ -28,7 +29,9 @@ TimingStats summarize_samples(std::vector<double> samples_ms, bool l2_flushed) {
     return t;
 }
 
-double bandwidth_gbps(double bytes, double ms) { return ms > 0 ? bytes / (ms * 1e-3) / 1e9 : 0.0; }
+double bandwidth_gbps(double bytes, double ms) {
+    return ms > 0 ? bytes / (ms * 1e-3) / 1e9 : 0.0;
+}
 
 Status L2Flusher::init(int64_t l2_bytes) {
     // Twice the L2 (and at least 32 MiB when the device reports none): writing it evicts every
@@ -96,9 +99,8 @@ Result<TimingStats> time_samples(const EnqueueFn& work, cudaStream_t stream,
     return summarize_samples(std::move(ms), flusher != nullptr);
 }
 
-Result<CopyMeasurement> measure_copy(void* dst, const void* src, size_t bytes,
-                                     cudaStream_t stream, const L2Flusher* flusher,
-                                     const TimingOptions& options) {
+Result<CopyMeasurement> measure_copy(void* dst, const void* src, size_t bytes, cudaStream_t stream,
+                                     const L2Flusher* flusher, const TimingOptions& options) {
     auto copy = [&](cudaStream_t s) {
         return cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, s);
     };

@@ -34,12 +34,12 @@ double bandwidth_gbps(double bytes, double ms);
 
 // Evicts L2 by writing a buffer twice its size: after it, none of the kernel's data is cached.
 class L2Flusher {
-public:
+  public:
     Status init(int64_t l2_bytes);
     void flush(cudaStream_t stream) const;
     size_t bytes() const { return buffer_.size(); }
 
-private:
+  private:
     DeviceBuffer buffer_;
 };
 
@@ -55,9 +55,8 @@ struct CopyMeasurement {
     TimingStats time;
     double gbps = 0;
 };
-Result<CopyMeasurement> measure_copy(void* dst, const void* src, size_t bytes,
-                                     cudaStream_t stream, const L2Flusher* flusher,
-                                     const TimingOptions& options);
+Result<CopyMeasurement> measure_copy(void* dst, const void* src, size_t bytes, cudaStream_t stream,
+                                     const L2Flusher* flusher, const TimingOptions& options);
 
 // "<what> failed: <cuda error>" with a hint; clears the CUDA error state where it can.
 Error cuda_error(cudaError_t e, const std::string& what);

@@ -51,7 +51,9 @@ bool point_is_correct(const PointRecord& p) {
 namespace {
 
 // Grows a reusable buffer; keeps it when it is already large enough.
-bool needs_growth(const DeviceBuffer& b, size_t bytes) { return b.size() < bytes; }
+bool needs_growth(const DeviceBuffer& b, size_t bytes) {
+    return b.size() < bytes;
+}
 
 cudaError_t enqueue_steps(std::vector<LaunchStep>& steps, cudaStream_t stream) {
     for (LaunchStep& s : steps) {
@@ -111,20 +113,19 @@ Result<PointRecord> run_point(const KernelInfo& kernel, const SoftmaxProblem& pr
     if (needs_growth(ctx.in_, in_bytes) || needs_growth(ctx.out_, out_bytes) ||
         needs_growth(ctx.workspace_, ws_bytes)) {
         ctx.in_.reset(), ctx.out_.reset(), ctx.workspace_.reset();
-        if (Status s = check_fits(in_bytes + out_bytes + ws_bytes,
-                                  what + " (input + output + workspace)");
+        if (Status s =
+                check_fits(in_bytes + out_bytes + ws_bytes, what + " (input + output + workspace)");
             !s)
             return s.error();
         if (Status s = ctx.in_.allocate(in_bytes, what + " input"); !s) return s.error();
         if (Status s = ctx.out_.allocate(out_bytes, what + " output"); !s) return s.error();
-        if (Status s = ctx.workspace_.allocate(ws_bytes, what + " workspace"); !s)
-            return s.error();
+        if (Status s = ctx.workspace_.allocate(ws_bytes, what + " workspace"); !s) return s.error();
     }
 
     // --- input, poisoned output, plan ------------------------------------------------------
-    if (cudaError_t e = generate_normal_input(ctx.in_.get(), problem.dtype, problem.rows,
-                                              problem.cols, problem.in_stride, options.seed,
-                                              stream);
+    if (cudaError_t e =
+            generate_normal_input(ctx.in_.get(), problem.dtype, problem.rows, problem.cols,
+                                  problem.in_stride, options.seed, stream);
         e != cudaSuccess)
         return cuda_error(e, "generating the input for " + what);
     // All-ones bytes are NaN in fp32, fp16 and bf16: an element the kernel forgets stays NaN.
@@ -146,7 +147,8 @@ Result<PointRecord> run_point(const KernelInfo& kernel, const SoftmaxProblem& pr
     auto run_all = [&steps](cudaStream_t s) { return enqueue_steps(steps, s); };
 
     // --- validate before timing ------------------------------------------------------------
-    if (cudaError_t e = run_all(stream); e != cudaSuccess) return cuda_error(e, "launching " + what);
+    if (cudaError_t e = run_all(stream); e != cudaSuccess)
+        return cuda_error(e, "launching " + what);
     if (cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess)
         return cuda_error(e, "running " + what);
     PointRecord point;
@@ -185,8 +187,8 @@ Result<PointRecord> run_point(const KernelInfo& kernel, const SoftmaxProblem& pr
     for (const LaunchStep& s : steps) point.launches.push_back(describe_launch(s, ctx.limits_));
     if (steps.size() > 1 && options.time_each_launch) {
         for (size_t i = 0; i < steps.size(); ++i) {
-            Result<TimingStats> ti = time_samples(steps[i].launch, stream, &ctx.flusher_,
-                                                  options.timing);
+            Result<TimingStats> ti =
+                time_samples(steps[i].launch, stream, &ctx.flusher_, options.timing);
             if (!ti) return ti.error();
             point.launches[i].median_ms = ti->median_ms;
         }

@@ -47,7 +47,7 @@ struct RunOptions {
 // buffer, the profiler, reusable buffers and copy measurements. Create it on the thread that
 // will run the points (CUDA's current device is per thread).
 class RunContext {
-public:
+  public:
     static Result<std::unique_ptr<RunContext>> create(const RunOptions& options);
     ~RunContext();
     RunContext(const RunContext&) = delete;
@@ -62,7 +62,7 @@ public:
     // Copy bandwidth measured at `bytes` in this run, or 0 if none yet.
     double copy_gbps(size_t bytes) const;
 
-private:
+  private:
     RunContext() = default;
     friend Result<PointRecord> run_point(const KernelInfo&, const SoftmaxProblem&,
                                          const RunOptions&, RunContext&);
@@ -95,8 +95,8 @@ struct SkippedItem {
     std::string reason;  // check_problem's message
 };
 struct SweepPlan {
-    std::vector<SweepItem> items;     // kernel-major, in registry order, N ascending
-    std::vector<SkippedItem> skipped; // (kernel, N) outside the kernel's range on this device
+    std::vector<SweepItem> items;      // kernel-major, in registry order, N ascending
+    std::vector<SkippedItem> skipped;  // (kernel, N) outside the kernel's range on this device
 };
 
 // Every (kernel, N) inside the kernel's range; rows = elements / N, at least 1.

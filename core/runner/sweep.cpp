@@ -15,8 +15,8 @@ std::vector<int64_t> default_sweep_cols() {
     // 1000/1025 (around the warp kernel's end), 3000 and 12288 (not powers of two: no padding
     // waste for tiled kernels, some for next_pow2 blocks), 16385 (just past 2^14: half of fused's
     // next_pow2 block is masked away) and 100003 (a large prime: no vector-width alignment).
-    return {32,    128,   256,   512,   1000,   1024,   1025,   2048,   3000,   4096,   8192,
-            12288, 16384, 16385, 32768, 65536,  100003, 131072, 262144, 524288, 1048576};
+    return {32,    128,   256,   512,   1000,  1024,   1025,   2048,   3000,   4096,   8192,
+            12288, 16384, 16385, 32768, 65536, 100003, 131072, 262144, 524288, 1048576};
 }
 
 SweepPlan plan_sweep(const std::vector<const KernelInfo*>& kernels,
@@ -112,12 +112,14 @@ SweepResult run_sweep(const SweepPlan& plan, const RunOptions& options, const st
             result.session.points.push_back(std::move(*point));
             if (callbacks.point_done) callbacks.point_done(result.session.points.back());
         } else {
-            result.failures.push_back(PointFailure{item.kernel->id, item.problem.cols, point.error()});
+            result.failures.push_back(
+                PointFailure{item.kernel->id, item.problem.cols, point.error()});
             result.session.notes["failed: " + label] = point.error().message;
         }
         ++done;
     }
-    if (callbacks.progress) callbacks.progress(done, total, result.cancelled ? "cancelled" : "done");
+    if (callbacks.progress)
+        callbacks.progress(done, total, result.cancelled ? "cancelled" : "done");
 
     // The device's copy bandwidth is the one measured at the largest size (the sweep's 1 GiB).
     int64_t largest = -1;
@@ -126,9 +128,10 @@ SweepResult run_sweep(const SweepPlan& plan, const RunOptions& options, const st
         if (bytes > largest) largest = bytes, dev.copy_gbps = p.copy_gbps;
     }
     if (!plan.skipped.empty())
-        result.session.notes["skipped_out_of_range"] = std::to_string(plan.skipped.size()) +
-                                                       " (kernel, N) pairs outside their kernel's range";
-    if (result.cancelled) result.session.notes["cancelled"] = "the sweep was cancelled before the end";
+        result.session.notes["skipped_out_of_range"] =
+            std::to_string(plan.skipped.size()) + " (kernel, N) pairs outside their kernel's range";
+    if (result.cancelled)
+        result.session.notes["cancelled"] = "the sweep was cancelled before the end";
     return result;
 }
 

@@ -30,8 +30,8 @@ PredictedTraffic predict_point(const KernelInfo& kernel, const SoftmaxProblem& p
     for (const StepTraffic& s : t.steps)
         out.per_launch[s.name] = {s.dram_read_bytes, s.dram_write_bytes};
 
-    const double tensor = double(problem.rows) * double(problem.in_stride) *
-                          double(dtype_size(problem.dtype));
+    const double tensor =
+        double(problem.rows) * double(problem.in_stride) * double(dtype_size(problem.dtype));
     const std::string ts = format_bytes(tensor), l2 = format_bytes(double(l2_bytes));
     out.l2_resident = l2_bytes > 0 && tensor < kL2ResidentFraction * double(l2_bytes);
     if (out.l2_resident) {

@@ -65,9 +65,9 @@ json to_json(const DeviceRecord& d) {
 }
 
 json to_json(const TimingStats& t) {
-    return json{{"min_ms", number(t.min_ms)},       {"median_ms", number(t.median_ms)},
-                {"max_ms", number(t.max_ms)},       {"mean_ms", number(t.mean_ms)},
-                {"samples", t.samples},             {"l2_flushed", t.l2_flushed}};
+    return json{{"min_ms", number(t.min_ms)}, {"median_ms", number(t.median_ms)},
+                {"max_ms", number(t.max_ms)}, {"mean_ms", number(t.mean_ms)},
+                {"samples", t.samples},       {"l2_flushed", t.l2_flushed}};
 }
 
 json to_json(const LaunchRecord& l) {
@@ -85,16 +85,19 @@ json to_json(const LaunchRecord& l) {
 json to_json(const MetricsRecord& m) {
     json per = json::object();
     for (const auto& [name, values] : m.per_launch) per[name] = metric_values(values);
-    return json{{"available", m.available}, {"reason", m.reason},
-                {"set", m.set},             {"passes", m.passes},
-                {"values", metric_values(m.values)}, {"per_launch", per}};
+    return json{{"available", m.available},
+                {"reason", m.reason},
+                {"set", m.set},
+                {"passes", m.passes},
+                {"values", metric_values(m.values)},
+                {"per_launch", per}};
 }
 
 json to_json(const PredictedTraffic& p) {
     json per = json::object();
     for (const auto& [name, rw] : p.per_launch)
-        per[name] = json{{"dram_read_bytes", number(rw.first)},
-                         {"dram_write_bytes", number(rw.second)}};
+        per[name] =
+            json{{"dram_read_bytes", number(rw.first)}, {"dram_write_bytes", number(rw.second)}};
     return json{{"dram_read_bytes", number(p.dram_read_bytes)},
                 {"dram_write_bytes", number(p.dram_write_bytes)},
                 {"global_load_bytes", number(p.global_load_bytes)},
@@ -141,7 +144,7 @@ json string_map(const std::map<std::string, std::string>& m) {
 // after the first failure every getter returns false, so callers can read straight through.
 
 class Reader {
-public:
+  public:
     explicit Reader(std::string origin) : origin_(std::move(origin)) {}
 
     bool failed() const { return failed_; }
@@ -266,7 +269,7 @@ public:
         return true;
     }
 
-private:
+  private:
     static const char* type_name(const json& v) {
         if (v.is_null()) return "null";
         if (v.is_boolean()) return "a boolean";
@@ -397,7 +400,8 @@ void read_point(Reader& r, const json& o, const std::string& p, PointRecord* pt)
             pt->launches.push_back(l);
         }
     }
-    if (r.object(o, p, "predicted", &sub)) read_predicted(r, *sub, p + ".predicted", &pt->predicted);
+    if (r.object(o, p, "predicted", &sub))
+        read_predicted(r, *sub, p + ".predicted", &pt->predicted);
     if (r.object(o, p, "metrics", &sub)) read_metrics(r, *sub, p + ".metrics", &pt->metrics);
 }
 
@@ -506,12 +510,13 @@ Status save_session(const std::string& path, const Session& session) {
     // Write next to the target and rename over it: rename within a directory is atomic, so the
     // old file stays intact until the new one is complete.
     const std::string tmp = path + ".partial";
-    const char* const hint = "choose a writable location (the directory must exist and be writable)";
+    const char* const hint =
+        "choose a writable location (the directory must exist and be writable)";
     FILE* f = std::fopen(tmp.c_str(), "wb");
     if (!f)
-        return Error{"cannot write session " + path + ": cannot create " + tmp + ": " +
-                         std::strerror(errno),
-                     hint};
+        return Error{
+            "cannot write session " + path + ": cannot create " + tmp + ": " + std::strerror(errno),
+            hint};
     const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size() &&
                          std::fflush(f) == 0 && fsync(fileno(f)) == 0;
     const int write_errno = errno;
@@ -522,8 +527,7 @@ Status save_session(const std::string& path, const Session& session) {
     if (std::rename(tmp.c_str(), path.c_str()) != 0) {
         const int e = errno;
         std::remove(tmp.c_str());
-        return Error{"cannot write session " + path + ": rename failed: " + std::strerror(e),
-                     hint};
+        return Error{"cannot write session " + path + ": rename failed: " + std::strerror(e), hint};
     }
     return ok_status();
 }
