@@ -2,6 +2,8 @@
 // question with its answer hidden until revealed.
 #include <imgui.h>
 
+#include <cstdio>
+
 #include "app/viewer/app.h"
 #include "app/viewer/model/format.h"
 #include "kernels/registry.h"
@@ -74,17 +76,26 @@ void App::draw_lessons() {
     if (!e.kernels.empty()) {
         ImGui::Spacing();
         ImGui::PushStyleColor(ImGuiCol_ChildBg, ImGui::GetStyleColorVec4(ImGuiCol_FrameBg));
-        const float h = ImGui::GetTextLineHeightWithSpacing() * 3.6f;
+        std::string ks;
+        for (const std::string& k : e.kernels) ks += (ks.empty() ? "" : ", ") + k;
+        char what[512];
+        std::snprintf(what, sizeof what, "%s  \xC2\xB7  M = %lld, N = %s, %s%s%s  \xC2\xB7  %s %s",
+                      ks.c_str(), static_cast<long long>(e.rows), format_cols(e.cols).c_str(),
+                      e.dtype.c_str(), e.variant.empty() ? "" : ", ", e.variant.c_str(),
+                      zh ? "\xE8\xA7\x82\xE5\xAF\x9F" : "watch", e.metric.c_str());
+        // Sized to its wrapped text: title, description, button.
+        const ImGuiStyle& st = ImGui::GetStyle();
+        const float wrap = ImGui::GetContentRegionAvail().x - 2 * st.WindowPadding.x;
+        const float h = ImGui::GetTextLineHeightWithSpacing() +
+                        ImGui::CalcTextSize(what, nullptr, false, wrap).y + st.ItemSpacing.y +
+                        ImGui::GetFrameHeightWithSpacing() + 2 * st.WindowPadding.y;
         ImGui::BeginChild("experiment", ImVec2(0, h), true, ImGuiWindowFlags_NoScrollbar);
         ImGui::PushFont(fonts_.bold);
         ImGui::TextColored(pal.accent, zh ? "\xE5\xAE\x9E\xE9\xAA\x8C" : "Experiment");
         ImGui::PopFont();
-        std::string ks;
-        for (const std::string& k : e.kernels) ks += (ks.empty() ? "" : ", ") + k;
-        ImGui::TextWrapped("%s  \xC2\xB7  M = %lld, N = %s, %s  \xC2\xB7  %s %s", ks.c_str(),
-                           static_cast<long long>(e.rows), format_cols(e.cols).c_str(),
-                           e.dtype.c_str(), zh ? "\xE8\xA7\x82\xE5\xAF\x9F" : "watch",
-                           e.metric.c_str());
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextUnformatted(what);
+        ImGui::PopTextWrapPos();
         if (ImGui::Button(zh ? "\xE8\xAE\xBE\xE7\xBD\xAE\xE5\xAE\x9E\xE9\xAA\x8C" : "Set up"))
             apply_experiment();
         if (ImGui::IsItemHovered())
