@@ -84,6 +84,18 @@ set_tests_properties(viewer_screenshot_corrupt_session PROPERTIES LABELS cpu TIM
                      FIXTURES_REQUIRED viewer_session RESOURCE_LOCK xvfb
                      PASS_REGULAR_EXPRESSION "banner: Cannot open session:.*ok .*corrupt_session.png")
 
+# No GPU and no --session: the viewer opens the newest recorded session by itself and says so.
+# CUDA_VISIBLE_DEVICES hides any GPU, so this is the learner-without-a-GPU path everywhere.
+file(GLOB _sml_recorded CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/assets/sessions/*.json)
+if(_sml_recorded)
+  add_test(NAME viewer_screenshot_recorded_replay
+           COMMAND sh -c "CUDA_VISIBLE_DEVICES= '${SML_XVFB_RUN}' -a -s '-screen 0 1600x1000x24' '$<TARGET_FILE:softmaxlab>' --no-settings --size 1600x1000 --lesson 1 --screenshot '${_shots}/recorded_replay.png' 2>&1 && '$<TARGET_FILE:png_check>' '${_shots}/recorded_replay.png' 1600 1000 500")
+  set_tests_properties(viewer_screenshot_recorded_replay PROPERTIES LABELS cpu TIMEOUT 120
+                       RESOURCE_LOCK xvfb
+                       PASS_REGULAR_EXPRESSION "banner: Replaying a session recorded on .*Run is disabled: .*ok .*recorded_replay.png"
+                       FAIL_REGULAR_EXPRESSION "Cannot open session")
+endif()
+
 # Bad input exits non-zero with a one-line reason, before any window opens.
 add_test(NAME viewer_cli_bad_size_message
          COMMAND sh -c "'$<TARGET_FILE:softmaxlab>' --size 12x --screenshot x.png 2>&1; test $? -eq 2")
