@@ -408,10 +408,9 @@ void App::draw_dialogs() {
             if (ImGui::Selectable(p.c_str()))
                 std::snprintf(path_buf_, sizeof path_buf_, "%s", p.c_str());
         if (ImGui::Button("Open") || enter) {
-            if (open_session(path_buf_))
-                ImGui::CloseCurrentPopup();
-            else
-                ImGui::CloseCurrentPopup();  // the error is in a banner; keep the old session
+            // On failure the error is in a banner and the previous session stays open.
+            open_session(path_buf_);
+            ImGui::CloseCurrentPopup();
         }
         ImGui::SameLine();
         if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
