@@ -89,6 +89,8 @@ sml_cli_test(run_unwritable_json RC 2 ARGS run --kernel fused --json /nonexisten
              ERROR_HINT EXPECT "--json /nonexistent-dir/r.json is not writable")
 sml_cli_test(sweep_unwritable_out RC 2 ARGS sweep --out /nonexistent-dir/s.json
              ERROR_HINT EXPECT "--out /nonexistent-dir/s.json is not writable")
+sml_cli_test(sweep_out_is_directory RC 2 ARGS sweep --out ${CMAKE_CURRENT_BINARY_DIR}
+             ERROR_HINT EXPECT "is a directory")
 sml_cli_test(sweep_bad_cols RC 2 ARGS sweep --cols 32,abc
              ERROR_HINT EXPECT "'abc' is not a positive integer")
 sml_cli_test(sweep_unknown_kernel RC 2 ARGS sweep --kernels fused,nope

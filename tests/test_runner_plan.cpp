@@ -6,6 +6,7 @@
 #include <set>
 
 #include "core/measure/accuracy.h"
+#include "core/measure/build_info.h"
 #include "core/measure/device_info.h"
 #include "core/measure/input_gen.h"
 #include "core/measure/timing.h"
@@ -40,6 +41,29 @@ TEST(DeviceInfo, PeakDramFromClockAndBus) {
     EXPECT_NEAR(peak_dram_gbps(2619000, 5120), 3352.3, 0.1);
     EXPECT_EQ(cuda_version_string(13000), "13.0");
     EXPECT_EQ(cuda_version_string(12060), "12.6");
+}
+
+TEST(DeviceInfo, NvccVersionIsTheToolkitsOwn) {
+    const std::string v = nvcc_version();
+    // "13.0.88": major.minor.build, and the same major.minor as the runtime headers.
+    EXPECT_EQ(v.rfind(cuda_version_string(CUDART_VERSION) + ".", 0), 0u) << v;
+    EXPECT_EQ(std::count(v.begin(), v.end(), '.'), 2) << v;
+}
+
+TEST(SessionHeader, RecordsWhenWhereAndWhat) {
+    DeviceRecord d;
+    d.name = "test GPU";
+    d.runtime_version = "13.0";
+    const Session s = new_session(d, "softmaxlab-cli sweep --out s.json");
+    EXPECT_EQ(s.command, "softmaxlab-cli sweep --out s.json");
+    ASSERT_EQ(s.created_utc.size(), 20u) << s.created_utc;  // 2026-11-22T09:41:00Z
+    EXPECT_EQ(s.created_utc[10], 'T');
+    EXPECT_EQ(s.created_utc.back(), 'Z');
+    EXPECT_FALSE(s.host.empty());
+    EXPECT_EQ(s.software.at("softmaxlab"), SML_VERSION);
+    EXPECT_EQ(s.software.at("cuda_runtime"), "13.0");
+    EXPECT_EQ(s.software.at("nvcc"), nvcc_version());
+    EXPECT_EQ(s.device.name, "test GPU");
 }
 
 TEST(Sampling, SpreadIncludesFirstAndLast) {

@@ -1,5 +1,6 @@
 #include "app/cli/cli_common.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -98,6 +99,10 @@ Result<DType> parse_dtype_arg(const std::string& text) {
 }
 
 Status check_writable(const std::string& path, const std::string& option) {
+    struct stat st {};
+    if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+        return Error{option + " " + path + " is a directory",
+                     "give a file name, e.g. " + path + "/session.json"};
     const std::string probe = path + ".partial";
     FILE* f = std::fopen(probe.c_str(), "ab");
     if (!f)

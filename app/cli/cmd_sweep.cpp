@@ -94,6 +94,8 @@ int sweep_command(const SweepArgs& a) {
         if (Status s = save_session(a.out, session); !s) return fail(s.error(), kExitFailure);
         std::printf("session written to %s\n", a.out.c_str());
     }
+    if (a.out.empty())
+        std::printf("no --out given: the session was not saved (add --out session.json)\n");
     if (!a.csv.empty()) {
         if (Status s = write_points_csv(a.csv, session); !s) return fail(s.error(), kExitFailure);
         std::printf("CSV written to %s\n", a.csv.c_str());

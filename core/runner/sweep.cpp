@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <ctime>
 
+#include "core/measure/build_info.h"
 #include "core/measure/device_info.h"
 #include "core/runner/runner.h"
 #include "kernels/registry.h"
@@ -65,6 +66,7 @@ Session new_session(const DeviceRecord& device, const std::string& command) {
     s.software["cuda_driver"] = device.driver_version;
     // The toolkit whose headers (and nvcc) built this binary.
     s.software["cuda_toolkit_build"] = cuda_version_string(CUDART_VERSION);
+    s.software["nvcc"] = nvcc_version();
     s.software["cupti"] = SML_HAVE_CUPTI ? "built in" : "not built";
 #if defined(__clang__)
     s.software["host_compiler"] = "clang " __clang_version__;
