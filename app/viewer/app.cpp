@@ -379,7 +379,8 @@ void App::draw_dialogs() {
     if (show_open_) {
         ImGui::OpenPopup("Open session");
         show_open_ = false;
-        std::snprintf(path_buf_, sizeof path_buf_, "%s", s_.session_origin.c_str());
+        const std::string& last = s_.replay ? s_.session_origin : s_.settings.session_path;
+        std::snprintf(path_buf_, sizeof path_buf_, "%s", last.c_str());
     }
     if (show_save_) {
         ImGui::OpenPopup("Save session");
