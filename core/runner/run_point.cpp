@@ -32,8 +32,12 @@ RunContext::~RunContext() {
     if (stream_) cudaStreamDestroy(stream_);
 }
 
-CounterProfiler& RunContext::profiler() {
-    if (!profiler_) profiler_ = std::make_unique<CounterProfiler>(metric_set_);
+CounterProfiler& RunContext::profiler(MetricSet set) {
+    if (!profiler_ || set != metric_set_) {
+        profiler_.reset();  // one CUPTI session at a time
+        metric_set_ = set;
+        profiler_ = std::make_unique<CounterProfiler>(set);
+    }
     return *profiler_;
 }
 
@@ -204,8 +208,10 @@ Result<PointRecord> run_point(const KernelInfo& kernel, const SoftmaxProblem& pr
         std::vector<NamedLaunch> named;
         for (LaunchStep& s : steps) named.push_back(NamedLaunch{s.name, s.launch});
         const L2Flusher& flusher = ctx.flusher_;
-        point.metrics = ctx.profiler().profile(
-            named, [&flusher](cudaStream_t s) { flusher.flush(s); }, stream, steps.size() > 1);
+        point.metrics = ctx.profiler(options.metrics)
+                            .profile(
+                                named, [&flusher](cudaStream_t s) { flusher.flush(s); }, stream,
+                                steps.size() > 1);
         (void)cudaGetLastError();
     }
     return point;

@@ -57,8 +57,9 @@ class RunContext {
     const DeviceLimits& limits() const { return limits_; }
     cudaStream_t stream() const { return stream_; }
     const L2Flusher& flusher() const { return flusher_; }
-    // The profiler for the options' metric set (created on first use: CUPTI setup is costly).
-    CounterProfiler& profiler();
+    // The profiler for `set` (created on first use, since CUPTI setup is costly; recreated when
+    // the set changes). Not for MetricSet::off.
+    CounterProfiler& profiler(MetricSet set);
     // Copy bandwidth measured at `bytes` in this run, or 0 if none yet.
     double copy_gbps(size_t bytes) const;
 
@@ -131,8 +132,8 @@ struct SweepResult {
 Result<SweepResult> run_sweep(const SweepPlan& plan, const RunOptions& options,
                               const std::string& command, const SweepCallbacks& callbacks,
                               const std::atomic<bool>* cancel);
-// The same on an existing context (its buffers, flush buffer and profiler are reused; the
-// context's metric set is the one it was created with). Never fails as a whole.
+// The same on an existing context (its buffers, flush buffer and profiler are reused; a
+// different metric set in `options` replaces the profiler). Never fails as a whole.
 SweepResult run_sweep(const SweepPlan& plan, const RunOptions& options, const std::string& command,
                       const SweepCallbacks& callbacks, const std::atomic<bool>* cancel,
                       RunContext& context);

@@ -95,8 +95,9 @@ SweepResult run_sweep(const SweepPlan& plan, const RunOptions& options, const st
         dev.counters_available = false;
         dev.counters_reason = "metrics turned off (--metrics off)";
     } else {
-        dev.counters_available = context.profiler().available();
-        dev.counters_reason = dev.counters_available ? "" : context.profiler().unavailable_reason();
+        CounterProfiler& profiler = context.profiler(options.metrics);
+        dev.counters_available = profiler.available();
+        dev.counters_reason = dev.counters_available ? "" : profiler.unavailable_reason();
     }
 
     const int total = int(plan.items.size());
