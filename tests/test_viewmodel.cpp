@@ -17,6 +17,7 @@
 #include "app/viewer/model/viewer_args.h"
 #include "app/viewer/model/worker.h"
 #include "core/lessons/annotated_source.h"
+#include "core/profiler/metric_table.h"
 #include "kernels/registry.h"
 #include "tests/test_chart_fixture.h"
 
@@ -339,6 +340,14 @@ TEST(MetricRows, EveryColumnHasAHeaderAndADescription) {
         EXPECT_GT(std::string(i.header).size(), 0u);
         EXPECT_GT(std::string(i.description).size(), 20u) << i.header;
     }
+    // Counter columns quote the metric table, the one place counters are described.
+    const std::string occ = column_tooltip(MetricColumn::occupancy);
+    const MetricInfo* warps = find_metric(metric::kWarpsActive);
+    ASSERT_NE(warps, nullptr) << "the viewer reads a counter the metric table does not list";
+    EXPECT_NE(occ.find(warps->description), std::string::npos);
+    for (const char* name : {metric::kDramRead, metric::kDramWrite, metric::kL2HitRate,
+                             metric::kBankConflictsLd, metric::kBankConflictsSt})
+        EXPECT_NE(find_metric(name), nullptr) << name;
 }
 
 // [SECTION] Settings and command line -----------------------------------------------------------

@@ -64,7 +64,7 @@ void App::draw_metrics() {
         if (ImGui::IsItemHovered()) {
             ImGui::BeginTooltip();
             ImGui::PushTextWrapPos(ImGui::GetFontSize() * 26);
-            ImGui::TextUnformatted(info.description);
+            ImGui::TextUnformatted(column_tooltip(static_cast<MetricColumn>(c)).c_str());
             ImGui::PopTextWrapPos();
             ImGui::EndTooltip();
         }

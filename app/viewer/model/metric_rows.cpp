@@ -5,6 +5,7 @@
 #include <set>
 
 #include "app/viewer/model/format.h"
+#include "core/profiler/metric_table.h"
 #include "kernels/registry.h"
 
 namespace sml::viewer {
@@ -34,6 +35,31 @@ const MetricColumnInfo& column_info(MetricColumn c) {
          "(l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld/st.sum)."},
     };
     return info[static_cast<int>(c)];
+}
+
+std::string column_tooltip(MetricColumn c) {
+    std::string tip = column_info(c).description;
+    std::vector<const char*> counters;
+    switch (c) {
+        case MetricColumn::dram_measured:
+            counters = {metric::kDramRead, metric::kDramWrite};
+            break;
+        case MetricColumn::l2_hit:
+            counters = {metric::kL2HitRate};
+            break;
+        case MetricColumn::occupancy:
+            counters = {metric::kWarpsActive};
+            break;
+        case MetricColumn::bank_conflicts:
+            counters = {metric::kBankConflictsLd, metric::kBankConflictsSt};
+            break;
+        default:
+            break;
+    }
+    for (const char* name : counters)
+        if (const MetricInfo* m = find_metric(name))
+            tip += std::string("\n\n") + m->name + ": " + m->description;
+    return tip;
 }
 
 bool measured_dram_bytes(const PointRecord& p, double* bytes) {

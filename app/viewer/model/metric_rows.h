@@ -43,6 +43,10 @@ struct MetricColumnInfo {
     const char* description;  // one line, the header's tooltip
 };
 const MetricColumnInfo& column_info(MetricColumn c);
+// The header's tooltip: the column's description, then, for columns read from hardware counters,
+// each counter's own one-line description from the metric table (core/profiler/metric_table.h),
+// so the viewer and the CLI describe a counter in the same words.
+std::string column_tooltip(MetricColumn c);
 
 struct MetricRow {
     std::string kernel;  // registry id (+ " / variant" when not the default)
