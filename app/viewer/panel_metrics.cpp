@@ -63,7 +63,7 @@ void App::draw_metrics() {
         ImGui::TableHeader(info.header);
         if (ImGui::IsItemHovered()) {
             ImGui::BeginTooltip();
-            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 26);
+            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 34);
             ImGui::TextUnformatted(column_tooltip(static_cast<MetricColumn>(c)).c_str());
             ImGui::PopTextWrapPos();
             ImGui::EndTooltip();
