@@ -177,5 +177,49 @@ TEST(PredictPoint, L2ResidencyFlagAndReason) {
         predict_point(*online, SoftmaxProblem::contiguous(8192, 1024, DType::f16), l2).l2_resident);
 }
 
+TEST(SweepPlan, AllVariantsRunsEachVariantOfKernelsThatHaveThem) {
+    const DeviceLimits h100 = DeviceLimits::h100_reference();
+    const KernelInfo* smem = find_kernel("smem");
+    const KernelInfo* warp = find_kernel("warp");
+    ASSERT_TRUE(smem && warp);
+    ASSERT_GE(smem->variants.size(), 2u);
+    const SweepPlan plain = plan_sweep({smem, warp}, {1024}, 1 << 20, DType::f32, h100);
+    const SweepPlan all = plan_sweep({smem, warp}, {1024}, 1 << 20, DType::f32, h100, true);
+    EXPECT_EQ(plain.items.size(), 2u);
+    ASSERT_EQ(all.items.size(), smem->variants.size() + 1);
+    for (size_t v = 0; v < smem->variants.size(); ++v) {
+        EXPECT_EQ(all.items[v].kernel, smem);
+        EXPECT_EQ(all.items[v].variant, int(v));
+    }
+    EXPECT_EQ(all.items.back().kernel, warp);
+    EXPECT_EQ(all.items.back().variant, 0);
+}
+
+TEST(SweepPlan, ExtraPointsParseKernelVariantAndSize) {
+    const DeviceLimits h100 = DeviceLimits::h100_reference();
+    Result<SweepItem> naive = parse_extra_point("naive:4096x1024", DType::f32, h100);
+    ASSERT_TRUE(naive) << naive.error().message;
+    EXPECT_STREQ(naive->kernel->id, "naive");
+    EXPECT_EQ(naive->problem.rows, 4096);
+    EXPECT_EQ(naive->problem.cols, 1024);
+    EXPECT_EQ(naive->variant, 0);
+
+    Result<SweepItem> smem = parse_extra_point("smem/bank-conflicted:8192x32768", DType::f32, h100);
+    ASSERT_TRUE(smem) << smem.error().message;
+    EXPECT_EQ(find_kernel("smem")->variants[size_t(smem->variant)], "bank-conflicted");
+
+    // Each bad form names the problem.
+    EXPECT_NE(parse_extra_point("nope:1x2", DType::f32, h100).error().message.find("nope"),
+              std::string::npos);
+    EXPECT_NE(parse_extra_point("smem/zigzag:1x32", DType::f32, h100).error().hint.find(
+                  "bank-conflicted"),
+              std::string::npos);
+    EXPECT_FALSE(parse_extra_point("naive:4096", DType::f32, h100));
+    EXPECT_FALSE(parse_extra_point("naive:4096x10z", DType::f32, h100));
+    Result<SweepItem> out_of_range = parse_extra_point("warp:8x5000", DType::f32, h100);
+    ASSERT_FALSE(out_of_range);
+    EXPECT_NE(out_of_range.error().message.find("1024"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace sml

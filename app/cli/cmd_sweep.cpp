@@ -23,6 +23,8 @@ struct SweepArgs {
     std::string metrics = "default";
     int samples = 20;
     uint64_t seed = 1;
+    std::string variants = "default";
+    std::vector<std::string> extra;
 };
 
 std::string default_cols_text() {
@@ -59,8 +61,16 @@ int sweep_command(const SweepArgs& a) {
     Error no_gpu;
     bool have_gpu = false;
     const DeviceLimits limits = limits_for_checks(&no_gpu, &have_gpu);
+    if (a.variants != "default" && a.variants != "all")
+        return fail(Error{"unknown --variants '" + a.variants + "'", "use default or all"},
+                    kExitBadArgs);
+    SweepPlan plan = plan_sweep(*kernels, cols, a.elements, *dtype, limits, a.variants == "all");
+    for (const std::string& text : a.extra) {
+        Result<SweepItem> item = parse_extra_point(text, *dtype, limits);
+        if (!item) return fail(item.error(), kExitBadArgs);
+        plan.items.push_back(*item);
+    }
     if (!have_gpu) return fail(no_gpu, kExitFailure);
-    const SweepPlan plan = plan_sweep(*kernels, cols, a.elements, *dtype, limits);
     if (plan.items.empty())
         return fail(Error{"no (kernel, N) pair of this sweep is inside its kernel's range",
                           "softmaxlab-cli list shows each kernel's range"},
@@ -135,11 +145,18 @@ CommandFn add_sweep_command(CLI::App& app) {
         ->default_val("default");
     sub->add_option("--samples", a->samples, "Timed samples per point")->default_val(20);
     sub->add_option("--seed", a->seed, "Input generator seed")->default_val(1);
+    sub->add_option("--variants", a->variants,
+                    "default, or all: also run every variant (smem's bank-conflicted layout)")
+        ->default_val("default");
+    sub->add_option("--extra", a->extra,
+                    "Extra points <kernel>[/<variant>]:<rows>x<cols>, e.g. naive:4096x1024")
+        ->delimiter(',');
     sub->footer(
         "\nEach kernel runs only at the N inside its range; the rest are skipped and "
         "counted.\nExamples:\n"
         "  softmaxlab-cli sweep --out session.json --csv session.csv\n"
-        "  softmaxlab-cli sweep --kernels fused,online --cols 16384,16385 --out cliff.json");
+        "  softmaxlab-cli sweep --kernels fused,online --cols 16384,16385 --out cliff.json\n"
+        "  softmaxlab-cli sweep --variants all --extra naive:4096x1024 --out lessons.json");
     return [a] { return sweep_command(*a); };
 }
 

@@ -89,6 +89,7 @@ bool point_is_correct(const PointRecord& p);
 struct SweepItem {
     const KernelInfo* kernel = nullptr;
     SoftmaxProblem problem;
+    int variant = 0;  // index into KernelInfo::variants
 };
 struct SkippedItem {
     std::string kernel;
@@ -100,10 +101,17 @@ struct SweepPlan {
     std::vector<SkippedItem> skipped;  // (kernel, N) outside the kernel's range on this device
 };
 
-// Every (kernel, N) inside the kernel's range; rows = elements / N, at least 1.
+// Every (kernel, N) inside the kernel's range; rows = elements / N, at least 1. With
+// all_variants, kernels that have variants (smem's bank-conflicted layout) run each of them.
 SweepPlan plan_sweep(const std::vector<const KernelInfo*>& kernels,
                      const std::vector<int64_t>& cols, int64_t elements, DType dtype,
-                     const DeviceLimits& limits);
+                     const DeviceLimits& limits, bool all_variants = false);
+
+// One explicitly sized point added to a sweep, e.g. the L2-resident naive run at 4096 x 1024.
+// Text form: "<kernel>[/<variant>]:<rows>x<cols>", e.g. "naive:4096x1024",
+// "smem/bank-conflicted:8192x32768".
+Result<SweepItem> parse_extra_point(const std::string& text, DType dtype,
+                                    const DeviceLimits& limits);
 
 // The default N values: 32 .. 1048576 with the cliffs a learner should see (powers of two and
 // their neighbours such as 16385, non-powers such as 3000 and 12288).
