@@ -1,14 +1,13 @@
 // CUPTI counters on a real GPU: the numbers must match traffic we can work out by hand.
 //
-// Part 1 uses two kernels of this test (profiler_test_kernels.cu) whose DRAM traffic is exact: a
-// copy and a read-only sweep used as the L2 flush. Part 2 profiles the registry's softmax kernels
+// Part 1 uses a copy kernel of this test (profiler_test_kernels.cu) whose DRAM traffic is exact,
+// flushed by the project's own read-sweep L2Flusher (core/measure/timing.h). Part 2 profiles the registry's softmax kernels
 // and checks the lessons' claims: one read and one write per element for the fused kernels, naive
 // at least 3x fused, naive under its formula when it fits in L2, and bank conflicts that appear
 // only in the deliberately conflicting shared-memory layout.
 //
-// Why the flush here is a read sweep: a memset flush leaves up to an L2's worth of dirty lines;
-// their write-back then lands inside the measured range (seen on the H100: +20 MB of DRAM writes
-// on a 256 MiB copy). A read-only sweep leaves L2 full of clean lines.
+// The flush is the same one the runner uses, so these checks also cover it: a flush that left
+// dirty lines in L2 would show up here as extra DRAM writes.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -17,6 +16,7 @@
 #include <string>
 
 #include "core/measure/input_gen.h"
+#include "core/measure/timing.h"
 #include "core/profiler/metric_table.h"
 #include "core/profiler/profiler.h"
 #include "gpu_env.h"
@@ -61,10 +61,8 @@ class ProfilerGpu : public ::testing::Test {
         cudaDeviceProp prop{};
         ASSERT_EQ(cudaGetDeviceProperties(&prop, 0), cudaSuccess);
         l2_bytes_ = prop.l2CacheSize;
-        flush_buf_ = std::make_unique<DeviceMem>(flush_floats() * sizeof(float));
-        sink_ = std::make_unique<DeviceMem>(sizeof(float));
-        ASSERT_NE(flush_buf_->p, nullptr);
-        ASSERT_EQ(cudaMemset(flush_buf_->p, 0, flush_floats() * sizeof(float)), cudaSuccess);
+        Status flusher_ready = flusher_.init(l2_bytes_);
+        ASSERT_TRUE(flusher_ready) << flusher_ready.error().message;
         ASSERT_EQ(cudaStreamCreate(&stream_), cudaSuccess);
     }
     void TearDown() override {
@@ -81,13 +79,8 @@ class ProfilerGpu : public ::testing::Test {
         return *slot;
     }
 
-    // Twice the L2, read: evicts everything and leaves no dirty line behind.
-    size_t flush_floats() const { return size_t(2 * l2_bytes_) / sizeof(float) / 4 * 4; }
     std::function<void(cudaStream_t)> read_flush() {
-        float* buf = flush_buf_->f();
-        float* sink = sink_->f();
-        size_t n = flush_floats();
-        return [buf, sink, n](cudaStream_t s) { (void)test::launch_read_sweep(buf, n, sink, s); };
+        return [this](cudaStream_t s) { flusher_.flush(s); };
     }
 
     MetricsRecord profile(const std::vector<NamedLaunch>& launches, bool per_launch,
@@ -100,7 +93,7 @@ class ProfilerGpu : public ::testing::Test {
 
     int64_t l2_bytes_ = 0;
     cudaStream_t stream_ = nullptr;
-    std::unique_ptr<DeviceMem> flush_buf_, sink_;
+    L2Flusher flusher_;
 };
 
 double metric(const std::vector<MetricValue>& values, const std::string& name) {

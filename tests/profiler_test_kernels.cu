@@ -10,16 +10,6 @@ __global__ void copy_kernel(const float4* __restrict__ in, float4* __restrict__ 
         out[i] = in[i];
 }
 
-__global__ void read_sweep_kernel(const float4* __restrict__ buf, size_t n4, float* sink) {
-    float acc = 0.f;
-    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n4;
-         i += size_t(gridDim.x) * blockDim.x) {
-        float4 v = buf[i];
-        acc += v.x + v.y + v.z + v.w;
-    }
-    if (acc == 123456.75f) *sink = acc;  // never true for the zero-filled flush buffer
-}
-
 // Enough blocks to fill any current GPU several times over; the loops stride across the rest.
 unsigned grid_for(size_t n4) {
     size_t blocks = (n4 + 255) / 256;
@@ -32,13 +22,6 @@ cudaError_t launch_copy(const float* in, float* out, size_t n, cudaStream_t stre
     const size_t n4 = n / 4;
     copy_kernel<<<grid_for(n4), 256, 0, stream>>>(reinterpret_cast<const float4*>(in),
                                                   reinterpret_cast<float4*>(out), n4);
-    return cudaGetLastError();
-}
-
-cudaError_t launch_read_sweep(const float* buf, size_t n, float* sink, cudaStream_t stream) {
-    const size_t n4 = n / 4;
-    read_sweep_kernel<<<grid_for(n4), 256, 0, stream>>>(reinterpret_cast<const float4*>(buf), n4,
-                                                        sink);
     return cudaGetLastError();
 }
 

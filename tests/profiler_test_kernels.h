@@ -13,8 +13,4 @@ namespace sml::test {
 // out[i] = in[i] for i < n, with 16-byte accesses; n must be a multiple of 4.
 cudaError_t launch_copy(const float* in, float* out, size_t n, cudaStream_t stream);
 
-// Reads buf[0..n) and writes nothing (sink is written only if the data holds a sentinel, which
-// stops the compiler from dropping the loads). n must be a multiple of 4.
-cudaError_t launch_read_sweep(const float* buf, size_t n, float* sink, cudaStream_t stream);
-
 }  // namespace sml::test

@@ -33,18 +33,6 @@ double bandwidth_gbps(double bytes, double ms) {
     return ms > 0 ? bytes / (ms * 1e-3) / 1e9 : 0.0;
 }
 
-Status L2Flusher::init(int64_t l2_bytes) {
-    // Twice the L2 (and at least 32 MiB when the device reports none): writing it evicts every
-    // line the kernel could reuse, whatever the replacement policy.
-    const size_t bytes = std::max<size_t>(size_t(2 * std::max<int64_t>(l2_bytes, 0)), 32u << 20);
-    if (buffer_.size() == bytes) return ok_status();
-    return buffer_.allocate(bytes, "the L2 flush buffer");
-}
-
-void L2Flusher::flush(cudaStream_t stream) const {
-    if (buffer_.get()) (void)cudaMemsetAsync(buffer_.get(), 0, buffer_.size(), stream);
-}
-
 namespace {
 // Owns a set of events; destroys them however the timing ends.
 struct EventSet {

@@ -32,7 +32,14 @@ TimingStats summarize_samples(std::vector<double> samples_ms, bool l2_flushed);
 // Effective bandwidth in GB/s (1e9 bytes/s) for `bytes` moved in `ms`.
 double bandwidth_gbps(double bytes, double ms);
 
-// Evicts L2 by writing a buffer twice its size: after it, none of the kernel's data is cached.
+// Leaves L2 cold *and clean* before a timed sample or a counter pass, by reading a zero-filled
+// buffer twice the L2's size (l2_flush.cu).
+//
+// Why a read and not a memset: a write-based flush evicts the kernel's data but leaves up to an
+// L2's worth of its own dirty lines, whose write-back then lands inside the next timed sample or
+// counter range. Seen on the H100 (256 MiB copy): 2.709e8 DRAM bytes written after a memset
+// flush, 2.509e8 after a read sweep. A read evicts the dirty lines first (before the sample
+// starts) and leaves only clean ones behind.
 class L2Flusher {
   public:
     Status init(int64_t l2_bytes);
@@ -40,7 +47,8 @@ class L2Flusher {
     size_t bytes() const { return buffer_.size(); }
 
   private:
-    DeviceBuffer buffer_;
+    DeviceBuffer buffer_;  // zero-filled, read by every flush
+    DeviceBuffer sink_;    // one float the sweep never actually writes (keeps the loads alive)
 };
 
 // Times `work` with CUDA events. All samples are enqueued back to back (flush, start, work,

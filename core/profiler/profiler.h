@@ -47,9 +47,9 @@ class CounterProfiler {
     // its own range too (naive's breakdown; MetricsRecord::per_launch is keyed by
     // NamedLaunch::name): launch k is replayed after launches 0..k-1 run unprofiled, so it sees
     // the cache state of a real run, and the parts add up to the whole. `flush_l2` runs before
-    // every replay pass so
-    // DRAM counts describe a cold cache; the profiler then runs its own read-only sweep so that
-    // no dirty line of the flush is written back inside the range (see l2_sweep.h). DRAM writes
+    // every replay pass so DRAM counts describe a cold cache; it must leave L2 clean too
+    // (core/measure's L2Flusher reads, see timing.h), or the write-back of its dirty lines is
+    // counted as the kernel's DRAM writes. DRAM writes
     // still exclude whatever the kernel leaves dirty in L2 when it ends (at most the L2 size,
     // ~1.6% of a 1 GiB output on the H100). passes = replay passes of the whole-kernel range.
     // On failure the record has available=false and a reason; the caller's run goes on.

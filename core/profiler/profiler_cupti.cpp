@@ -8,7 +8,7 @@
 //     -> cuptiRangeProfilerEnable on the current context
 //   profile(), per range ("kernel" over all launches; with per_launch, then one per launch):
 //     size + initialize a counter-data image -> SetConfig(CUPTI_UserRange, CUPTI_UserReplay)
-//     -> repeat { flush L2 (caller) + clean read sweep; [launches before this one, unprofiled];
+//     -> repeat { flush L2 (caller); [launches before this one, unprofiled];
 //                 Start; PushRange; launches; PopRange; Stop } until all passes are submitted
 //     -> DecodeData -> name + EvaluateToGpuValues.
 // With user replay CUPTI does not save or restore memory: each pass simply runs the launches
@@ -33,7 +33,6 @@
 #include <map>
 
 #include "core/profiler/counter_errors.h"
-#include "core/profiler/l2_sweep.h"
 #include "core/profiler/metric_table.h"
 #include "core/profiler/profiler.h"
 
@@ -178,8 +177,6 @@ struct CounterProfiler::Impl {
     std::vector<uint8_t> config_image;
     CUpti_RangeProfiler_Object* ranges = nullptr;  // range profiler enabled on `ctx`
     std::vector<uint8_t> counter_data;
-    std::unique_ptr<L2Sweep> sweep;  // leaves L2 clean after the caller's flush (l2_sweep.h)
-    int sweep_device = -1;
 
     void mark_unavailable(std::string why) {
         available = false;
@@ -290,14 +287,6 @@ struct CounterProfiler::Impl {
         img.pConfigImage = config_image.data();
         SML_CUPTI_TRY(cuptiProfilerHostGetConfigImage(&img));
 
-
-        if (sweep_device != device) {
-            int l2 = 0;
-            (void)cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device);
-            sweep = std::make_unique<L2Sweep>();
-            if (!sweep->init(l2)) sweep.reset();  // counts then include the flush's write-backs
-            sweep_device = device;
-        }
 
         // Enabling here (not per profile() call) makes privilege and attached-profiler errors
         // show up at construction, so available() is honest before the first run.
@@ -414,12 +403,8 @@ struct CounterProfiler::Impl {
         *passes = 0;
         bool all_submitted = false;
         while (!all_submitted && *passes < kMaxPasses) {
-            // Flush outside Start/Stop, so the flush's own traffic is never counted; then sweep
-            // so no dirty line of the flush is left to be written back inside the range.
-            if (flush_l2) {
-                flush_l2(stream);
-                if (sweep) (void)sweep->run(stream);
-            }
+            // Flush outside Start/Stop, so the flush's own traffic is never counted.
+            if (flush_l2) flush_l2(stream);
             if (prefix) {
                 cudaError_t e = prefix();
                 if (e != cudaSuccess) {
