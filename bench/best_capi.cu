@@ -112,5 +112,7 @@ void sml_best_describe(long long cols, int dtype, char* buf, int len) {
     std::snprintf(buf, len, "%s", c.describe().c_str());
 }
 
-const char* sml_error_string(int code) { return cudaGetErrorString(static_cast<cudaError_t>(code)); }
+const char* sml_error_string(int code) {
+    return cudaGetErrorString(static_cast<cudaError_t>(code));
+}
 }

@@ -30,7 +30,10 @@ import subprocess
 import sys
 import tempfile
 
-import torch
+try:
+    import torch
+except ImportError:  # --show needs no GPU and no torch
+    torch = None
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -39,7 +42,7 @@ sys.path.insert(0, HERE)
 # width, just past a power of two, a multiple of 3).
 DEFAULT_COLS = [32, 64, 128, 256, 512, 1000, 1024, 2048, 2049, 4096, 8192, 12288, 16384, 16385,
                 32768, 65536, 131072, 262144, 524288, 1048576]
-DTYPES = {"fp32": (torch.float32, 0), "fp16": (torch.float16, 1), "bf16": (torch.bfloat16, 2)}
+DTYPES = {"fp32": ("float32", 0), "fp16": ("float16", 1), "bf16": ("bfloat16", 2)}
 # Error allowed against float64: rounding of the stored output dominates (see tests/gpu_test_best).
 TOLERANCE = {"fp32": 1e-5, "fp16": 2e-3, "bf16": 1.6e-2}
 
@@ -147,14 +150,13 @@ def tune_configs(cols, dtype_bytes):
             while 32 * packs * vec < cols:
                 packs *= 2
             out.append((f"group w{width} p{packs} waves{waves}", (0, width, packs, 0, 0, 1, waves)))
-        return out
     packs = -(-(cols + (vec - 1 if cols % vec else 0)) // vec)  # odd N: rows start unaligned
-    for cluster in range(1, 9):
-        for values in (16, 32):
+    for cluster in range(1, 9 if cols > 1024 else 2):
+        for values in (8, 16, 32):
             per_block = -(-packs // cluster)
             threads = -(-per_block // (values // vec))
             threads = -(-threads // 32) * 32
-            if 64 <= threads <= 1024:
+            if 32 <= threads <= 1024:
                 out.append((f"cluster {cluster}x{threads}x{values}",
                             (1, 0, 0, threads, values, cluster, 1)))
     if cols >= 32768:
@@ -168,7 +170,7 @@ def cli_points(cli, cols, elements, workdir):
     """The project's own sweep of every registry kernel, read from its session JSON."""
     out = os.path.join(workdir, "cli_session.json")
     cmd = [cli, "sweep", "--kernels", "all", "--cols", ",".join(map(str, cols)),
-           "--elements", str(elements), "--out", out]
+           "--elements", str(elements), "--metrics", "off", "--out", out]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         return cmd, [], proc.stderr.strip()[-500:]
@@ -186,7 +188,9 @@ def cli_points(cli, cols, elements, workdir):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--lib", required=True, help="libsmlbest.so built from bench/best_capi.cu")
+    ap.add_argument("--lib", help="libsmlbest.so built from bench/best_capi.cu")
+    ap.add_argument("--show", metavar="RESULTS_JSON",
+                    help="print the markdown table of a results file (no GPU needed) and exit")
     ap.add_argument("--cols", default=",".join(map(str, DEFAULT_COLS)))
     ap.add_argument("--bytes", type=int, default=1 << 30, help="input size per point (1 GiB)")
     ap.add_argument("--dtype", default="fp32", choices=sorted(DTYPES))
@@ -196,14 +200,24 @@ def main():
     ap.add_argument("--cli", help="softmaxlab-cli, to add the lesson kernels from its sweep")
     ap.add_argument("--out", default=os.path.join(HERE, "results"), help="folder for the JSON")
     args = ap.parse_args()
+    if args.show:
+        with open(args.show) as f:
+            result = json.load(f)
+        cols = sorted({p["cols"] for p in result["points"]})
+        print(f"{result['device']['name']}, {result['created_utc']}, {result['method']['dtype']}, "
+              f"median of {result['method']['samples']}; GB/s (% of the same run's copy)")
+        print_table(result["points"], cols)
+        return 0
+    if not args.lib:
+        ap.error("--lib is required (build it from bench/best_capi.cu, see bench/README-peers.md)")
     if args.samples < 20:
         ap.error("--samples must be >= 20 (the project's method takes the median of >= 20)")
-    if not torch.cuda.is_available():
+    if torch is None or not torch.cuda.is_available():
         print("error: no CUDA device; run this on a machine with an NVIDIA GPU", file=sys.stderr)
         return 1
 
     torch.manual_seed(0)
-    tdtype, code = DTYPES[args.dtype]
+    tdtype, code = getattr(torch, DTYPES[args.dtype][0]), DTYPES[args.dtype][1]
     esize = torch.tensor([], dtype=tdtype).element_size()
     best = BestLib(args.lib)
     timer = Timer(args.samples)
@@ -279,7 +293,7 @@ def print_table(points, cols_list):
             elif p["status"] != "ok":
                 row.append(p["status"][:40])
             else:
-                row.append(f"{p['gbps']:.0f} ({p.get('pct_of_copy', 100):.1f}%)")
+                row.append(f"{p['gbps']:.0f} ({p.get('pct_of_copy') or 100:.1f}%)")
         print(f"| {cols} | " + " | ".join(row) + " |")
 
 

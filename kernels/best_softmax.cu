@@ -2,37 +2,37 @@
 //
 // The idea
 //   Steps 1-6 each teach one idea and pay for it somewhere. `best` keeps only what pays on an
-//   H100 and chooses by row length, like OneFlow's and PyTorch's softmax do:
+//   H100 and chooses by row length, like OneFlow's and PyTorch's softmax do. With `need` = N
+//   (plus up to one pack when rows are not 16-byte aligned), fp32 numbers:
 //
-//     N (plus alignment slack)   path                        DRAM traffic
-//     <= 1024 values             group: 1..32 lanes per row,  read MN, write MN
-//                                several rows per group
-//     <= 16 x 8192 values        cluster: a row split over   read MN, write MN
-//                                1..16 blocks, in registers
-//     <= 16 x 32768 values       cluster, 1024-thread blocks  read MN, write MN
-//     longer                     two-pass online over a      read 2MN, write MN
-//                                cluster (row too big to
-//                                stay on chip)
+//     need            path                                          DRAM traffic
+//     < 256           group: 1..32 lanes per row, 1-4 rows per group  read MN, write MN
+//     <= 1024         block per row, 8 values a thread (32-128 thr.)  read MN, write MN
+//     <= 8192         block per row, 16 values a thread (<= 512 thr.) read MN, write MN
+//     <= 131072       cluster of 1..8 blocks per row, 32 values a      read MN, write MN
+//                     thread, max and sum reduced through DSMEM
+//     longer          two-pass online over a cluster of up to 16       read 2MN, write MN
+//                     blocks (the row no longer fits on chip)
 //
 // What changed since step 6 (online)
 //   - The row is read from DRAM once whenever it fits on chip, and "on chip" now means the
-//     registers of up to 16 SMs: on Hopper a thread-block *cluster* splits one row across
-//     blocks and reduces max and sum through distributed shared memory (DSMEM), so one
-//     block's row slice never leaves its SM. 16 blocks x 1024 threads x 32 registers hold
-//     524288 values: half a million fp32 elements in a single pass.
-//   - Small rows use sub-warp groups: N = 32 fp32 is 8 lanes x one 16-byte load, and each group
+//     registers of up to 8 SMs: on Hopper a thread-block *cluster* splits one row across
+//     blocks and reduces max and sum through distributed shared memory (DSMEM), so a block's
+//     slice of the row never leaves its SM.
+//   - Blocks are sized to the row in steps of one warp (2049 fp32 values take 160 threads, not
+//     256), and one-block rows launch without a cluster: measured faster than a cluster of 1.
+//   - Short rows use sub-warp groups: N = 32 fp32 is 8 lanes x one 16-byte load, and each group
 //     handles several rows so every thread has several loads in flight.
 //   - Every access is a 16-byte vector where possible. Rows need not be aligned: each row is
 //     viewed in an "aligned frame" (its address rounded down to 16 bytes); packs wholly inside
 //     the row move as vectors and only the two edge packs go element by element.
 //   - exp(x - m) is computed as exp2((x - m) * log2(e)): one FMUL plus the hardware EX2.
 //     One reciprocal per row, then a multiply per element.
-//   - Stores carry the streaming hint (st.global.cs): the output is never read again, so it
-//     should not push the input out of L2.
+//   - Stores carry the streaming hint (st.global.cs): the output is never read again.
 //   - fp16 and bf16 are loaded and stored as such (8 per 16-byte pack) and computed in fp32.
 //
-// Valid N: any N >= 1, every dtype. Without clusters (compute capability < 9) the cluster
-//   path runs with one block per row and the two-pass path takes over beyond 32768 values.
+// Valid N: any N >= 1, every dtype. Without clusters (compute capability < 9) one block of up
+//   to 1024 threads holds 32768 values and the two-pass path runs one block per row beyond.
 // Special values follow torch.softmax: a row of all -inf gives NaN; a NaN anywhere in a row
 //   makes that row NaN.
 #include <cooperative_groups.h>
@@ -54,15 +54,25 @@ constexpr float kNegInf = -__builtin_huge_valf();
 constexpr unsigned kFullMask = 0xffffffffu;
 
 // @region element-io: fp32 compute for every dtype; 16-byte packs of 4 floats or 8 halves
-__device__ __forceinline__ float to_float(float x) { return x; }
-__device__ __forceinline__ float to_float(__half x) { return __half2float(x); }
-__device__ __forceinline__ float to_float(__nv_bfloat16 x) { return __bfloat162float(x); }
+__device__ __forceinline__ float to_float(float x) {
+    return x;
+}
+__device__ __forceinline__ float to_float(__half x) {
+    return __half2float(x);
+}
+__device__ __forceinline__ float to_float(__nv_bfloat16 x) {
+    return __bfloat162float(x);
+}
 template <typename T>
 __device__ __forceinline__ T from_float(float x);
 template <>
-__device__ __forceinline__ float from_float<float>(float x) { return x; }
+__device__ __forceinline__ float from_float<float>(float x) {
+    return x;
+}
 template <>
-__device__ __forceinline__ __half from_float<__half>(float x) { return __float2half_rn(x); }
+__device__ __forceinline__ __half from_float<__half>(float x) {
+    return __float2half_rn(x);
+}
 template <>
 __device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float x) {
     return __float2bfloat16_rn(x);
@@ -79,35 +89,18 @@ __device__ __forceinline__ int frame_head(const T* p) {
     return static_cast<int>((reinterpret_cast<uintptr_t>(p) & 15u) / sizeof(T));
 }
 
+// kStream: read once. kKeepInL2: read again soon (the two-pass kernel's first pass).
 enum class LoadHint { kStream, kKeepInL2 };
 
-// TUNING (temporary): cache hints under test on the device.
-#ifndef SML_BEST_LOAD
-#define SML_BEST_LOAD 0  // 0 ld.global.cs, 1 plain ld.global, 2 ld.global.nc
-#endif
-#ifndef SML_BEST_STORE
-#define SML_BEST_STORE 0  // 0 st.global.cs, 1 plain st.global
-#endif
-#ifndef SML_BEST_ROWS1
-#define SML_BEST_ROWS1 4
-#endif
+// Cache hints, measured on an H100 (bench/README-peers.md): plain loads beat ld.global.cs by
+// 2-5% here; streaming stores (st.global.cs) beat plain ones by up to 8% for one-block-per-row
+// rows, since the output then does not evict input that is still to be read.
 template <LoadHint kHint>
 __device__ __forceinline__ uint4 load16(const uint4* src) {
-    if (kHint == LoadHint::kKeepInL2) return __ldcg(src);
-#if SML_BEST_LOAD == 0
-    return __ldcs(src);
-#elif SML_BEST_LOAD == 1
-    return *src;
-#else
-    return __ldg(src);
-#endif
+    return kHint == LoadHint::kKeepInL2 ? __ldcg(src) : *src;
 }
 __device__ __forceinline__ void store16(uint4* dst, uint4 v) {
-#if SML_BEST_STORE == 0
     __stcs(dst, v);
-#else
-    *dst = v;
-#endif
 }
 
 // Loads pack `q` of the aligned frame of a row that occupies frame slots [head, head + cols).
@@ -194,23 +187,41 @@ template <bool kClustered>
 struct RowCluster {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     static_assert(kClustered, "the one-block form is the specialisation below");
-    __device__ static unsigned rank() { return cg::this_cluster().block_rank(); }
-    __device__ static unsigned size() { return cg::this_cluster().num_blocks(); }
+    __device__ static unsigned rank() {
+        return cg::this_cluster().block_rank();
+    }
+    __device__ static unsigned size() {
+        return cg::this_cluster().num_blocks();
+    }
     // Barrier over every thread of every block in the cluster; orders DSMEM writes and reads.
-    __device__ static void sync() { cg::this_cluster().sync(); }
-    __device__ static void arrive() { cg::this_cluster().barrier_arrive(); }
-    __device__ static void wait() { cg::this_cluster().barrier_wait(); }
+    __device__ static void sync() {
+        cg::this_cluster().sync();
+    }
+    __device__ static void arrive() {
+        cg::this_cluster().barrier_arrive();
+    }
+    __device__ static void wait() {
+        cg::this_cluster().barrier_wait();
+    }
     // The same shared variable in block `r` of this cluster (distributed shared memory).
     __device__ static float* peer(float* p, unsigned r) {
         return cg::this_cluster().map_shared_rank(p, r);
     }
 #else
-    __device__ static unsigned rank() { return 0; }
-    __device__ static unsigned size() { return 1; }
-    __device__ static void sync() { __syncthreads(); }
+    __device__ static unsigned rank() {
+        return 0;
+    }
+    __device__ static unsigned size() {
+        return 1;
+    }
+    __device__ static void sync() {
+        __syncthreads();
+    }
     __device__ static void arrive() {}
     __device__ static void wait() {}
-    __device__ static float* peer(float* p, unsigned) { return p; }
+    __device__ static float* peer(float* p, unsigned) {
+        return p;
+    }
 #endif
 };
 template <>
@@ -240,7 +251,7 @@ __device__ __forceinline__ void cluster_combine(float* mine, float* result, Op o
 }
 // @endregion cluster-glue
 
-// @region group-kernel: N <= 1024 -- WIDTH lanes per row, ROWS rows per group, row in registers
+// @region group-kernel: short rows -- WIDTH lanes per row, ROWS rows per group, in registers
 // A warp holds 32 / WIDTH groups; the loop bound is the same for the whole warp, so every lane
 // reaches the shuffles (a row past the end reads as -inf and is not stored).
 template <typename T, int PACKS, int WIDTH, int ROWS>
@@ -295,15 +306,15 @@ __global__ void __launch_bounds__(128)
             for (int p = 0; p < PACKS; ++p) {
 #pragma unroll
                 for (int k = 0; k < V; ++k) x[r][p][k] *= inv;
-                store_pack(dst, same_frame, static_cast<int64_t>(p) * WIDTH + lane, head[r],
-                           cols, x[r][p]);
+                store_pack(dst, same_frame, static_cast<int64_t>(p) * WIDTH + lane, head[r], cols,
+                           x[r][p]);
             }
         }
     }
 }
 // @endregion group-kernel
 
-// @region cluster-kernel: one row per cluster of 1..16 blocks; each block keeps its slice in registers
+// @region cluster-kernel: a row per block or per cluster; each block keeps its slice in registers
 // Block `rank` owns packs [rank * T * PACKS, (rank + 1) * T * PACKS) of the row's aligned frame,
 // T = blockDim.x; adjacent threads own adjacent packs so every load is coalesced.
 // Any block size up to 1024, so at most 64 registers a thread: blocks of 512 or fewer then fit
@@ -368,7 +379,7 @@ __global__ void __launch_bounds__(1024)
 }
 // @endregion cluster-kernel
 
-// @region two-pass-kernel: rows too long for the cluster's registers -- online (max, sum), then write
+// @region two-pass-kernel: rows too long for on-chip -- online (max, sum), then write
 // Pass 1 keeps a running max m and sum s and rescales s by exp(m_old - m_new) when m grows
 // (step 6's merge rule). Pass 2 reads the slice again -- recently read, so partly from L2.
 struct MaxSum {
@@ -417,7 +428,12 @@ __global__ void __launch_bounds__(1024)
             float pm = kNegInf, ps = 0.0f;
 #pragma unroll
             for (int k = 0; k < V; ++k) pm = fmaxf(pm, x[u][k]);
-            if (pm == kNegInf) continue;
+            if (pm == kNegInf) {  // only -inf (and NaN, which fmaxf skips): nothing to add...
+#pragma unroll
+                for (int k = 0; k < V; ++k)
+                    if (isnan(x[u][k])) acc.s = x[u][k];  // ...but a NaN must reach the sum
+                continue;
+            }
 #pragma unroll
             for (int k = 0; k < V; ++k) ps += exp2f((x[u][k] - pm) * kLog2e);
             acc = merge(acc, MaxSum{pm, ps});
@@ -460,7 +476,6 @@ __global__ void __launch_bounds__(1024)
 }  // namespace best
 }  // namespace sml
 
-
 // =============================================================================================
 // Host side: choosing a path, planning its launch, predicting its traffic.
 // =============================================================================================
@@ -469,7 +484,9 @@ __global__ void __launch_bounds__(1024)
 namespace sml {
 namespace best {
 
-static int vec_of(DType t) { return 16 / dtype_size(t); }
+static int vec_of(DType t) {
+    return 16 / dtype_size(t);
+}
 
 std::string Config::describe() const {
     switch (path) {
@@ -493,7 +510,8 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     // A misaligned row can straddle one extra pack of its aligned frame.
     const int64_t need = cols + (aligned ? 0 : vec - 1);
     Config c;
-    if (need <= 1024) {  // group path: lanes first (shuffles are cheap), then packs per lane
+    // Thresholds below were measured on an H100 (bench/peers.py --tune; bench/README-peers.md).
+    if (need < 256) {  // group path: lanes first (shuffles are cheap), then packs per lane
         c.path = Config::Path::kGroup;
         c.packs = 1;
         for (c.width = 1; c.width < 32 && c.width * vec < need;) c.width *= 2;
@@ -501,36 +519,32 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
         c.rows_per_group = c.packs == 1 ? 4 : (c.packs == 2 ? 2 : 1);
         return c;
     }
-    // Single pass, the row in registers: 16 values a thread (40 registers, so six or more
-    // blocks share an SM), as few blocks per row as keep a block at <= block_values values.
-    // Measured on H100: blocks of <= 256 threads beat bigger ones, and clusters beyond 8 blocks
-    // lost to the two-pass kernel (a cluster of 16 must fit in one GPC: fewer can be resident).
-    const int max_cluster = limits.cc_major >= 9 ? 8 : 1;
+    // One row per block (or per cluster), in registers, the block sized to the row in steps of
+    // a warp. Few values per thread while the row is short (many small blocks per SM keep the
+    // memory busy), more as it grows; at most 512 threads, so two blocks share an SM.
     const int64_t packs = (need + vec - 1) / vec;
     auto threads_for = [&](int cluster, int values) {
         const int64_t per_block = (packs + cluster - 1) / cluster;
         const int64_t per_thread = values / vec;
         return ((per_block + per_thread - 1) / per_thread + 31) / 32 * 32;
     };
+    c.path = Config::Path::kCluster;
+    c.values = need <= 1024 ? 8 : (need <= block_values ? 16 : 32);
+    // Clusters of up to 8 blocks (portable, and measured: beyond 8 the two-pass kernel won).
+    // Without clusters (before Hopper) one block of up to 1024 threads holds 32768 values.
+    const int max_cluster = limits.cc_major >= 9 ? 8 : 1;
+    const int max_threads = max_cluster > 1 ? 512 : 1024;
     for (int cl = 1; cl <= max_cluster; ++cl) {
-        const int64_t threads = threads_for(cl, 16);
-        if (threads * 16 <= block_values) {
-            c.path = Config::Path::kCluster;
+        if (threads_for(cl, c.values) <= max_threads) {
             c.cluster = cl;
-            c.threads = static_cast<int>(threads);
-            c.values = 16;
+            c.threads = static_cast<int>(threads_for(cl, c.values));
             return c;
         }
-    }
-    if (max_cluster == 1 && threads_for(1, 32) <= 1024) {  // no clusters: one big block
-        c.path = Config::Path::kCluster;
-        c.threads = static_cast<int>(threads_for(1, 32));
-        c.values = 32;
-        return c;
     }
     // Two passes over a cluster of up to 16 blocks, ~16K values per block: the second read of a
     // slice follows the first closely enough to come mostly from L2.
     c.path = Config::Path::kTwoPass;
+    c.values = 0;
     const int64_t want = (need + 16383) / 16384;
     c.cluster = limits.cc_major >= 9 ? static_cast<int>(std::min<int64_t>(16, want)) : 1;
     c.threads = need / c.cluster > 32768 ? 1024 : 512;
@@ -547,15 +561,15 @@ static LaunchStep two_pass_step(const LaunchArgs& a, const Config& c, cudaError_
 
 template <typename T, int P, int W>
 static LaunchStep make_group_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
-    constexpr int kRows = P == 1 ? SML_BEST_ROWS1 : (P == 2 ? 2 : 1);
+    constexpr int kRows = P == 1 ? 4 : (P == 2 ? 2 : 1);
     constexpr int kThreads = 128;
     auto* kernel = best_group_kernel<T, P, W, kRows>;
     const SoftmaxProblem& p = a.problem;
     const int64_t rows_per_block = (kThreads / W) * kRows;
     int resident = 0;
     *err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, kThreads, 0);
-    const int64_t fill = int64_t{std::max(1, a.limits.sm_count)} * std::max(1, resident) *
-                         std::max(1, c.waves);
+    const int64_t fill =
+        int64_t{std::max(1, a.limits.sm_count)} * std::max(1, resident) * std::max(1, c.waves);
     const int64_t blocks = std::min((p.rows + rows_per_block - 1) / rows_per_block, fill);
     LaunchStep s;
     s.name = "best_group";
@@ -577,12 +591,18 @@ static LaunchStep group_step(const LaunchArgs& a, const Config& c, cudaError_t* 
     constexpr bool kHalf = sizeof(T) == 2;  // 8 values per pack: at most 4 packs (32 registers)
     if (c.packs == 1) {
         switch (c.width) {
-            case 1: return make_group_step<T, 1, 1>(a, c, err);
-            case 2: return make_group_step<T, 1, 2>(a, c, err);
-            case 4: return make_group_step<T, 1, 4>(a, c, err);
-            case 8: return make_group_step<T, 1, 8>(a, c, err);
-            case 16: return make_group_step<T, 1, 16>(a, c, err);
-            case 32: return make_group_step<T, 1, 32>(a, c, err);
+            case 1:
+                return make_group_step<T, 1, 1>(a, c, err);
+            case 2:
+                return make_group_step<T, 1, 2>(a, c, err);
+            case 4:
+                return make_group_step<T, 1, 4>(a, c, err);
+            case 8:
+                return make_group_step<T, 1, 8>(a, c, err);
+            case 16:
+                return make_group_step<T, 1, 16>(a, c, err);
+            case 32:
+                return make_group_step<T, 1, 32>(a, c, err);
         }
     } else if (c.width == 32) {
         if (c.packs == 2) return make_group_step<T, 2, 32>(a, c, err);
@@ -601,9 +621,9 @@ using RowKernel = void (*)(const T*, T*, int64_t, int64_t, int64_t);
 
 // `single` (one block per row, launched plainly) runs when cluster == 1.
 template <typename T>
-static LaunchStep make_cluster_launch(const char* name, RowKernel<T> clustered,
-                                      RowKernel<T> single, int threads, const LaunchArgs& a,
-                                      int cluster, cudaError_t* err) {
+static LaunchStep make_cluster_launch(const char* name, RowKernel<T> clustered, RowKernel<T> single,
+                                      int threads, const LaunchArgs& a, int cluster,
+                                      cudaError_t* err) {
     const SoftmaxProblem& p = a.problem;
     const bool clusters = cluster > 1;
     RowKernel<T> kernel = clusters ? clustered : single;
@@ -653,7 +673,9 @@ static LaunchStep make_cluster_step(const LaunchArgs& a, const Config& c, cudaEr
                                   best_cluster_kernel<T, P, false>, c.threads, a, c.cluster, err);
 }
 
-static bool valid_threads(int t) { return t >= 32 && t <= 1024 && t % 32 == 0; }
+static bool valid_threads(int t) {
+    return t >= 32 && t <= 1024 && t % 32 == 0;
+}
 
 template <typename T>
 static LaunchStep cluster_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
@@ -682,9 +704,15 @@ static cudaError_t plan_typed(const LaunchArgs& a, const Config& c, std::vector<
     cudaError_t err = cudaSuccess;
     LaunchStep s;
     switch (c.path) {
-        case Config::Path::kGroup: s = group_step<T>(a, c, &err); break;
-        case Config::Path::kCluster: s = cluster_step<T>(a, c, &err); break;
-        case Config::Path::kTwoPass: s = two_pass_step<T>(a, c, &err); break;
+        case Config::Path::kGroup:
+            s = group_step<T>(a, c, &err);
+            break;
+        case Config::Path::kCluster:
+            s = cluster_step<T>(a, c, &err);
+            break;
+        case Config::Path::kTwoPass:
+            s = two_pass_step<T>(a, c, &err);
+            break;
     }
     if (err != cudaSuccess) return err;
     out->push_back(std::move(s));
@@ -696,21 +724,29 @@ static bool rows_aligned(const LaunchArgs& a);
 // Values a configuration holds on chip per row; the two-pass path has no limit.
 static int64_t capacity(const Config& c, DType t) {
     switch (c.path) {
-        case Config::Path::kGroup: return int64_t{c.width} * c.packs * vec_of(t);
-        case Config::Path::kCluster: return int64_t{c.cluster} * c.threads * c.values;
-        case Config::Path::kTwoPass: return kUnlimitedCols;
+        case Config::Path::kGroup:
+            return int64_t{c.width} * c.packs * vec_of(t);
+        case Config::Path::kCluster:
+            return int64_t{c.cluster} * c.threads * c.values;
+        case Config::Path::kTwoPass:
+            return kUnlimitedCols;
     }
     return 0;
 }
 
-cudaError_t plan_with(const LaunchArgs& args, const Config& config, std::vector<LaunchStep>* steps) {
+cudaError_t plan_with(const LaunchArgs& args, const Config& config,
+                      std::vector<LaunchStep>* steps) {
     // A forced configuration too small for the row would leave elements unwritten: refuse it.
     const int64_t slack = rows_aligned(args) ? 0 : vec_of(args.problem.dtype) - 1;
-    if (capacity(config, args.problem.dtype) < args.problem.cols + slack) return cudaErrorInvalidValue;
+    if (capacity(config, args.problem.dtype) < args.problem.cols + slack)
+        return cudaErrorInvalidValue;
     switch (args.problem.dtype) {
-        case DType::f32: return plan_typed<float>(args, config, steps);
-        case DType::f16: return plan_typed<__half>(args, config, steps);
-        case DType::bf16: return plan_typed<__nv_bfloat16>(args, config, steps);
+        case DType::f32:
+            return plan_typed<float>(args, config, steps);
+        case DType::f16:
+            return plan_typed<__half>(args, config, steps);
+        case DType::bf16:
+            return plan_typed<__nv_bfloat16>(args, config, steps);
     }
     return cudaErrorInvalidValue;
 }
@@ -733,8 +769,10 @@ static cudaError_t plan(const LaunchArgs& args, std::vector<LaunchStep>* steps) 
 static Traffic predict(const SoftmaxProblem& p) {
     DeviceLimits limits = DeviceLimits::h100_reference();
     int device = 0;
-    if (cudaGetDevice(&device) == cudaSuccess) query_device_limits(device, &limits);
-    else (void)cudaGetLastError();
+    if (cudaGetDevice(&device) == cudaSuccess)
+        query_device_limits(device, &limits);
+    else
+        (void)cudaGetLastError();
     const int vec = vec_of(p.dtype);
     const bool aligned = p.in_stride % vec == 0 && p.out_stride % vec == 0;
     const Config c = choose(p.cols, p.dtype, aligned, limits);
@@ -745,15 +783,17 @@ static Traffic predict(const SoftmaxProblem& p) {
     t.dram_write_bytes = bytes;
     t.global_load_bytes = reads * bytes;
     t.global_store_bytes = bytes;
-    t.read_formula = reads == 2 ? "2MN elements (row too long for on-chip: read twice)"
-                                : "MN elements";
+    t.read_formula =
+        reads == 2 ? "2MN elements (row too long for on-chip: read twice)" : "MN elements";
     t.write_formula = "MN elements";
     return t;
 }
 
 }  // namespace best
 
-static int64_t best_max_cols(const DeviceLimits&, DType) { return kUnlimitedCols; }
+static int64_t best_max_cols(const DeviceLimits&, DType) {
+    return kUnlimitedCols;
+}
 
 KernelInfo best_kernel_info() {
     return KernelInfo{

@@ -13,18 +13,18 @@ namespace sml::best {
 struct Config {
     enum class Path { kGroup, kCluster, kTwoPass };
     Path path = Path::kGroup;
-    int width = 0;         // group: lanes per row (1..32)
-    int packs = 0;         // group: 16-byte packs per lane and row
+    int width = 0;  // group: lanes per row (1..32)
+    int packs = 0;  // group: 16-byte packs per lane and row
     int rows_per_group = 0;
-    int threads = 0;       // cluster / two-pass: threads per block
-    int values = 0;        // cluster: values per thread held in registers
-    int cluster = 1;       // cluster / two-pass: blocks per row
-    int waves = 4;         // group: grid = SMs x resident blocks x waves (grid-stride beyond)
+    int threads = 0;  // cluster / two-pass: threads per block
+    int values = 0;   // cluster: values per thread held in registers
+    int cluster = 1;  // cluster / two-pass: blocks per row
+    int waves = 4;    // group: grid = SMs x resident blocks x waves (grid-stride beyond)
     std::string describe() const;  // e.g. "cluster 4 x 512 threads x 16 values"
 };
 
-// Largest number of values one block may hold before the next cluster size is preferred.
-constexpr int kDefaultBlockValues = 4096;
+// Rows up to this many values take 16 values a thread; longer ones 32 (and a cluster).
+constexpr int kDefaultBlockValues = 8192;
 
 // The choice `best` makes. `aligned`: every row of input and output starts on 16 bytes.
 Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limits,
