@@ -285,6 +285,20 @@ TEST(MetricRows, OneRowPerKernelInRegistryOrderWithFormattedCells) {
     EXPECT_EQ(two[1].kernel, "warp");
 }
 
+TEST(MetricRows, TheSameKernelAtTwoSizesNamesEachM) {
+    Session s = test::synthetic_session(true);
+    PointRecord small = *s.find("naive", 1024);
+    small.rows = 4096;
+    s.points.push_back(small);
+    std::vector<MetricRow> rows = build_metric_rows(s, 1024, "fp32", {"naive"});
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_NE(rows[0].cells[0], rows[1].cells[0]);
+    EXPECT_NE(rows[1].cells[0].find("M=4096"), std::string::npos) << rows[1].cells[0];
+    // One size only: the kernel cell is the plain id.
+    EXPECT_EQ(build_metric_rows(test::synthetic_session(true), 1024, "fp32", {"naive"})[0].cells[0],
+              "naive");
+}
+
 TEST(MetricRows, MissingCountersAreNaWithTheReason) {
     const Session s = test::synthetic_session(false);
     std::vector<MetricRow> rows = build_metric_rows(s, 1024, "fp32");

@@ -149,6 +149,13 @@ std::vector<MetricRow> build_metric_rows(const Session& session, int64_t cols,
     });
     std::vector<MetricRow> rows;
     for (const PointRecord* p : picked) rows.push_back(make_row(*p));
+    // A session may hold the same kernel and N at two sizes (e.g. an extra small-M point that
+    // fits in L2): then every row names its M, or the two rows would read as a contradiction.
+    bool mixed_m = false;
+    for (const MetricRow& r : rows) mixed_m |= r.rows != rows.front().rows;
+    if (mixed_m)
+        for (MetricRow& r : rows)
+            r.cells[static_cast<int>(MetricColumn::kernel)] += "  M=" + format_cols(r.rows);
     return rows;
 }
 
