@@ -15,6 +15,8 @@
 #   --elements N        elements per point (default 268435456 = 1 GiB of fp32)
 #   --metrics SET       off | default | deep (default: default)
 #   --samples N         timed samples per point (default 20)
+#   --variants SET      default | all (all: also smem's bank-conflicted layout)
+#   --extra LIST        extra points <kernel>[/<variant>]:<rows>x<cols>, comma-separated
 #   --build-dir DIR     build directory (default: build-device)
 #   --jobs N            build parallelism (default 16)
 # Example (from the repository root, through the device tool):
@@ -36,11 +38,11 @@ while [ $# -gt 0 ]; do
     --skip-sweep) DO_SWEEP=0 ;;
     --skip-sass) DO_SASS=0 ;;
     --quick) SWEEP_ARGS+=(--cols 32,1024,16385,1048576) ;;
-    --cols|--kernels|--elements|--metrics|--samples)
+    --cols|--kernels|--elements|--metrics|--samples|--variants|--extra)
       [ $# -ge 2 ] || die "$1 needs a value"; SWEEP_ARGS+=("$1" "$2"); shift ;;
     --build-dir) [ $# -ge 2 ] || die "$1 needs a value"; BUILD=$2; shift ;;
     --jobs) [ $# -ge 2 ] || die "$1 needs a value"; JOBS=$2; shift ;;
-    -h|--help) sed -n '2,22p' "$SCRIPT"; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$SCRIPT"; exit 0 ;;
     *) die "unknown option $1 (see --help)" ;;
   esac
   shift

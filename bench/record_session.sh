@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Records everything the repository publishes from a GPU run, in ONE device call:
+#   1. bench/device_run.sh: build, `ctest -L gpu`, the full sweep with default metrics, every
+#      variant, and the L2-resident naive point the lessons talk about; SASS of every kernel;
+#   2. bench/peers.py: best vs torch.softmax vs the Triton tutorial vs copy, same machine, same
+#      call, plus the lesson kernels through the CLI.
+# The device tool returns at most 8 files, so logs travel as one tarball. Files in $OUT:
+#   session.json session.csv summary.txt sass.tar.gz logs.tar.gz peers-<device>-<date>-fp32.json
+# Usage (through the device tool, from the repo root): bash bench/record_session.sh
+set -uo pipefail
+cd "$(dirname "$(readlink -f "$0")")/.."
+OUT=${OUT:-$PWD/out}
+mkdir -p "$OUT"
+LOGS=$(mktemp -d)/logs
+mkdir -p "$LOGS"
+export PYTHONUNBUFFERED=1
+
+# libsmlbest.so for peers.py, built while CMake builds the rest.
+nvcc -O3 -arch=sm_90 -std=c++17 --expt-relaxed-constexpr -lineinfo -Xcompiler -fPIC -shared \
+  -I. bench/best_capi.cu kernels/best_softmax.cu kernels/device_limits.cu \
+  -o /tmp/libsmlbest.so >"$LOGS/libsmlbest.log" 2>&1 &
+LIB_PID=$!
+
+OUT_DR=$(mktemp -d)
+OUT=$OUT_DR bash bench/device_run.sh --variants all --extra naive:4096x1024 --jobs 14
+DR=$?
+cp "$OUT_DR/session.json" "$OUT_DR/session.csv" "$OUT_DR/summary.txt" "$OUT/" 2>/dev/null
+cp "$OUT_DR/sass.tar.gz" "$OUT/" 2>/dev/null
+cp "$OUT_DR"/*.log "$LOGS/" 2>/dev/null
+
+wait $LIB_PID
+PEERS=$(mktemp -d)
+if [ -f /tmp/libsmlbest.so ]; then
+  timeout 300 python3 bench/peers.py --lib /tmp/libsmlbest.so --samples 30 --out "$PEERS" \
+    --cli build-device/app/cli/softmaxlab-cli >"$LOGS/peers.txt" 2>&1
+  echo "peers rc=$?" >>"$LOGS/peers.txt"
+  for f in "$PEERS"/*.json; do [ -f "$f" ] && cp "$f" "$OUT/peers-$(basename "$f")"; done
+  tail -32 "$LOGS/peers.txt"
+else
+  echo "libsmlbest.so did not build; see logs/libsmlbest.log"
+fi
+tar -czf "$OUT/logs.tar.gz" -C "$(dirname "$LOGS")" logs
+echo "record_session: device_run exit $DR"
+exit $DR
