@@ -226,6 +226,17 @@ TEST(Tokenizer, PtxOpcodesRegistersAndTypes) {
               std::to_string(static_cast<int>(TokenKind::type)));
 }
 
+TEST(Tokenizer, SassAddressCommentsDoNotSwallowTheInstruction) {
+    const std::string line =
+        "        /*0070*/                   FMUL R4, R4, 1.4426950216293334961 ;";
+    EXPECT_EQ(kind_of(line, "/*0070*/", SourceLang::sass),
+              std::to_string(static_cast<int>(TokenKind::comment)));
+    EXPECT_EQ(kind_of(line, "FMUL", SourceLang::sass),
+              std::to_string(static_cast<int>(TokenKind::keyword)));
+    EXPECT_EQ(kind_of(line, "R4", SourceLang::sass),
+              std::to_string(static_cast<int>(TokenKind::register_name)));
+}
+
 // [SECTION] Formatting ---------------------------------------------------------------------------
 TEST(Format, BytesUseDecimalPrefixes) {
     EXPECT_EQ(format_bytes(1073741824.0), "1.07 GB");

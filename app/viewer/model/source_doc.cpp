@@ -201,9 +201,16 @@ std::vector<Token> tokenize_asm(const std::string& s) {
     bool seen_opcode = false;
     while (i < n) {
         const char c = s[i];
-        if (c == '/' && i + 1 < n && (s[i + 1] == '/' || s[i + 1] == '*')) {
+        if (c == '/' && i + 1 < n && s[i + 1] == '/') {
             push(&out, i, n, TokenKind::comment);
             return out;
+        }
+        if (c == '/' && i + 1 < n && s[i + 1] == '*') {  // SASS lines open with /*0070*/
+            size_t close = s.find("*/", i + 2);
+            const int e = close == std::string::npos ? n : static_cast<int>(close) + 2;
+            push(&out, i, e, TokenKind::comment);
+            i = e;
+            continue;
         }
         if (c == '%') {  // %r1, %f12, %tid.x
             int j = i + 1;
@@ -241,6 +248,13 @@ std::vector<Token> tokenize_asm(const std::string& s) {
             // The first word on a line is the opcode (ld, st, shfl, fma, ...), unless a label.
             const bool label = j < n && s[j] == ':';
             TokenKind k = TokenKind::plain;
+            // SASS registers: R12, P0, UR4, RZ, PT.
+            const std::string w = s.substr(i, j - i);
+            const bool sass_reg =
+                seen_opcode && w.size() >= 2 &&
+                ((w[0] == 'R' || w[0] == 'P' || (w[0] == 'U' && w[1] == 'R')) &&
+                 (std::isdigit(static_cast<unsigned char>(w.back())) || w == "RZ" || w == "PT"));
+            if (sass_reg) k = TokenKind::register_name;
             if (!seen_opcode && !label && c != '@') {
                 k = TokenKind::keyword;
                 seen_opcode = true;
