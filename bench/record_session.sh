@@ -31,8 +31,9 @@ cp "$OUT_DR"/*.log "$LOGS/" 2>/dev/null
 wait $LIB_PID
 PEERS=$(mktemp -d)
 if [ -f /tmp/libsmlbest.so ]; then
-  timeout 300 python3 bench/peers.py --lib /tmp/libsmlbest.so --samples 30 --out "$PEERS" \
-    --cli build-device/app/cli/softmaxlab-cli >"$LOGS/peers.txt" 2>&1
+  # The lesson kernels come from this call's sweep (session.json), so peers.py skips its --cli.
+  timeout 480 python3 bench/peers.py --lib /tmp/libsmlbest.so --samples 30 --out "$PEERS" \
+    >"$LOGS/peers.txt" 2>&1
   echo "peers rc=$?" >>"$LOGS/peers.txt"
   for f in "$PEERS"/*.json; do [ -f "$f" ] && cp "$f" "$OUT/peers-$(basename "$f")"; done
   tail -32 "$LOGS/peers.txt"

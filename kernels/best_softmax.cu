@@ -9,8 +9,7 @@
 //     < 256           group: 1..32 lanes per row, 1-4 rows per group  read MN, write MN
 //     <= 1024         block per row, 8 values a thread (32-128 thr.)  read MN, write MN
 //     <= 8192         block per row, 16 values a thread (<= 512 thr.) read MN, write MN
-//     <= 16384        block per row, 32 values x <= 512 threads, or   read MN, write MN
-//                     1024 threads x 16 values above 12288
+//     <= 16384        block per row, 32 values x <= 512 threads        read MN, write MN
 //     <= 131072       cluster of 1..8 blocks per row, 32 values a      read MN, write MN
 //                     thread, max and sum reduced through DSMEM
 //     <= 262144       cluster of 8 blocks of 1024 threads x 32 values read MN, write MN
@@ -533,9 +532,6 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     };
     c.path = Config::Path::kCluster;
     c.values = need <= 1024 ? 8 : (need <= block_values ? 16 : 32);
-    // Just below 2^14 one full block of 1024 threads x 16 values beat 512 x 32 (H100: 99.2% vs
-    // 92.6% of copy at N = 16384; at 12288, 384 x 32 still won, 96.1% vs 91.3%).
-    if (need > 12288 && need <= 16384 && limits.max_threads_per_block >= 1024) c.values = 16;
     // Clusters of up to 8 blocks (portable). Blocks of at most 512 threads first, so two share
     // an SM; only when 8 x 512 x 32 values no longer hold the row, 8 x 1024 (H100, N = 262144:
     // 81.5% of copy, against 76.8% for the two-pass kernel). Beyond that, two passes.
