@@ -52,7 +52,7 @@ SUMMARY=$OUT/summary.txt
 : >"$SUMMARY"
 say() { echo "$*" | tee -a "$SUMMARY"; }
 say "device_run on $(hostname) at $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-say "git: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
+say "git: ${SML_GIT_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}"
 command -v nvidia-smi >/dev/null && say "gpu: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null)"
 STATUS=0
 

@@ -2,6 +2,7 @@
 // session (the file the viewer replays and the charts are drawn from).
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 
 #include "app/cli/cli_common.h"
@@ -93,6 +94,9 @@ int sweep_command(const SweepArgs& a) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     Session& session = result->session;
     session.notes["sweep_seconds"] = fmt(seconds, 1);
+    // The device machine gets a copy of the tree without .git, so the caller passes the commit.
+    if (const char* commit = std::getenv("SML_GIT_COMMIT"); commit && *commit)
+        session.software["softmaxlab_commit"] = commit;
 
     print_sweep_table(session);
     std::printf("\n%zu points in %.1f s (%zu skipped: outside their kernel's range)\n",
