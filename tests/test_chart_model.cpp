@@ -135,6 +135,17 @@ TEST(ChartBuild, BandwidthHasOneLinePerKernelInRegistryOrderWithReferenceLines) 
     EXPECT_NE(c.subtitle.find(s.device.name), std::string::npos);
 }
 
+TEST(ChartBuild, SubtitleShowsTheCommandWithoutBuildPathsOrOutputFiles) {
+    Session s = test::synthetic_session();
+    s.command = "/tmp/b/app/cli/softmaxlab-cli sweep --out /tmp/x/session.json --cols 32,64 "
+                "--csv /tmp/x/s.csv --extra naive:4096x1024";
+    const Chart c = must_build(s, "bandwidth");
+    EXPECT_NE(c.subtitle.find("softmaxlab-cli sweep --cols 32,64 --extra naive:4096x1024"),
+              std::string::npos)
+        << c.subtitle;
+    EXPECT_EQ(c.subtitle.find("/tmp"), std::string::npos) << c.subtitle;
+}
+
 TEST(ChartBuild, BandwidthMarksWhereAKernelsRangeEnds) {
     const Chart c = must_build(test::synthetic_session(), "bandwidth");
     const Series* warp = find_series(c.panels[0], "warp");

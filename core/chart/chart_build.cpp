@@ -95,12 +95,33 @@ std::string size_words(double bytes) {
     return o.str();
 }
 
+// The recorded command as a reader wants it under a chart: the program's own name instead of the
+// build path, and without the output files (--out/--csv), which say where the numbers went, not
+// how they were made. The session keeps the exact command.
+std::string command_for_display(const std::string& command) {
+    std::istringstream in(command);
+    std::vector<std::string> words;
+    for (std::string w; in >> w;) words.push_back(w);
+    std::string out;
+    for (size_t i = 0; i < words.size(); ++i) {
+        std::string w = words[i];
+        if (i == 0) w = w.substr(w.find_last_of('/') == std::string::npos ? 0 : w.find_last_of('/') + 1);
+        if (w == "--out" || w == "-o" || w == "--csv") {
+            ++i;  // and its value
+            continue;
+        }
+        if (w.rfind("--out=", 0) == 0 || w.rfind("--csv=", 0) == 0) continue;
+        out += (out.empty() ? "" : " ") + w;
+    }
+    return out;
+}
+
 // "NVIDIA H100 80GB HBM3 · 2026-11-22 · softmaxlab-cli sweep ...": where the numbers came from.
 std::string provenance(const Session& s) {
     std::vector<std::string> parts;
     parts.push_back(s.device.name.empty() ? "unknown device" : s.device.name);
     if (!s.created_utc.empty()) parts.push_back(s.created_utc.substr(0, 10));
-    if (!s.command.empty()) parts.push_back(s.command);
+    if (!s.command.empty()) parts.push_back(command_for_display(s.command));
     std::string out;
     for (const std::string& p : parts) out += (out.empty() ? "" : "  ·  ") + p;
     return out;
