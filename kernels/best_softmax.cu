@@ -44,6 +44,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "kernels/element_io.cuh"
 #include "kernels/kernel_api.h"
 
 namespace cg = cooperative_groups;
@@ -56,30 +57,7 @@ constexpr float kNegInf = -__builtin_huge_valf();
 constexpr unsigned kFullMask = 0xffffffffu;
 
 // @region element-io: fp32 compute for every dtype; 16-byte packs of 4 floats or 8 halves
-__device__ __forceinline__ float to_float(float x) {
-    return x;
-}
-__device__ __forceinline__ float to_float(__half x) {
-    return __half2float(x);
-}
-__device__ __forceinline__ float to_float(__nv_bfloat16 x) {
-    return __bfloat162float(x);
-}
-template <typename T>
-__device__ __forceinline__ T from_float(float x);
-template <>
-__device__ __forceinline__ float from_float<float>(float x) {
-    return x;
-}
-template <>
-__device__ __forceinline__ __half from_float<__half>(float x) {
-    return __float2half_rn(x);
-}
-template <>
-__device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float x) {
-    return __float2bfloat16_rn(x);
-}
-
+// to_float / from_float (the only dtype-specific code) come from kernels/element_io.cuh.
 template <typename T>
 struct Vec {
     static constexpr int kSize = 16 / sizeof(T);  // elements per 16-byte pack

@@ -34,6 +34,9 @@
 
 #include <algorithm>
 
+// @region dtype-io: fp16/bf16 only change what is loaded and stored; arithmetic stays fp32
+#include "kernels/element_io.cuh"  // to_float at each load, from_float at each store
+// @endregion dtype-io
 #include "kernels/kernel_api.h"
 #include "kernels/softmax_common.cuh"
 
@@ -41,32 +44,6 @@ namespace sml {
 namespace {
 
 constexpr int kMaxThreads = 512;
-
-// @region dtype-io: fp16/bf16 only change what is loaded and stored; arithmetic stays fp32
-__device__ __forceinline__ float to_float(float v) {
-    return v;
-}
-__device__ __forceinline__ float to_float(__half v) {
-    return __half2float(v);
-}
-__device__ __forceinline__ float to_float(__nv_bfloat16 v) {
-    return __bfloat162float(v);
-}
-template <class T>
-__device__ __forceinline__ T from_float(float v);
-template <>
-__device__ __forceinline__ float from_float<float>(float v) {
-    return v;
-}
-template <>
-__device__ __forceinline__ __half from_float<__half>(float v) {
-    return __float2half_rn(v);
-}
-template <>
-__device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) {
-    return __float2bfloat16_rn(v);
-}
-// @endregion dtype-io
 
 struct MaxSum {
     float m;  // running max

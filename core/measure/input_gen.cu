@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "core/measure/input_gen.h"
+#include "kernels/element_io.cuh"
 
 namespace sml {
 namespace {
@@ -28,21 +29,6 @@ __host__ __device__ inline float normal_from_hash(uint64_t h) {
 __host__ __device__ inline float value_at(uint64_t seed, int64_t row, int64_t col) {
     const uint64_t key = mix64(seed * 0x9e3779b97f4a7c15ull + uint64_t(row)) ^ uint64_t(col);
     return normal_from_hash(mix64(key + 0x632be59bd9b4e019ull));
-}
-
-template <class T>
-__device__ inline T from_float(float v);
-template <>
-__device__ inline float from_float<float>(float v) {
-    return v;
-}
-template <>
-__device__ inline __half from_float<__half>(float v) {
-    return __float2half_rn(v);
-}
-template <>
-__device__ inline __nv_bfloat16 from_float<__nv_bfloat16>(float v) {
-    return __float2bfloat16_rn(v);
 }
 
 // Grid-stride over the logical rows x cols elements.
