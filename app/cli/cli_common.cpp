@@ -98,6 +98,14 @@ Result<DType> parse_dtype_arg(const std::string& text) {
     return Error{"unknown dtype '" + text + "'", "use fp32, fp16 or bf16"};
 }
 
+Result<MetricSet> parse_measure_options(const std::string& metrics, int samples) {
+    MetricSet set;
+    if (!parse_metric_set(metrics, &set))
+        return Error{"unknown metric set '" + metrics + "'", "use off, default or deep"};
+    if (samples < 1) return Error{"--samples must be >= 1", "20 or more gives a stable median"};
+    return set;
+}
+
 Status check_writable(const std::string& path, const std::string& option) {
     struct stat st {};
     if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))

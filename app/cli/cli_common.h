@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/common/result.h"
+#include "core/profiler/profiler.h"
 #include "kernels/kernel_api.h"
 
 namespace sml::cli {
@@ -31,6 +32,10 @@ Result<std::vector<const KernelInfo*>> parse_kernel_list(const std::string& text
 
 Result<const KernelInfo*> parse_kernel(const std::string& id);
 Result<DType> parse_dtype_arg(const std::string& text);
+
+// The measurement options run and sweep share: --metrics (off, default or deep) and --samples
+// (>= 1), checked in that order. Returns the metric set.
+Result<MetricSet> parse_measure_options(const std::string& metrics, int samples);
 
 // Fails when `path` cannot be created (missing directory, no permission). Checked before a long
 // run so that a typo in --out does not throw away a sweep's results.

@@ -43,13 +43,8 @@ int run_command(const RunArgs& a) {
     if (!dtype) return fail(dtype.error(), kExitBadArgs);
     Result<int> variant = parse_variant(**kernel, a.variant);
     if (!variant) return fail(variant.error(), kExitBadArgs);
-    MetricSet metrics;
-    if (!parse_metric_set(a.metrics, &metrics))
-        return fail(Error{"unknown metric set '" + a.metrics + "'", "use off, default or deep"},
-                    kExitBadArgs);
-    if (a.samples < 1)
-        return fail(Error{"--samples must be >= 1", "20 or more gives a stable median"},
-                    kExitBadArgs);
+    Result<MetricSet> metrics = parse_measure_options(a.metrics, a.samples);
+    if (!metrics) return fail(metrics.error(), kExitBadArgs);
     const SoftmaxProblem problem = SoftmaxProblem::contiguous(a.rows, a.cols, *dtype);
 
     // Check the size against the kernel's range before anything needs a GPU, so a bad N is
@@ -68,7 +63,7 @@ int run_command(const RunArgs& a) {
     if (!have_gpu) return fail(no_gpu, kExitFailure);
 
     RunOptions options;
-    options.metrics = metrics;
+    options.metrics = *metrics;
     options.timing.samples = a.samples;
     options.timing.warmup = a.warmup;
     options.variant = *variant;

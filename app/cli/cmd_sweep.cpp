@@ -48,13 +48,8 @@ int sweep_command(const SweepArgs& a) {
                     kExitBadArgs);
     Result<DType> dtype = parse_dtype_arg(a.dtype);
     if (!dtype) return fail(dtype.error(), kExitBadArgs);
-    MetricSet metrics;
-    if (!parse_metric_set(a.metrics, &metrics))
-        return fail(Error{"unknown metric set '" + a.metrics + "'", "use off, default or deep"},
-                    kExitBadArgs);
-    if (a.samples < 1)
-        return fail(Error{"--samples must be >= 1", "20 or more gives a stable median"},
-                    kExitBadArgs);
+    Result<MetricSet> metrics = parse_measure_options(a.metrics, a.samples);
+    if (!metrics) return fail(metrics.error(), kExitBadArgs);
     for (const auto& [path, opt] : {std::pair{a.out, "--out"}, std::pair{a.csv, "--csv"}})
         if (!path.empty())
             if (Status s = check_writable(path, opt); !s) return fail(s.error(), kExitBadArgs);
@@ -78,7 +73,7 @@ int sweep_command(const SweepArgs& a) {
                     kExitBadArgs);
 
     RunOptions options;
-    options.metrics = metrics;
+    options.metrics = *metrics;
     options.timing.samples = a.samples;
     options.seed = a.seed;
     ProgressDisplay progress;
