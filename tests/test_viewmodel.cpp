@@ -527,6 +527,19 @@ TEST(Worker, FailuresAndExceptionsBecomeFailedEvents) {
     EXPECT_NE(ev.back().error.message.find("boom"), std::string::npos);
 }
 
+TEST(Worker, TheNextJobStartsAsSoonAsTheLastEventIsDrained) {
+    // The UI clears `running` when it drains finished and may press Run in the same frame: the
+    // worker must not still count itself busy then.
+    Worker w;
+    for (int i = 0; i < 200; ++i) {
+        ASSERT_TRUE(w.start([](JobContext&) { return ok_status(); })) << "job " << i;
+        bool done = false;
+        while (!done)
+            for (const WorkEvent& e : w.drain()) done |= e.kind == WorkEvent::Kind::finished;
+        EXPECT_FALSE(w.busy());
+    }
+}
+
 TEST(RunJob, RequestsAreCheckedBeforeTheGpuIsTouched) {
     RunRequest r;
     EXPECT_FALSE(validate_request(r).ok());  // no kernel

@@ -57,7 +57,11 @@ bool Worker::start(Job job) {
             last.kind = WorkEvent::Kind::failed;
             last.error = Error{std::string("run failed: ") + ex.what(), "see the terminal output"};
         }
-        post(std::move(last));
+        // busy_ drops under the queue's lock, together with the last event: a UI that has
+        // drained finished/cancelled/failed can start the next job at once, never refused by a
+        // thread that is still on its way out.
+        std::lock_guard<std::mutex> lock(mutex_);
+        queue_.push_back(std::move(last));
         busy_.store(false);
     });
     return true;

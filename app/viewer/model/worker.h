@@ -58,6 +58,7 @@ class Worker {
     Worker& operator=(const Worker&) = delete;
 
     // Starts `job` on the worker thread; false (and nothing starts) while another job runs.
+    // Once drain() has returned a job's last event, start() accepts the next job.
     bool start(Job job);
     void cancel() { cancel_.store(true); }
     bool busy() const { return busy_.load(); }
