@@ -182,6 +182,15 @@ TEST(SourceDoc, MissingPtxSaysHowToGenerateIt) {
     EXPECT_NE(doc.error().hint.find("sml_ptx"), std::string::npos);
 }
 
+TEST(SourceDoc, MaxColumnsCountsATabAsFourColumns) {
+    Result<SourceDoc> doc = SourceDoc::parse("ab\n\tx = 1;\nlonger line\n", SourceLang::ptx, "t");
+    ASSERT_TRUE(doc.ok());
+    EXPECT_EQ(doc->max_columns(), 11);  // "longer line"; "\tx = 1;" is 4 + 6 = 10
+    Result<SourceDoc> tabs = SourceDoc::parse("\t\tx;\n", SourceLang::ptx, "t");
+    ASSERT_TRUE(tabs.ok());
+    EXPECT_EQ(tabs->max_columns(), 10);
+}
+
 // [SECTION] Tokenizer ---------------------------------------------------------------------------
 std::string kind_of(const std::string& line, const std::string& word, SourceLang lang) {
     bool block = false;

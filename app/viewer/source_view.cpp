@@ -52,11 +52,10 @@ void SourceView::draw(const SourceDoc& doc, const Fonts& fonts) {
         ImGui::SetScrollY(std::max(0.0f, (pending_scroll_ - 3) * line_h));
         pending_scroll_ = -1;
     }
-    // Per-line shading: which highlighted region (if any) covers each line.
-    std::vector<const DisplayRegion*> shade(n, nullptr);
+    // The highlighted regions (a step names a few); each visible line checks them below.
+    std::vector<const DisplayRegion*> shaded;
     for (const DisplayRegion& r : doc.regions())
-        if (regions_.count(r.name))
-            for (int i = std::max(0, r.first); i <= std::min(n - 1, r.last); ++i) shade[i] = &r;
+        if (regions_.count(r.name)) shaded.push_back(&r);
 
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 start = ImGui::GetCursorScreenPos();
@@ -70,7 +69,10 @@ void SourceView::draw(const SourceDoc& doc, const Fonts& fonts) {
             const SourceLine& line = doc.lines()[i];
             const ImVec2 p(start.x, start.y + i * line_h);
             const bool ptx_mark = std::binary_search(lines_.begin(), lines_.end(), i);
-            if (shade[i] || ptx_mark) {
+            const bool in_region =
+                std::any_of(shaded.begin(), shaded.end(),
+                            [i](const DisplayRegion* r) { return i >= r->first && i <= r->last; });
+            if (in_region || ptx_mark) {
                 dl->AddRectFilled(p, ImVec2(p.x + width, p.y + line_h), pal.region_bg);
                 dl->AddRectFilled(p, ImVec2(p.x + 3, p.y + line_h), pal.region_edge);
             }
@@ -92,11 +94,9 @@ void SourceView::draw(const SourceDoc& doc, const Fonts& fonts) {
             }
         }
     }
-    // Reserve the full height and the longest line so both scrollbars work.
-    size_t longest = 0;
-    for (const SourceLine& l : doc.lines()) longest = std::max(longest, l.text.size());
+    // Reserve the full height and the widest line so both scrollbars work.
     ImGui::SetCursorScreenPos(start);
-    ImGui::Dummy(ImVec2(gutter + longest * char_w, n * line_h));
+    ImGui::Dummy(ImVec2(gutter + doc.max_columns() * char_w, n * line_h));
     ImGui::PopFont();
     if (hovered) {
         ImGui::BeginTooltip();

@@ -307,6 +307,8 @@ Result<SourceDoc> SourceDoc::parse(const std::string& text, SourceLang lang,
         sl.file_line = static_cast<int>(i) + 1;
         sl.tokens = tokenize_line(line, lang, &in_block);
         sl.text = std::move(line);
+        const int tabs = static_cast<int>(std::count(sl.text.begin(), sl.text.end(), '\t'));
+        doc.max_columns_ = std::max(doc.max_columns_, static_cast<int>(sl.text.size()) + 3 * tabs);
         doc.lines_.push_back(std::move(sl));
     }
     display_of[raw.size()] = static_cast<int>(doc.lines_.size());

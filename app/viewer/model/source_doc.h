@@ -59,6 +59,9 @@ class SourceDoc {
     const DisplayRegion* find_region(const std::string& name) const;  // nullptr if absent
     // Innermost region containing display line `line`, or nullptr.
     const DisplayRegion* region_at(int line) const;
+    // Columns of the widest line, a tab counting as 4 (what the Source panel draws): the
+    // scroll width, counted once here rather than over thousands of PTX lines every frame.
+    int max_columns() const { return max_columns_; }
     SourceLang lang() const { return lang_; }
     const std::string& origin() const { return origin_; }
 
@@ -67,6 +70,7 @@ class SourceDoc {
     std::vector<DisplayRegion> regions_;
     SourceLang lang_ = SourceLang::cuda;
     std::string origin_;
+    int max_columns_ = 0;
 };
 
 // Splits one line into tokens. `in_block_comment` carries a /* ... */ across lines.
