@@ -180,6 +180,9 @@ TEST(SourceDoc, MissingPtxSaysHowToGenerateIt) {
     Result<SourceDoc> doc = SourceDoc::load("/nonexistent/warp_softmax.ptx", SourceLang::ptx);
     ASSERT_FALSE(doc.ok());
     EXPECT_NE(doc.error().hint.find("sml_ptx"), std::string::npos);
+    Result<SourceDoc> sass = SourceDoc::load("/nonexistent/warp_softmax.sass", SourceLang::sass);
+    ASSERT_FALSE(sass.ok());
+    EXPECT_NE(sass.error().hint.find("sml_sass"), std::string::npos) << sass.error().hint;
 }
 
 TEST(SourceDoc, MaxColumnsCountsATabAsFourColumns) {

@@ -46,13 +46,12 @@ void App::draw_source() {
     ImGui::BeginChild("code", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
     if (!doc) {
         ImGui::PushTextWrapPos(0);
+        // No SASS is expected without the recorded tarball: a note, not an error.
         if (s_.source_tab == SourceTab::sass)
-            ImGui::TextColored(pal.muted,
-                               "No SASS for this kernel. SASS is generated with cuobjdump where it "
-                               "exists (the GPU machine) and recorded next to the session.");
+            ImGui::TextColored(pal.muted, "No SASS for this kernel.");
         else
             ImGui::TextColored(pal.bad, "%s", doc.error().message.c_str());
-        if (!doc.error().hint.empty() && s_.source_tab != SourceTab::sass)
+        if (!doc.error().hint.empty())
             ImGui::TextColored(pal.muted, "%s", doc.error().hint.c_str());
         ImGui::PopTextWrapPos();
     } else {

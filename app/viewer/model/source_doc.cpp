@@ -326,7 +326,11 @@ Result<SourceDoc> SourceDoc::load(const std::string& path, SourceLang lang) {
     Result<std::string> text = read_text_file(path);
     if (!text) {
         Error e = text.error();
-        if (lang != SourceLang::cuda) e.hint = "build the sml_ptx target to generate PTX";
+        if (lang == SourceLang::ptx) e.hint = "build the sml_ptx target to generate PTX";
+        if (lang == SourceLang::sass)
+            e.hint =
+                "SASS is recorded with cuobjdump on a GPU machine (assets/sass/*-sass.tar.gz); "
+                "build the sml_sass target to unpack it";
         return e;
     }
     return parse(*text, lang, path);
