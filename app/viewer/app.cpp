@@ -381,6 +381,7 @@ void App::draw_dialogs() {
         show_open_ = false;
         const std::string& last = s_.replay ? s_.session_origin : s_.settings.session_path;
         std::snprintf(path_buf_, sizeof path_buf_, "%s", last.c_str());
+        recorded_ = recorded_session_paths();
     }
     if (show_save_) {
         ImGui::OpenPopup("Save session");
@@ -398,14 +399,8 @@ void App::draw_dialogs() {
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 36);
         const bool enter = ImGui::InputText("##path", path_buf_, sizeof path_buf_,
                                             ImGuiInputTextFlags_EnterReturnsTrue);
-        const std::string dir = std::string(SML_SOURCE_DIR) + "/assets/sessions";
-        std::error_code ec;
-        std::vector<std::string> recorded;
-        for (const auto& e : std::filesystem::directory_iterator(dir, ec))
-            if (e.path().extension() == ".json") recorded.push_back(e.path().string());
-        std::sort(recorded.begin(), recorded.end());
-        if (!recorded.empty()) ImGui::TextColored(palette().muted, "Recorded sessions:");
-        for (const std::string& p : recorded)
+        if (!recorded_.empty()) ImGui::TextColored(palette().muted, "Recorded sessions:");
+        for (const std::string& p : recorded_)
             if (ImGui::Selectable(p.c_str()))
                 std::snprintf(path_buf_, sizeof path_buf_, "%s", p.c_str());
         if (ImGui::Button("Open") || enter) {

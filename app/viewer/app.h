@@ -11,6 +11,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "app/viewer/app_state.h"
 #include "app/viewer/markdown_view.h"
@@ -50,6 +51,7 @@ class App {
     void set_session(Session s, const std::string& origin, bool replay);
     void save_session_to(const std::string& path);
     void update_replay_banner();
+    static std::vector<std::string> recorded_session_paths();  // assets/sessions/*.json, sorted
 
     // [SECTION] Derived state: rebuilt on change (app.cpp)
     void load_lessons(const std::string& lang);
@@ -86,6 +88,7 @@ class App {
     int windowed_[4] = {0, 0, 1600, 1000};  // x, y, w, h before full screen
     bool show_open_ = false, show_save_ = false, show_about_ = false;
     char path_buf_[1024] = {};
+    std::vector<std::string> recorded_;  // listed when the Open dialog opens, not every frame
     // The chart's pixel layout, recomputed only when the chart, the canvas size or the theme
     // changes (layout is geometry work, not drawing).
     chart::ChartLayout chart_layout_;

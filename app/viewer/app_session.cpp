@@ -44,21 +44,31 @@ void App::detect_device() {
 }
 
 namespace {
-// The newest recorded session: the one whose created_utc is latest (ISO 8601 sorts as text).
-std::string newest_recorded_session(std::string* why_none) {
-    const std::string dir = std::string(SML_SOURCE_DIR) + "/assets/sessions";
+const std::string kRecordedDir = std::string(SML_SOURCE_DIR) + "/assets/sessions";
+}  // namespace
+
+std::vector<std::string> App::recorded_session_paths() {
     std::error_code ec;
+    std::vector<std::string> out;
+    for (const auto& e : std::filesystem::directory_iterator(kRecordedDir, ec))
+        if (e.path().extension() == ".json") out.push_back(e.path().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+namespace {
+// The newest recorded session: the one whose created_utc is latest (ISO 8601 sorts as text).
+std::string newest_recorded_session(const std::vector<std::string>& paths, std::string* why_none) {
     std::string best, best_time;
-    for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
-        if (e.path().extension() != ".json") continue;
-        Result<Session> s = load_session(e.path().string());
+    for (const std::string& path : paths) {
+        Result<Session> s = load_session(path);
         if (!s) continue;  // a broken file must not hide a good one
         if (best.empty() || s->created_utc > best_time) {
-            best = e.path().string();
+            best = path;
             best_time = s->created_utc;
         }
     }
-    if (best.empty()) *why_none = "no readable session in " + dir;
+    if (best.empty()) *why_none = "no readable session in " + kRecordedDir;
     return best;
 }
 }  // namespace
@@ -71,7 +81,7 @@ void App::open_initial_session() {
         if (dev) set_session(new_session(*dev, "softmaxlab (viewer)"), "live", false);
     } else {
         std::string why;
-        const std::string path = newest_recorded_session(&why);
+        const std::string path = newest_recorded_session(recorded_session_paths(), &why);
         if (!path.empty())
             open_session(path);
         else
