@@ -123,9 +123,7 @@ void App::rebuild_fonts() {
     const std::string lang = (zh && !fonts_.cjk) ? "en" : s_.settings.lang;
     if (lang != s_.lessons_lang || s_.nav.empty()) load_lessons(lang);
     fonts_dirty_ = false;
-    chart_layout_generation_ = -1;
-    save_settings_now();  // theme, language and text size survive a crash, not only a clean exit //
-                          // text sizes changed: lay the chart out again
+    chart_layout_generation_ = -1;  // text sizes changed: lay the chart out again
 }
 
 int App::run() {
@@ -152,7 +150,13 @@ int App::run() {
             glfwPollEvents();
         else
             glfwWaitEventsTimeout(0.25);  // idle: redraw on input, and 4x a second for banners
-        if (fonts_dirty_) rebuild_fonts();
+        if (fonts_dirty_) {
+            rebuild_fonts();
+            // Theme, language and text size survive a crash, not only a clean exit. Not at
+            // start-up: there the lessons are loaded at step 0 before the saved step is restored,
+            // and saving then would overwrite the saved step with 0.
+            save_settings_now();
+        }
         poll_worker();
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
