@@ -183,7 +183,8 @@ int App::run() {
                              b.hint.empty() ? "" : " -- ", b.hint.c_str());
             Status saved = save_framebuffer_png(s_.args.screenshot, fb_w, fb_h);
             if (!saved) {
-                std::fprintf(stderr, "error: %s\n", saved.error().message.c_str());
+                std::fprintf(stderr, "error: %s%s%s\n", saved.error().message.c_str(),
+                             saved.error().hint.empty() ? "" : "; ", saved.error().hint.c_str());
                 return 1;
             }
             if (fb_w != s_.args.width || fb_h != s_.args.height) {
@@ -206,7 +207,8 @@ void App::save_settings_now() {
     if (s_.settings_path.empty()) return;
     s_.settings.lesson = s_.nav.index();
     if (Status st = save_settings(s_.settings_path, s_.settings); !st)
-        std::fprintf(stderr, "warning: %s\n", st.error().message.c_str());
+        std::fprintf(stderr, "warning: %s%s%s\n", st.error().message.c_str(),
+                     st.error().hint.empty() ? "" : "; ", st.error().hint.c_str());
 }
 
 void App::toggle_fullscreen() {
