@@ -76,9 +76,11 @@ void App::draw_metrics() {
             const MetricColumn mc = static_cast<MetricColumn>(c);
             const std::string& cell = row.cells[c];
             if (mc == MetricColumn::kernel) {
-                const bool selected = row.kernel == s_.source_kernel;
-                if (ImGui::Selectable(cell.c_str(), selected, ImGuiSelectableFlags_SpanAllColumns))
-                    show_source(row.kernel.substr(0, row.kernel.find(' ')), SourceTab::cuda);
+                // row.kernel is "smem / bank-conflicted" for a variant: the id is the first word.
+                const std::string id = row.kernel.substr(0, row.kernel.find(' '));
+                if (ImGui::Selectable(cell.c_str(), id == s_.source_kernel,
+                                      ImGuiSelectableFlags_SpanAllColumns))
+                    show_source(id, SourceTab::cuda);
                 continue;
             }
             if (mc == MetricColumn::pct_of_copy) {
