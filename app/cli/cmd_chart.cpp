@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
 #include "core/chart/chart_build.h"
 #include "core/chart/chart_export.h"
@@ -28,38 +29,29 @@ struct ChartArgs {
     std::string dtype = "fp32";
 };
 
-// Exit codes from commands.h: 1 runtime failure, 2 bad arguments.
-constexpr int kFailure = 1;
-constexpr int kBadArgs = 2;
-
-int report(const Error& e, int code) {
-    print_error(e.message, e.hint);
-    return code;
-}
-
 int run_chart(const ChartArgs& a) {
     // Validate every argument before reading the session, so a typo costs nothing.
     bool known = false;
     for (const std::string& k : chart::chart_kinds()) known |= k == a.kind;
     if (!known)
-        return report(
+        return fail(
             Error{"unknown chart '" + a.kind + "'", "valid charts: " + chart::chart_kind_list()},
-            kBadArgs);
+            kExitBadArgs);
     const Result<chart::ChartFormat> format = chart::format_from_path(a.out);
-    if (!format) return report(format.error(), kBadArgs);
+    if (!format) return fail(format.error(), kExitBadArgs);
     Result<chart::RenderOptions> options = chart::parse_size(a.size);
-    if (!options) return report(options.error(), kBadArgs);
+    if (!options) return fail(options.error(), kExitBadArgs);
     if (!chart::theme_by_name(a.theme))
-        return report(Error{"unknown theme '" + a.theme + "'", "use --theme light or dark"},
-                      kBadArgs);
+        return fail(Error{"unknown theme '" + a.theme + "'", "use --theme light or dark"},
+                    kExitBadArgs);
     options->theme = a.theme;
     if (*format != chart::ChartFormat::csv && !chart::chart_renderer_available()) {
         const Result<std::string> why = chart::render_chart(chart::Chart{}, *format, *options);
-        return report(why.error(), kFailure);
+        return fail(why.error(), kExitFailure);
     }
 
     const Result<Session> session = load_session(a.session_path);
-    if (!session) return report(session.error(), kFailure);
+    if (!session) return fail(session.error(), kExitFailure);
 
     chart::ChartOptions co;
     co.kind = a.kind;
@@ -68,16 +60,16 @@ int run_chart(const ChartArgs& a) {
     co.title = a.title;
     const Result<chart::Chart> built = chart::build_chart(*session, co);
     // The session is fine but lacks what this chart needs (an N, counters): an argument problem.
-    if (!built) return report(built.error(), kBadArgs);
+    if (!built) return fail(built.error(), kExitBadArgs);
     const Status written = chart::export_chart(*built, a.out, *options);
-    if (!written) return report(written.error(), kFailure);
+    if (!written) return fail(written.error(), kExitFailure);
     std::printf("wrote %s (%s chart, %s)\n", a.out.c_str(), a.kind.c_str(),
                 *format == chart::ChartFormat::csv
                     ? "csv"
                     : (std::to_string(options->width) + "x" + std::to_string(options->height) +
                        ", " + a.theme)
                           .c_str());
-    return 0;
+    return kExitOk;
 }
 
 }  // namespace
