@@ -371,6 +371,19 @@ TEST(LessonClaims, FillsTextFromSessionOrRange) {
               "x 3.00-5.00x y <masking> {{claim:unknown}}");
 }
 
+TEST(LessonClaims, UnclosedReferenceIsKeptOnceAndLaterOnesStillFill) {
+    LessonStep step;
+    LessonClaim c = claim("gbps", "fused", 4096);
+    c.id = "fused-gbps";
+    c.min = 2500;
+    c.max = 2900;
+    step.claims.push_back(c);
+    auto link = [](const LessonAnchor& a) { return "<" + a.region + ">"; };
+    EXPECT_EQ(fill_lesson_text("a [[ b {{claim:fused-gbps}} c", step, nullptr, link),
+              "a [[ b 2500-2900 GB/s c");
+    EXPECT_EQ(fill_lesson_text("a {{claim:fused-gbps c", step, nullptr), "a {{claim:fused-gbps c");
+}
+
 // ---------------------------------------------------------------------------------------------
 // The checks catch what they are meant to catch
 

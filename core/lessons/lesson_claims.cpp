@@ -160,7 +160,11 @@ std::string fill_lesson_text(const std::string& md, const LessonStep& step, cons
         out += md.substr(pos, next - pos);
         const bool is_claim = next == claim;
         size_t end = md.find(is_claim ? "}}" : "]]", next);
-        if (end == std::string::npos) break;  // parse_lesson_text rejects this; keep the rest
+        if (end == std::string::npos) {  // parse_lesson_text rejects this; keep it as written
+            out += md.substr(next, 2);
+            pos = next + 2;
+            continue;
+        }
         std::string inner = md.substr(next + 2, end - next - 2);
         std::string repl = md.substr(next, end + 2 - next);  // unknown refs stay visible
         if (is_claim) {
