@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -485,6 +486,22 @@ TEST(LessonChecks, ClaimOutsideItsRangeNamesPromiseAndMeasurement) {
         << p[0];
     s.claims[0].min = 2700;
     EXPECT_TRUE(check_step_claims(s, tiny_session()).empty());
+}
+
+TEST(LessonChecks, NaNMeasurementFailsTheClaim) {
+    // A session stores a broken point's numbers as "nan"; that must not satisfy any range.
+    LessonStep s = step_with("fused", 4096);
+    LessonClaim c = claim("gbps", "fused", 4096);
+    c.id = "fused-gbps";
+    c.min = 2700;
+    c.max = 3100;
+    s.claims = {c};
+    Session session = tiny_session();
+    for (PointRecord& p : session.points)
+        if (p.kernel == "fused" && p.cols == 4096) p.gbps = std::nan("");
+    std::vector<std::string> p = check_step_claims(s, session);
+    ASSERT_EQ(p.size(), 1u);
+    EXPECT_NE(p[0].find("claim fused-gbps says 2700-3100 GB/s"), std::string::npos) << p[0];
 }
 
 // ---------------------------------------------------------------------------------------------

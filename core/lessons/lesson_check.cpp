@@ -245,7 +245,7 @@ std::vector<std::string> check_step_claims(const LessonStep& s, const Session& s
         Result<double> v = evaluate_claim(c, session);
         if (!v) {
             problems.push_back(step_name(s) + ": " + v.error().message);
-        } else if (*v < c.min || *v > c.max) {
+        } else if (!(*v >= c.min && *v <= c.max)) {  // written so that NaN fails too
             problems.push_back(step_name(s) + ": claim " + c.id + " says " + format_claim_range(c) +
                                " but the session measured " + format_claim_value(c, *v) +
                                ": update the text and the claim's range, or find out why");
