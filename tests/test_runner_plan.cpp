@@ -221,5 +221,26 @@ TEST(SweepPlan, ExtraPointsParseKernelVariantAndSize) {
     EXPECT_NE(out_of_range.error().message.find("1024"), std::string::npos);
 }
 
+TEST(SweepPlan, ExtraPointTooLargeForMemoryIsRefusedNotWrapped) {
+    // online takes any N, so only the byte count can refuse 2^32 x 2^32 (2^66 bytes in fp32).
+    const DeviceLimits h100 = DeviceLimits::h100_reference();
+    Result<SweepItem> huge = parse_extra_point("online:4294967296x4294967296", DType::f32, h100);
+    ASSERT_FALSE(huge);
+    EXPECT_NE(huge.error().message.find("4294967296 rows"), std::string::npos)
+        << huge.error().message;
+    EXPECT_FALSE(huge.error().hint.empty());
+}
+
+TEST(DeviceMemory, MatrixBytesRefusesOverflowAndNegativeSizes) {
+    Result<size_t> ok = matrix_bytes(1024, 262144, 4, "input");
+    ASSERT_TRUE(ok);
+    EXPECT_EQ(*ok, size_t(1) << 30);
+    EXPECT_FALSE(matrix_bytes(int64_t(1) << 40, int64_t(1) << 30, 4, "input"));  // 2^72 bytes
+    EXPECT_FALSE(matrix_bytes(int64_t(1) << 31, int64_t(1) << 31, 4, "input"));  // 2^64 bytes
+    EXPECT_FALSE(matrix_bytes(-1, 1024, 4, "input"));
+    EXPECT_NE(matrix_bytes(-1, 1024, 4, "softmax input").error().message.find("softmax input"),
+              std::string::npos);
+}
+
 }  // namespace
 }  // namespace sml

@@ -1,5 +1,6 @@
 #include "core/measure/device_buffer.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <utility>
 
@@ -24,6 +25,20 @@ Error out_of_memory_error(size_t wanted, size_t free_bytes, const std::string& w
                  "GPU memory held by other processes (nvidia-smi shows them)"};
 }
 
+Result<size_t> matrix_bytes(int64_t rows, int64_t stride, size_t element_bytes,
+                            const std::string& what) {
+    uint64_t elements = 0, bytes = 0;
+    if (rows < 0 || stride < 0 ||
+        __builtin_mul_overflow(uint64_t(rows), uint64_t(stride), &elements) ||
+        __builtin_mul_overflow(elements, uint64_t(element_bytes), &bytes) ||
+        bytes > uint64_t(SIZE_MAX))
+        return Error{what + ": " + std::to_string(rows) + " rows x " + std::to_string(stride) +
+                         " elements x " + std::to_string(element_bytes) +
+                         " bytes is not a size any GPU can hold",
+                     "use a smaller problem (--elements for sweep, --rows/--cols for run)"};
+    return size_t(bytes);
+}
+
 // Leave room for the CUDA context's own allocations and the L2 flush buffer's neighbours.
 constexpr size_t kSafetyMarginBytes = size_t(256) << 20;
 
@@ -34,7 +49,7 @@ Status check_fits(size_t bytes, const std::string& what) {
         return Error{std::string("cannot query free GPU memory: ") + cudaGetErrorString(e),
                      "check that the GPU is usable (nvidia-smi)"};
     }
-    if (bytes + kSafetyMarginBytes > free_bytes)
+    if (bytes > free_bytes || free_bytes - bytes < kSafetyMarginBytes)  // no overflow
         return out_of_memory_error(bytes, free_bytes, what);
     return ok_status();
 }

@@ -38,7 +38,13 @@ class DeviceBuffer {
     size_t bytes_ = 0;
 };
 
-// Fails when `bytes` more than the device's free memory (cudaMemGetInfo) minus a safety margin.
+// Bytes of `rows` rows of `stride` elements of `element_bytes` each, or an Error naming the size
+// when that is negative or does not fit in 64 bits: an absurd --rows/--cols must be refused, not
+// wrapped around to a small allocation that the kernel then overruns. `what` names the buffer.
+Result<size_t> matrix_bytes(int64_t rows, int64_t stride, size_t element_bytes,
+                            const std::string& what);
+
+// Fails when `bytes` is more than the device's free memory (cudaMemGetInfo) minus a safety margin.
 // `what` describes the request ("1024 x 262144 fp32 input + output + workspace").
 Status check_fits(size_t bytes, const std::string& what);
 

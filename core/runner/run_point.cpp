@@ -111,15 +111,22 @@ Result<PointRecord> run_point(const KernelInfo& kernel, const SoftmaxProblem& pr
 
     // --- memory ---------------------------------------------------------------------------
     const size_t esize = size_t(dtype_size(problem.dtype));
-    const size_t in_bytes = size_t(problem.rows * problem.in_stride) * esize;
-    const size_t out_bytes = size_t(problem.rows * problem.out_stride) * esize;
+    Result<size_t> in_size = matrix_bytes(problem.rows, problem.in_stride, esize, what + " input");
+    if (!in_size) return in_size.error();
+    Result<size_t> out_size =
+        matrix_bytes(problem.rows, problem.out_stride, esize, what + " output");
+    if (!out_size) return out_size.error();
+    const size_t in_bytes = *in_size, out_bytes = *out_size;
     const size_t ws_bytes = kernel.workspace_bytes ? kernel.workspace_bytes(problem) : 0;
+    size_t total_bytes = 0;
+    if (__builtin_add_overflow(in_bytes, out_bytes, &total_bytes) ||
+        __builtin_add_overflow(total_bytes, ws_bytes, &total_bytes))
+        return Error{what + " needs more than 2^64 bytes (input + output + workspace)",
+                     "use a smaller problem (--elements for sweep, --rows/--cols for run)"};
     if (needs_growth(ctx.in_, in_bytes) || needs_growth(ctx.out_, out_bytes) ||
         needs_growth(ctx.workspace_, ws_bytes)) {
         ctx.in_.reset(), ctx.out_.reset(), ctx.workspace_.reset();
-        if (Status s =
-                check_fits(in_bytes + out_bytes + ws_bytes, what + " (input + output + workspace)");
-            !s)
+        if (Status s = check_fits(total_bytes, what + " (input + output + workspace)"); !s)
             return s.error();
         if (Status s = ctx.in_.allocate(in_bytes, what + " input"); !s) return s.error();
         if (Status s = ctx.out_.allocate(out_bytes, what + " output"); !s) return s.error();

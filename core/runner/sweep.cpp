@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/measure/build_info.h"
+#include "core/measure/device_buffer.h"
 #include "core/measure/device_info.h"
 #include "core/runner/runner.h"
 #include "kernels/registry.h"
@@ -184,6 +185,10 @@ Result<SweepItem> parse_extra_point(const std::string& text, DType dtype,
     }
     const SoftmaxProblem p = SoftmaxProblem::contiguous(rows, cols, dtype);
     if (Status s = check_problem(*k, p, limits); !s) return s.error();
+    if (Result<size_t> bytes =
+            matrix_bytes(rows, cols, size_t(dtype_size(dtype)), "extra point '" + text + "'");
+        !bytes)
+        return bytes.error();
     return SweepItem{k, p, v};
 }
 
