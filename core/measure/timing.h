@@ -20,7 +20,7 @@ namespace sml {
 struct TimingOptions {
     int warmup = 3;        // untimed runs first: module load, clocks ramping, TLB warm-up
     int samples = 20;      // timed runs; the median is the reported time
-    bool flush_l2 = true;  // memset a buffer >= 2x L2 before each sample
+    // Whether samples start from a cold L2 is time_samples' `flusher` argument, not an option.
 };
 
 // Enqueues the work being timed on the given stream (all of a kernel's launches, or one copy).
