@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 
 #include "core/chart/chart_build.h"
@@ -81,6 +82,29 @@ TEST(ChartTicks, NiceLinearTicksUseRoundStepsAndCoverTheData) {
         for (size_t i = 1; i < ticks.size(); ++i)
             EXPECT_NEAR(ticks[i].value - ticks[i - 1].value, step, step * 1e-9);
     }
+}
+
+TEST(ChartTicks, NonFiniteEndsGiveAFewTicksNotAnEndlessLoop) {
+    const double inf = std::numeric_limits<double>::infinity();
+    for (auto [lo, hi] : std::vector<std::pair<double, double>>{
+             {0, inf}, {-inf, 10}, {0, std::nan("")}, {std::nan(""), std::nan("")}}) {
+        double a = 0, b = 0;
+        const auto ticks = nice_linear_ticks(lo, hi, 7, TickFormat::number, &a, &b);
+        EXPECT_GE(ticks.size(), 2u);
+        EXPECT_LE(ticks.size(), 20u);
+        EXPECT_TRUE(std::isfinite(a) && std::isfinite(b));
+    }
+}
+
+TEST(ChartBuild, BandwidthSkipsNonFiniteCopyAndPeakLines) {
+    Session s = test::synthetic_session();
+    s.device.copy_gbps = std::numeric_limits<double>::infinity();
+    s.device.peak_dram_gbps = std::nan("");
+    const Chart c = must_build(s, "bandwidth");
+    ASSERT_EQ(c.panels.size(), 1u);
+    EXPECT_EQ(find_series(c.panels[0], "copy"), nullptr);
+    EXPECT_EQ(find_series(c.panels[0], "peak"), nullptr);
+    EXPECT_TRUE(std::isfinite(c.panels[0].y.max));
 }
 
 TEST(ChartTicks, LabelsCarryUnitsCompactly) {

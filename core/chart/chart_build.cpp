@@ -321,11 +321,12 @@ Result<Chart> build_bandwidth_chart(const Session& s, const ChartOptions& o) {
     std::ostringstream copy, peak;
     copy << "device-to-device copy, same run: " << std::lround(s.device.copy_gbps) << " GB/s";
     peak << "datasheet peak: " << std::lround(s.device.peak_dram_gbps) << " GB/s";
-    if (s.device.copy_gbps > 0) {
+    // A hand-edited session may say "inf": a line at infinity has nowhere to be drawn.
+    if (std::isfinite(s.device.copy_gbps) && s.device.copy_gbps > 0) {
         panel.series.push_back(reference_line(copy.str(), "copy", s.device.copy_gbps, false));
         y_hi = std::max(y_hi, s.device.copy_gbps);
     }
-    if (s.device.peak_dram_gbps > 0) {
+    if (std::isfinite(s.device.peak_dram_gbps) && s.device.peak_dram_gbps > 0) {
         panel.series.push_back(reference_line(peak.str(), "peak", s.device.peak_dram_gbps, true));
         y_hi = std::max(y_hi, s.device.peak_dram_gbps);
     }

@@ -78,7 +78,9 @@ std::string format_tick(double value, TickFormat format) {
 
 std::vector<Tick> nice_linear_ticks(double lo, double hi, int target, TickFormat format,
                                     double* nice_lo, double* nice_hi) {
-    if (!(hi > lo)) hi = lo + 1;
+    // A non-finite end would make the step infinite and the tick count unbounded.
+    if (!std::isfinite(lo)) lo = 0;
+    if (!std::isfinite(hi) || !(hi > lo)) hi = lo + 1;
     target = std::max(2, target);
     const double raw = (hi - lo) / target;
     const double mag = std::pow(10.0, std::floor(std::log10(raw)));
