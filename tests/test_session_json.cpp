@@ -192,6 +192,13 @@ TEST(SessionJson, MistypedFieldNamesPathAndTypes) {
         << m;
 
     doc = nlohmann::json::parse(session_to_json(full_session()));
+    doc["points"][0]["launches"][1]["grid"] = nlohmann::json::array({1, int64_t(1) << 40, 1});
+    m = parse_error(doc.dump());
+    EXPECT_NE(m.find("points[0].launches[1].grid: integer 1099511627776 is out of range"),
+              std::string::npos)
+        << m;
+
+    doc = nlohmann::json::parse(session_to_json(full_session()));
     doc["points"][0]["metrics"]["values"]["dram__bytes_read.sum"] = true;
     m = parse_error(doc.dump());
     EXPECT_NE(m.find("points[0].metrics.values.dram__bytes_read.sum: expected a number"),

@@ -236,8 +236,14 @@ class Reader {
         if (!v) return false;
         if (!v->is_array() || v->size() != 3) return mistyped("an array of 3 integers", *v);
         for (int i = 0; i < 3; ++i) {
-            if (!(*v)[size_t(i)].is_number_integer()) return mistyped("an array of 3 integers", *v);
-            out[i] = (*v)[size_t(i)].get<int>();
+            const json& e = (*v)[size_t(i)];
+            if (!e.is_number_integer()) return mistyped("an array of 3 integers", *v);
+            const int64_t x = e.get<int64_t>();
+            if (x < INT32_MIN || x > INT32_MAX) {
+                fail(at_, "integer " + std::to_string(x) + " is out of range");
+                return false;
+            }
+            out[i] = int(x);
         }
         return true;
     }
