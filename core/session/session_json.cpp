@@ -525,10 +525,11 @@ Status save_session(const std::string& path, const Session& session) {
             hint};
     const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size() &&
                          std::fflush(f) == 0 && fsync(fileno(f)) == 0;
-    const int write_errno = errno;
-    if (std::fclose(f) != 0 || !written) {
+    int error = written ? 0 : errno;
+    if (std::fclose(f) != 0 && written) error = errno;  // e.g. a full disk found at close
+    if (error != 0 || !written) {
         std::remove(tmp.c_str());
-        return Error{"cannot write session " + path + ": " + std::strerror(write_errno), hint};
+        return Error{"cannot write session " + path + ": " + std::strerror(error), hint};
     }
     if (std::rename(tmp.c_str(), path.c_str()) != 0) {
         const int e = errno;
