@@ -134,7 +134,9 @@ SweepResult run_sweep(const SweepPlan& plan, const RunOptions& options, const st
     // The device's copy bandwidth is the one measured at the largest size (the sweep's 1 GiB).
     int64_t largest = -1;
     for (const PointRecord& p : result.session.points) {
-        const int64_t bytes = p.rows * p.cols * (p.dtype == "fp32" ? 4 : 2);
+        DType t = DType::f32;
+        (void)parse_dtype(p.dtype, &t);  // points written by this sweep always name a valid dtype
+        const int64_t bytes = p.rows * p.cols * dtype_size(t);
         if (bytes > largest) largest = bytes, dev.copy_gbps = p.copy_gbps;
     }
     if (!plan.skipped.empty())

@@ -14,7 +14,7 @@ struct Settings {
     std::string theme = "dark";  // "dark" | "light"
     std::string lang = "en";     // "en" | "zh"
     int lesson = 0;
-    std::string session_path;  // last opened session ("" = the newest recorded one)
+    std::string session_path;  // last opened session: pre-fills File > Open ("" = none yet)
 
     static constexpr float kMinScale = 0.6f, kMaxScale = 3.0f, kScaleStep = 0.1f;
     void step_font_scale(int direction);  // +1 / -1, clamped
