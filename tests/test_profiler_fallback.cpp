@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "core/profiler/counter_errors.h"
 #include "core/profiler/profiler.h"
 
 namespace sml {
@@ -43,6 +44,22 @@ TEST(ProfilerFallback, EnvVarDisablesCountersWithAReasonNamingIt) {
     EXPECT_FALSE(p.available());
     EXPECT_NE(p.unavailable_reason().find("SML_DISABLE_CUPTI=1"), std::string::npos)
         << p.unavailable_reason();
+}
+
+TEST(ProfilerFallback, EnvReasonIsSharedAndExact) {
+    // One helper serves the CUPTI and the CUPTI-free build, so the line is the same in both.
+    const std::string expected =
+        "hardware counters disabled by SML_DISABLE_CUPTI=yes; unset it to collect them";
+    {
+        ScopedEnv env("SML_DISABLE_CUPTI", "yes");
+        EXPECT_EQ(counters_disabled_by_env_reason(), expected);
+        EXPECT_EQ(CounterProfiler(MetricSet::off).unavailable_reason(), expected)
+            << "the variable takes precedence over --metrics off";
+    }
+    for (const char* v : {"", "0"}) {
+        ScopedEnv env("SML_DISABLE_CUPTI", v);
+        EXPECT_EQ(counters_disabled_by_env_reason(), "") << "value '" << v << "'";
+    }
 }
 
 TEST(ProfilerFallback, ProfileReturnsALabelledRecordAndLaunchesNothing) {

@@ -1,7 +1,17 @@
 // See counter_errors.h.
 #include "core/profiler/counter_errors.h"
 
+#include <cstdlib>
+#include <cstring>
+
 namespace sml {
+
+std::string counters_disabled_by_env_reason() {
+    const char* v = std::getenv("SML_DISABLE_CUPTI");
+    if (!v || !*v || std::strcmp(v, "0") == 0) return {};
+    return std::string("hardware counters disabled by SML_DISABLE_CUPTI=") + v +
+           "; unset it to collect them";
+}
 
 bool counter_error_is_permanent(int code) {
     namespace c = cupti_code;

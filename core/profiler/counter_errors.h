@@ -37,4 +37,9 @@ std::string counter_error_reason(int code, const std::string& code_name, const s
 // MIG, vGPU, ...), so every later attempt would fail the same way.
 bool counter_error_is_permanent(int code);
 
+// SML_DISABLE_CUPTI set to anything but "" or "0" forces the unavailable path, in both the CUPTI
+// and the CUPTI-free build. Returns the reason line naming the variable and the fix, or "" when
+// the variable does not disable the counters.
+std::string counters_disabled_by_env_reason();
+
 }  // namespace sml

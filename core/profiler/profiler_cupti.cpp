@@ -27,8 +27,6 @@
 #include <cupti_target.h>
 
 #include <cmath>
-#include <cstdlib>
-#include <cstring>
 #include <functional>
 #include <map>
 
@@ -143,14 +141,6 @@ CUcontext current_context() {
     return ctx;
 }
 
-// SML_DISABLE_CUPTI set to anything but "" or "0" forces the unavailable path.
-bool disabled_by_env(std::string* value) {
-    const char* v = std::getenv("SML_DISABLE_CUPTI");
-    if (!v || !*v || std::strcmp(v, "0") == 0) return false;
-    *value = v;
-    return true;
-}
-
 // A runaway replay loop would hang a sweep; GH100 needs at most ~10 passes for the deep set.
 constexpr int kMaxPasses = 64;
 
@@ -185,10 +175,8 @@ struct CounterProfiler::Impl {
 
     // Brings up everything for the current device; sets available/reason.
     void setup() {
-        std::string env;
-        if (disabled_by_env(&env)) {
-            mark_unavailable("hardware counters disabled by SML_DISABLE_CUPTI=" + env +
-                             "; unset it to collect them");
+        if (std::string why = counters_disabled_by_env_reason(); !why.empty()) {
+            mark_unavailable(std::move(why));
             return;
         }
         if (set == MetricSet::off) {
@@ -286,7 +274,6 @@ struct CounterProfiler::Impl {
         img.configImageSize = config_image.size();
         img.pConfigImage = config_image.data();
         SML_CUPTI_TRY(cuptiProfilerHostGetConfigImage(&img));
-
 
         // Enabling here (not per profile() call) makes privilege and attached-profiler errors
         // show up at construction, so available() is honest before the first run.

@@ -1,8 +1,6 @@
 // CounterProfiler when softmaxlab is built without CUPTI (-DSML_WITH_CUPTI=OFF or a toolkit
 // without the Range Profiler): every run still completes with timing and predicted traffic.
-#include <cstdlib>
-#include <cstring>
-
+#include "core/profiler/counter_errors.h"
 #include "core/profiler/profiler.h"
 
 namespace sml {
@@ -15,11 +13,9 @@ struct CounterProfiler::Impl {
 CounterProfiler::CounterProfiler(MetricSet set) : impl_(std::make_unique<Impl>()) {
     impl_->set = set;
     // Same precedence as the CUPTI build, so a test that sets the variable reads the same reason.
-    const char* env = std::getenv("SML_DISABLE_CUPTI");
-    if (env && *env && std::strcmp(env, "0") != 0)
-        impl_->reason = std::string("hardware counters disabled by SML_DISABLE_CUPTI=") + env +
-                        "; unset it to collect them";
-    else if (set == MetricSet::off)
+    impl_->reason = counters_disabled_by_env_reason();
+    if (!impl_->reason.empty()) return;
+    if (set == MetricSet::off)
         impl_->reason = "hardware counters off (--metrics off); use --metrics default";
     else
         impl_->reason =
