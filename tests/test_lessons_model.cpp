@@ -551,7 +551,14 @@ TEST_F(LessonFolder, LoadsAStepAndItsText) {
 
 TEST_F(LessonFolder, ErrorsNameTheFileAndTheField) {
     write("lessons.json", "{\"steps\": [");
-    EXPECT_NE(load_error().find("lessons.json is not valid JSON"), std::string::npos);
+    EXPECT_NE(load_error().find("lessons.json is not valid JSON at the end (byte 11)"),
+              std::string::npos)
+        << load_error();
+
+    write("lessons.json", "{\n  \"steps\": [,]\n}");
+    EXPECT_NE(load_error().find("lessons.json is not valid JSON at line 2, column 13 (byte 15)"),
+              std::string::npos)
+        << load_error();
 
     write("lessons.json", R"({"steps": [{"id": "warp"}]})");
     EXPECT_NE(load_error().find("steps[0].kernels is missing"), std::string::npos);

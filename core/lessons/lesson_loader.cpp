@@ -14,6 +14,19 @@ using nlohmann::json;
 const char kFormatHint[] = "see lessons/README.md for the lessons.json format";
 constexpr int64_t kLessonSchema = 1;  // bump when lessons.json changes incompatibly
 
+// Where a parse error stopped, as "at line L, column C (byte B)". `byte` is nlohmann's count of
+// bytes read, so the offending byte is byte - 1; past the end it reads "at the end (byte B)".
+std::string json_error_position(const std::string& text, size_t byte) {
+    const size_t at = byte > 0 ? byte - 1 : 0;
+    if (at >= text.size())
+        return "at the end (byte " + std::to_string(text.size()) + "): it is cut off";
+    size_t line = 1, line_start = 0;
+    for (size_t i = 0; i < at; ++i)
+        if (text[i] == '\n') ++line, line_start = i + 1;
+    return "at line " + std::to_string(line) + ", column " + std::to_string(at - line_start + 1) +
+           " (byte " + std::to_string(at + 1) + ")";
+}
+
 // Reads typed fields of one JSON object, remembering the first problem with its location.
 class FieldReader {
   public:
@@ -183,9 +196,16 @@ Result<LessonBook> load_lessons(const std::string& root, const std::string& lang
     if (!text)
         return Error{text.error().message,
                      "the lessons ship in the repository's lessons/ folder; point the app at it"};
-    json doc = json::parse(*text, nullptr, /*allow_exceptions=*/false);
-    if (doc.is_discarded())
-        return Error{index_path + " is not valid JSON", "fix the syntax (a JSON linter helps)"};
+    json doc;
+    try {
+        doc = json::parse(*text);
+    } catch (const json::parse_error& e) {
+        return Error{index_path + " is not valid JSON " + json_error_position(*text, e.byte),
+                     "fix the syntax (a JSON linter helps)"};
+    } catch (const std::exception& e) {
+        return Error{index_path + " is not valid JSON: " + e.what(),
+                     "fix the syntax (a JSON linter helps)"};
+    }
 
     FieldReader top(doc, index_path);
     const json* steps = top.array("steps");
