@@ -93,6 +93,14 @@ TEST(AnnotatedSource, MissingFileIsAnErrorNamingThePath) {
     EXPECT_NE(src.error().message.find("/nonexistent/dir/k.cu"), std::string::npos);
 }
 
+TEST(AnnotatedSource, DirectoryIsAnErrorNotAnEmptyFile) {
+    const std::string dir = std::filesystem::temp_directory_path().string();
+    Result<std::string> text = read_text_file(dir);
+    ASSERT_FALSE(text.ok());
+    EXPECT_EQ(text.error().message, dir + " is a directory, not a file");
+    EXPECT_FALSE(load_annotated_source(dir).ok());
+}
+
 TEST(AnnotatedSource, KebabCase) {
     EXPECT_TRUE(is_kebab_case("warp-reduce"));
     EXPECT_TRUE(is_kebab_case("pass-2"));

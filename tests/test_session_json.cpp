@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -215,6 +216,14 @@ TEST(SessionJson, MissingFileNamesThePath) {
     ASSERT_FALSE(s.ok());
     EXPECT_NE(s.error().message.find("/nonexistent/dir/session.json"), std::string::npos);
     EXPECT_NE(s.error().message.find("cannot open"), std::string::npos);
+}
+
+TEST(SessionJson, DirectoryIsNotASessionFile) {
+    const std::string dir = std::filesystem::temp_directory_path().string();
+    Result<Session> s = load_session(dir);
+    ASSERT_FALSE(s.ok());
+    EXPECT_EQ(s.error().message, dir + " is a directory, not a session file");
+    EXPECT_NE(s.error().hint.find(".json"), std::string::npos) << s.error().hint;
 }
 
 }  // namespace

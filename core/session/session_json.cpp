@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -499,6 +500,11 @@ Result<Session> parse_session(const std::string& text, const std::string& origin
 }
 
 Result<Session> load_session(const std::string& path) {
+    // An ifstream opens a directory and then reads nothing, which would report "empty file".
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        return Error{path + " is a directory, not a session file",
+                     "pass the session's .json file; recorded sessions are in assets/sessions/"};
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return Error{"cannot open session " + path + ": " + std::strerror(errno),
