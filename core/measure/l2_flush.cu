@@ -28,7 +28,7 @@ Status L2Flusher::init(int64_t l2_bytes) {
         std::max<size_t>(size_t(2 * std::max<int64_t>(l2_bytes, 0)), size_t(32) << 20) / 16 * 16;
     if (buffer_.size() == bytes) return ok_status();
     if (Status s = buffer_.allocate(bytes, "the L2 flush buffer"); !s) return s;
-    if (Status s = sink_.allocate(sizeof(float), "the L2 flush buffer"); !s) return s;
+    if (Status s = sink_.allocate(sizeof(float), "the L2 flush kernel's result sink"); !s) return s;
     if (cudaError_t e = cudaMemset(buffer_.get(), 0, bytes); e != cudaSuccess)
         return cuda_error(e, "zero-filling the L2 flush buffer");
     return ok_status();
