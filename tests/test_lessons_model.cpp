@@ -354,6 +354,11 @@ TEST(LessonClaims, FormatsValuesAndRanges) {
     c.quantity = "l2_resident";
     EXPECT_EQ(format_claim_value(c, 1), "yes");
     EXPECT_EQ(format_claim_value(c, 0), "no");
+    c.min = 0;
+    c.max = 1;
+    EXPECT_EQ(format_claim_range(c), "yes or no");
+    c.min = 0.5;
+    EXPECT_EQ(format_claim_range(c), "yes");
     c.quantity = "rank_gbps";
     c.min = c.max = 1;
     EXPECT_EQ(format_claim_range(c), "#1");

@@ -140,6 +140,8 @@ std::string format_claim_range(const LessonClaim& c) {
     if (c.min == c.max) return format_claim_value(c, c.min);
     if (c.quantity == "rank_gbps" && c.min == 1) return fmt("#1-#%.0f", c.max);
     std::string lo = format_claim_value(c, c.min), hi = format_claim_value(c, c.max);
+    // A yes/no quantity has no range: min 0, max 1 admits either answer, not "no-yes".
+    if (c.quantity == "l2_resident") return lo == hi ? lo : "yes or no";
     // "3.5-4.5x" reads better than "3.5x-4.5x": keep a shared unit suffix once.
     const std::string unit = hi.substr(hi.find_last_of("0123456789") + 1);
     if (!unit.empty() && lo.size() > unit.size() &&
