@@ -250,6 +250,22 @@ int text_cb(MD_TEXTTYPE type, const MD_CHAR* text, MD_SIZE size, void* user) {
 
 }  // namespace
 
+namespace {
+std::vector<std::string> pieces(const std::string& s);
+
+// Splits every span once here, so draw() does not re-split the text every frame.
+void split_words(std::vector<MdBlock>* blocks) {
+    auto split = [](std::vector<MdSpan>& spans) {
+        for (MdSpan& span : spans) span.words = pieces(span.text);
+    };
+    for (MdBlock& b : *blocks) {
+        split(b.spans);
+        for (auto& row : b.rows)
+            for (auto& cell : row) split(cell);
+    }
+}
+}  // namespace
+
 bool MarkdownView::set_text(const std::string& markdown) {
     Builder b;
     MD_PARSER parser{};
@@ -266,9 +282,11 @@ bool MarkdownView::set_text(const std::string& markdown) {
         MdBlock p;
         p.spans.push_back(MdSpan{markdown});
         blocks_ = {p};
+        split_words(&blocks_);
         return false;
     }
     blocks_ = std::move(b.blocks);
+    split_words(&blocks_);
     return true;
 }
 
@@ -356,7 +374,7 @@ void MarkdownView::draw_spans(
             col = ImGui::GetColorU32(pal.accent);
         else if (span.emph)
             col = pal.type;
-        for (const std::string& piece : pieces(span.text)) {
+        for (const std::string& piece : span.words) {
             ImVec2 sz = ImGui::CalcTextSize(piece.c_str());
             // Punctuation glued to the previous span (`max`, ...) stays on its line.
             const bool glued =
@@ -482,8 +500,6 @@ void MarkdownView::draw(const Fonts& fonts, const std::function<void(const std::
                 }
                 break;
             }
-            case MdBlock::Kind::quote:
-                break;
         }
         ImGui::Dummy(ImVec2(0, ImGui::GetFontSize() * 0.25f));
     }

@@ -19,16 +19,17 @@ namespace sml::viewer {
 struct MdSpan {
     std::string text;
     bool strong = false, emph = false, code = false;
-    std::string link;         // href, when inside a link
-    bool line_break = false;  // a hard break before this span's text
+    std::string link;                // href, when inside a link
+    bool line_break = false;         // a hard break before this span's text
+    std::vector<std::string> words;  // `text` split where a line may break; set by set_text
 };
 
 struct MdBlock {
-    enum class Kind { paragraph, heading, list_item, code, quote, rule, table };
+    enum class Kind { paragraph, heading, list_item, code, rule, table };
     Kind kind = Kind::paragraph;
     int level = 0;       // heading level 1..6
     int indent = 0;      // list nesting depth (0 = not in a list)
-    int quote = 0;       // block-quote depth
+    int quote = 0;       // block-quote depth (a quoted paragraph, list, ... keeps its kind)
     std::string bullet;  // "•" or "3."
     std::vector<MdSpan> spans;
     std::string code;                                    // code block text
