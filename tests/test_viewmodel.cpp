@@ -461,6 +461,17 @@ TEST(ViewerArgs, BadValuesAreErrorsThatNameThem) {
     EXPECT_EQ(parse({"--code", "ptx"})->code_tab, "ptx");
     EXPECT_FALSE(parse({"--frames", "0"}).ok());
     EXPECT_FALSE(parse({"--bogus"}).ok());
+    Result<ViewerArgs> mouse = parse({"--mouse", "600,400"});
+    ASSERT_TRUE(mouse.ok()) << mouse.error().message;
+    EXPECT_EQ(mouse->mouse_x, 600);
+    EXPECT_EQ(mouse->mouse_y, 400);
+    for (const char* bad :
+         {"1,2,3", "1,2x", "1", "1,", ",2", " 1,2", "+1,2", "-1,2", "1;2", "99999999999,1"}) {
+        Result<ViewerArgs> m = parse({"--mouse", bad});
+        ASSERT_FALSE(m.ok()) << bad;
+        EXPECT_EQ(m.error().message,
+                  "--mouse '" + std::string(bad) + "' is not X,Y (two non-negative integers)");
+    }
     std::string help;
     Result<ViewerArgs> h = parse({"--help"}, &help);
     ASSERT_TRUE(h.ok());

@@ -101,6 +101,10 @@ add_test(NAME viewer_cli_bad_size_message
          COMMAND sh -c "'$<TARGET_FILE:softmaxlab>' --size 12x --screenshot x.png 2>&1; test $? -eq 2")
 set_tests_properties(viewer_cli_bad_size_message PROPERTIES LABELS cpu
                      PASS_REGULAR_EXPRESSION "error: --size '12x' is not WxH")
+add_test(NAME viewer_cli_bad_mouse_message
+         COMMAND sh -c "'$<TARGET_FILE:softmaxlab>' --mouse 1,2,3 --screenshot x.png 2>&1; test $? -eq 2")
+set_tests_properties(viewer_cli_bad_mouse_message PROPERTIES LABELS cpu
+                     PASS_REGULAR_EXPRESSION "error: --mouse '1,2,3' is not X,Y")
 add_test(NAME viewer_cli_no_display
          COMMAND sh -c "env -u DISPLAY -u WAYLAND_DISPLAY '$<TARGET_FILE:softmaxlab>' --no-settings --screenshot '${_shots}/none.png' 2>&1; test $? -ne 0")
 set_tests_properties(viewer_cli_no_display PROPERTIES LABELS cpu

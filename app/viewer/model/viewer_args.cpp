@@ -2,6 +2,7 @@
 #include "app/viewer/model/viewer_args.h"
 
 #include <CLI/CLI.hpp>
+#include <charconv>
 
 namespace sml::viewer {
 
@@ -22,6 +23,17 @@ bool parse_size(const std::string& s, int* w, int* h) {
         return false;
     }
 }
+
+namespace {
+
+// The whole of `s` as a non-negative int: no sign, spaces, trailing text or overflow.
+bool parse_coordinate(const std::string& s, int* v) {
+    if (s.empty() || s[0] < '0' || s[0] > '9') return false;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), *v);
+    return ec == std::errc() && end == s.data() + s.size();
+}
+
+}  // namespace
 
 Result<ViewerArgs> parse_viewer_args(int argc, const char* const* argv, std::string* help_out) {
     ViewerArgs a;
@@ -65,14 +77,15 @@ Result<ViewerArgs> parse_viewer_args(int argc, const char* const* argv, std::str
         a.size_given = true;
     }
     if (!mouse.empty()) {
+        // Exactly two integers: "1,2,3" or "1,2x" used to be read as 1,2.
         const size_t comma = mouse.find(',');
-        try {
-            if (comma == std::string::npos) throw std::invalid_argument("no comma");
-            a.mouse_x = std::stoi(mouse.substr(0, comma));
-            a.mouse_y = std::stoi(mouse.substr(comma + 1));
-        } catch (...) {
-            return Error{"--mouse '" + mouse + "' is not X,Y", "e.g. --mouse 600,400"};
-        }
+        int x = 0, y = 0;
+        if (comma == std::string::npos || !parse_coordinate(mouse.substr(0, comma), &x) ||
+            !parse_coordinate(mouse.substr(comma + 1), &y))
+            return Error{"--mouse '" + mouse + "' is not X,Y (two non-negative integers)",
+                         "e.g. --mouse 600,400"};
+        a.mouse_x = x;
+        a.mouse_y = y;
     }
     return a;
 }
