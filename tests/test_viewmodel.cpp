@@ -536,6 +536,25 @@ TEST(Worker, CancelStopsBetweenPointsAndRefusesASecondJob) {
     EXPECT_GT(emitted.load(), 0);
 }
 
+TEST(Worker, ACancelAfterTheLastPointStillFinishes) {
+    for (int ran : {3, 1}) {  // every point ran, then only one of three
+        Worker w;
+        std::atomic<bool> stopped{false};
+        ASSERT_TRUE(w.start([&stopped, ran](JobContext& ctx) -> Status {
+            for (int i = 0; i < ran; ++i) ctx.emit(PointRecord{});
+            ctx.progress(ran, 3, ran == 3 ? "done" : "cancelled");
+            stopped = true;
+            while (!ctx.cancelled()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            return ok_status();
+        }));
+        while (!stopped) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        w.cancel();
+        std::vector<WorkEvent> ev = drain_until_done(w);
+        EXPECT_EQ(ev.back().kind, ran == 3 ? WorkEvent::Kind::finished : WorkEvent::Kind::cancelled)
+            << ran << " of 3 points ran";
+    }
+}
+
 TEST(Worker, FailuresAndExceptionsBecomeFailedEvents) {
     Worker w;
     ASSERT_TRUE(w.start([](JobContext&) -> Status { return Error{"no GPU", "replay"}; }));

@@ -58,7 +58,8 @@ Worker::Job make_run_job(RunRequest r) {
 
         const SoftmaxProblem problem = SoftmaxProblem::contiguous(r.rows, r.cols, r.dtype);
         const int total = static_cast<int>(kernels.size());
-        for (int i = 0; i < total; ++i) {
+        int done = 0;
+        for (int i = 0; i < total; ++i, ++done) {
             if (ctx.cancelled()) break;
             ctx.progress(i, total, std::string(kernels[i]->id) + "  N = " + std::to_string(r.cols));
             if (Status ok = check_problem(*kernels[i], problem, context.limits()); !ok)
@@ -70,7 +71,7 @@ Worker::Job make_run_job(RunRequest r) {
             if (!p) return p.error();
             ctx.emit(std::move(*p));
         }
-        ctx.progress(total, total, "done");
+        ctx.progress(done, total, done == total ? "done" : "cancelled");
         return ok_status();
     };
 }

@@ -6,6 +6,7 @@
 namespace sml::viewer {
 
 void JobContext::progress(int done, int total, const std::string& label) {
+    all_done_ = total > 0 && done >= total;
     WorkEvent e;
     e.kind = WorkEvent::Kind::progress;
     e.done = done;
@@ -50,7 +51,9 @@ bool Worker::start(Job job) {
                 last.kind = WorkEvent::Kind::failed;
                 last.error = s.error();
             } else {
-                last.kind = cancel_.load() ? WorkEvent::Kind::cancelled : WorkEvent::Kind::finished;
+                // A cancel that came after the last point changed nothing: the run is complete.
+                last.kind = cancel_.load() && !ctx.all_done() ? WorkEvent::Kind::cancelled
+                                                              : WorkEvent::Kind::finished;
             }
         } catch (const std::exception& ex) {
             // A job must not take the viewer down with it; report and keep running.

@@ -36,7 +36,10 @@ class JobContext {
     bool cancelled() const { return cancel_->load(std::memory_order_relaxed); }
     // For code that polls the flag itself (the runner's sweep loop).
     const std::atomic<bool>* cancel_flag() const { return cancel_; }
+    // done == total (total > 0) marks every unit of work as run: a cancel that arrives after
+    // that reports the job finished, not cancelled.
     void progress(int done, int total, const std::string& label);
+    bool all_done() const { return all_done_; }
     void emit(PointRecord point);
     void emit_device(DeviceRecord device);
 
@@ -46,6 +49,7 @@ class JobContext {
         : cancel_(cancel), post_(std::move(post)) {}
     std::atomic<bool>* cancel_;
     std::function<void(WorkEvent)> post_;
+    bool all_done_ = false;
 };
 
 class Worker {
