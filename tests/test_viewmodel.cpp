@@ -599,8 +599,24 @@ TEST(RunJob, RequestsAreCheckedBeforeTheGpuIsTouched) {
     ASSERT_FALSE(bad_variant.ok());
     EXPECT_NE(bad_variant.error().message.find("variant"), std::string::npos);
     r.variants.clear();
+    r.rows = r.cols = int64_t(1) << 40;  // the product does not fit in 64 bits
+    Status huge = validate_request(r);
+    ASSERT_FALSE(huge.ok());
+    EXPECT_EQ(huge.error().message, "M x N = 1099511627776 x 1099511627776 elements is too large");
+    r.rows = 4096;
+    r.cols = 1024;
     r.sweep = true;
     EXPECT_FALSE(validate_request(r).ok());  // a sweep needs N values and a size
+}
+
+TEST(RunJob, MatrixElementsIsACheckedMultiply) {
+    ASSERT_TRUE(matrix_elements(4096, 4096).ok());
+    EXPECT_EQ(*matrix_elements(4096, 4096), int64_t(1) << 24);
+    EXPECT_EQ(*matrix_elements(int64_t(1) << 31, int64_t(1) << 31), int64_t(1) << 62);
+    Result<int64_t> over = matrix_elements(int64_t(1) << 32, int64_t(1) << 31);
+    ASSERT_FALSE(over.ok());
+    EXPECT_EQ(over.error().message, "M x N = 4294967296 x 2147483648 elements is too large");
+    EXPECT_FALSE(over.error().hint.empty());
 }
 
 }  // namespace

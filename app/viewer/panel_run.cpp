@@ -5,6 +5,7 @@
 
 #include "app/viewer/app.h"
 #include "app/viewer/model/format.h"
+#include "app/viewer/model/run_job.h"
 #include "kernels/registry.h"
 
 namespace sml::viewer {
@@ -48,11 +49,18 @@ void App::draw_run() {
     ImGui::SameLine();
     if (ImGui::Button("Sweep N")) start_run(true);
     ImGui::EndDisabled();
-    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-        ImGui::SetTooltip(
-            "Run every ticked kernel over the default N values (32 .. 1M), keeping "
-            "M x N = %s elements, each kernel only inside its range.",
-            format_count(static_cast<double>(s_.run_rows * s_.run_cols)).c_str());
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+        const Result<int64_t> elements = matrix_elements(s_.run_rows, s_.run_cols);
+        if (elements)
+            ImGui::SetTooltip(
+                "Run every ticked kernel over the default N values (32 .. 1M), keeping "
+                "M x N = %s elements, each kernel only inside its range.",
+                format_count(static_cast<double>(*elements)).c_str());
+        else
+            ImGui::SetTooltip(
+                "Run every ticked kernel over the default N values (32 .. 1M).\n%s: %s.",
+                elements.error().message.c_str(), elements.error().hint.c_str());
+    }
     ImGui::SameLine();
     if (s_.running) {
         const float frac = s_.run_total > 0 ? static_cast<float>(s_.run_done) / s_.run_total : 0.0f;

@@ -6,6 +6,15 @@
 
 namespace sml::viewer {
 
+Result<int64_t> matrix_elements(int64_t rows, int64_t cols) {
+    int64_t n = 0;
+    if (__builtin_mul_overflow(rows, cols, &n))
+        return Error{"M x N = " + std::to_string(rows) + " x " + std::to_string(cols) +
+                         " elements is too large",
+                     "lower M or N"};
+    return n;
+}
+
 Status validate_request(const RunRequest& r) {
     if (r.kernels.empty())
         return Error{"no kernel chosen", "tick at least one kernel in the Run panel"};
@@ -16,6 +25,8 @@ Status validate_request(const RunRequest& r) {
         return Error{"M and N must be >= 1 (got " + std::to_string(r.rows) + " x " +
                          std::to_string(r.cols) + ")",
                      ""};
+    if (!r.sweep)
+        if (Result<int64_t> n = matrix_elements(r.rows, r.cols); !n) return n.error();
     for (const auto& [id, v] : r.variants) {
         const KernelInfo* k = find_kernel(id);
         if (!k || v < 0 || (v > 0 && v >= static_cast<int>(k->variants.size())))

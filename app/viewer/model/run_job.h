@@ -30,7 +30,12 @@ struct RunRequest {
     bool sweep = false;
 };
 
-// Checks the request before anything starts: known kernels, sizes >= 1, at least one kernel.
+// rows x cols as a count of elements, or an Error "M x N = R x C elements is too large" when the
+// product does not fit in 64 bits: checked before multiplying, never wrapped around.
+Result<int64_t> matrix_elements(int64_t rows, int64_t cols);
+
+// Checks the request before anything starts: known kernels, sizes >= 1 whose product fits,
+// at least one kernel.
 Status validate_request(const RunRequest& r);
 
 // The worker job for `r`. It emits the device record first, then one point per finished
