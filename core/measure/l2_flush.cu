@@ -41,7 +41,8 @@ void L2Flusher::flush(cudaStream_t stream) const {
     (void)cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
     const unsigned blocks = unsigned((sms > 0 ? sms : 80) * 8);
     l2_read_sweep<<<blocks, 256, 0, stream>>>(static_cast<const float4*>(buffer_.get()),
-                                              buffer_.size() / 16, static_cast<float*>(sink_.get()));
+                                              buffer_.size() / 16,
+                                              static_cast<float*>(sink_.get()));
 }
 
 }  // namespace sml
