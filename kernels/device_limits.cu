@@ -12,9 +12,9 @@ DeviceLimits DeviceLimits::h100_reference() {
     d.regs_per_block = 65536;
     d.max_threads_per_sm = 2048;
     d.max_threads_per_block = 1024;
-    d.smem_per_sm = 233472;          // 228 KiB
-    d.smem_per_block_optin = 232448; // 227 KiB
-    d.l2_bytes = 52428800;           // 50 MiB
+    d.smem_per_sm = 233472;           // 228 KiB
+    d.smem_per_block_optin = 232448;  // 227 KiB
+    d.l2_bytes = 52428800;            // 50 MiB
     d.cc_major = 9;
     d.cc_minor = 0;
     d.from_device = false;

@@ -125,10 +125,14 @@ Status launch_checked(const KernelInfo& k, const LaunchArgs& args, cudaStream_t 
 }
 
 bool parse_dtype(const std::string& s, DType* out) {
-    if (s == "fp32" || s == "f32" || s == "float32" || s == "float") *out = DType::f32;
-    else if (s == "fp16" || s == "f16" || s == "float16" || s == "half") *out = DType::f16;
-    else if (s == "bf16" || s == "bfloat16") *out = DType::bf16;
-    else return false;
+    if (s == "fp32" || s == "f32" || s == "float32" || s == "float")
+        *out = DType::f32;
+    else if (s == "fp16" || s == "f16" || s == "float16" || s == "half")
+        *out = DType::f16;
+    else if (s == "bf16" || s == "bfloat16")
+        *out = DType::bf16;
+    else
+        return false;
     return true;
 }
 

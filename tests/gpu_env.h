@@ -23,8 +23,8 @@ inline std::string gpu_unavailable_reason() {
 
 }  // namespace sml::test
 
-#define SML_REQUIRE_GPU()                                                          \
-    do {                                                                           \
-        std::string why_ = ::sml::test::gpu_unavailable_reason();                  \
-        if (!why_.empty()) GTEST_SKIP() << "GPU test skipped: " << why_;           \
+#define SML_REQUIRE_GPU()                                                \
+    do {                                                                 \
+        std::string why_ = ::sml::test::gpu_unavailable_reason();        \
+        if (!why_.empty()) GTEST_SKIP() << "GPU test skipped: " << why_; \
     } while (0)

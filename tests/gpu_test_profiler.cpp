@@ -1,10 +1,10 @@
 // CUPTI counters on a real GPU: the numbers must match traffic we can work out by hand.
 //
 // Part 1 uses a copy kernel of this test (profiler_test_kernels.cu) whose DRAM traffic is exact,
-// flushed by the project's own read-sweep L2Flusher (core/measure/timing.h). Part 2 profiles the registry's softmax kernels
-// and checks the lessons' claims: one read and one write per element for the fused kernels, naive
-// at least 3x fused, naive under its formula when it fits in L2, and bank conflicts that appear
-// only in the deliberately conflicting shared-memory layout.
+// flushed by the project's own read-sweep L2Flusher (core/measure/timing.h). Part 2 profiles the
+// registry's softmax kernels and checks the lessons' claims: one read and one write per element for
+// the fused kernels, naive at least 3x fused, naive under its formula when it fits in L2, and bank
+// conflicts that appear only in the deliberately conflicting shared-memory layout.
 //
 // The flush is the same one the runner uses, so these checks also cover it: a flush that left
 // dirty lines in L2 would show up here as extra DRAM writes.

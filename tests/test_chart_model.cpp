@@ -161,8 +161,9 @@ TEST(ChartBuild, BandwidthHasOneLinePerKernelInRegistryOrderWithReferenceLines) 
 
 TEST(ChartBuild, SubtitleShowsTheCommandWithoutBuildPathsOrOutputFiles) {
     Session s = test::synthetic_session();
-    s.command = "/tmp/b/app/cli/softmaxlab-cli sweep --out /tmp/x/session.json --cols 32,64 "
-                "--csv /tmp/x/s.csv --extra naive:4096x1024";
+    s.command =
+        "/tmp/b/app/cli/softmaxlab-cli sweep --out /tmp/x/session.json --cols 32,64 "
+        "--csv /tmp/x/s.csv --extra naive:4096x1024";
     const Chart c = must_build(s, "bandwidth");
     EXPECT_NE(c.subtitle.find("softmaxlab-cli sweep --cols 32,64 --extra naive:4096x1024"),
               std::string::npos)

@@ -211,8 +211,9 @@ TEST(SweepPlan, ExtraPointsParseKernelVariantAndSize) {
     // Each bad form names the problem.
     EXPECT_NE(parse_extra_point("nope:1x2", DType::f32, h100).error().message.find("nope"),
               std::string::npos);
-    EXPECT_NE(parse_extra_point("smem/zigzag:1x32", DType::f32, h100).error().hint.find(
-                  "bank-conflicted"),
+    EXPECT_NE(parse_extra_point("smem/zigzag:1x32", DType::f32, h100)
+                  .error()
+                  .hint.find("bank-conflicted"),
               std::string::npos);
     EXPECT_FALSE(parse_extra_point("naive:4096", DType::f32, h100));
     EXPECT_FALSE(parse_extra_point("naive:4096x10z", DType::f32, h100));

@@ -18,8 +18,8 @@ struct Error {
 
 template <class T>
 class Result {
-public:
-    Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit on purpose
+  public:
+    Result(T value) : value_(std::move(value)) {}      // NOLINT: implicit on purpose
     Result(Error error) : error_(std::move(error)) {}  // NOLINT
 
     bool ok() const { return value_.has_value(); }
@@ -33,7 +33,7 @@ public:
     T* operator->() { return &*value_; }
     const Error& error() const { return error_; }
 
-private:
+  private:
     std::optional<T> value_;
     Error error_;
 };
@@ -41,6 +41,8 @@ private:
 // Result<void> stand-in.
 struct Ok {};
 using Status = Result<Ok>;
-inline Status ok_status() { return Status(Ok{}); }
+inline Status ok_status() {
+    return Status(Ok{});
+}
 
 }  // namespace sml

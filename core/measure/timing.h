@@ -18,8 +18,8 @@
 namespace sml {
 
 struct TimingOptions {
-    int warmup = 3;        // untimed runs first: module load, clocks ramping, TLB warm-up
-    int samples = 20;      // timed runs; the median is the reported time
+    int warmup = 3;    // untimed runs first: module load, clocks ramping, TLB warm-up
+    int samples = 20;  // timed runs; the median is the reported time
     // Whether samples start from a cold L2 is time_samples' `flusher` argument, not an option.
 };
 

@@ -19,8 +19,8 @@ std::vector<int64_t> default_sweep_cols() {
     // waste for tiled kernels, some for next_pow2 blocks), 8193 (just past 2^13: half of fused's
     // next_pow2 block is masked away, the power-of-two cliff), 16385 (past the end of the
     // register-held kernels) and 100003 (a large prime: no vector-width alignment).
-    return {32,    128,   256,   512,   1000,  1024,   1025,   2048,   3000,   4096,   8192,
-            8193,  12288, 16384, 16385, 32768, 65536, 100003, 131072, 262144, 524288, 1048576};
+    return {32,   128,   256,   512,   1000,  1024,  1025,   2048,   3000,   4096,   8192,
+            8193, 12288, 16384, 16385, 32768, 65536, 100003, 131072, 262144, 524288, 1048576};
 }
 
 SweepPlan plan_sweep(const std::vector<const KernelInfo*>& kernels,
@@ -112,7 +112,8 @@ SweepResult run_sweep(const SweepPlan& plan, const RunOptions& options, const st
             result.cancelled = true;
             break;
         }
-        std::string label = std::string(item.kernel->id) + " N=" + std::to_string(item.problem.cols);
+        std::string label =
+            std::string(item.kernel->id) + " N=" + std::to_string(item.problem.cols);
         if (item.variant > 0) label += " (" + item.kernel->variants[size_t(item.variant)] + ")";
         if (callbacks.progress) callbacks.progress(done, total, label);
         RunOptions item_options = options;
@@ -160,8 +161,9 @@ Result<SweepItem> parse_extra_point(const std::string& text, DType dtype,
         id = id.substr(0, slash);
     }
     const KernelInfo* k = find_kernel(id);
-    if (!k) return Error{"unknown kernel '" + id + "' in extra point '" + text + "'",
-                         "kernels: " + kernel_ids()};
+    if (!k)
+        return Error{"unknown kernel '" + id + "' in extra point '" + text + "'",
+                     "kernels: " + kernel_ids()};
     int v = 0;
     if (!variant.empty()) {
         auto it = std::find(k->variants.begin(), k->variants.end(), variant);

@@ -21,41 +21,41 @@ namespace sml {
 constexpr int kSessionSchemaVersion = 1;
 
 struct DeviceRecord {
-    std::string name;              // "NVIDIA H100 80GB HBM3"
+    std::string name;  // "NVIDIA H100 80GB HBM3"
     int cc_major = 0, cc_minor = 0;
     int sm_count = 0;
     int64_t l2_bytes = 0;
     int64_t memory_bytes = 0;
-    int sm_clock_khz = 0;          // max SM clock from the device properties
+    int sm_clock_khz = 0;  // max SM clock from the device properties
     int memory_clock_khz = 0;
     int memory_bus_bits = 0;
-    double peak_dram_gbps = 0;     // from clocks x bus width (a datasheet-style ceiling)
-    double copy_gbps = 0;          // measured device-to-device copy, same run, (read+write)/time
+    double peak_dram_gbps = 0;  // from clocks x bus width (a datasheet-style ceiling)
+    double copy_gbps = 0;       // measured device-to-device copy, same run, (read+write)/time
     int smem_per_block_optin = 0;
     int regs_per_sm = 0;
-    std::string driver_version;    // "13.0"
+    std::string driver_version;  // "13.0"
     std::string runtime_version;
     bool counters_available = false;
-    std::string counters_reason;   // why not, and the fix, when unavailable
+    std::string counters_reason;  // why not, and the fix, when unavailable
 };
 
 struct TimingStats {
     double min_ms = 0, median_ms = 0, max_ms = 0, mean_ms = 0;
     int samples = 0;
-    bool l2_flushed = true;        // each sample started from a cold L2
+    bool l2_flushed = true;  // each sample started from a cold L2
 };
 
 // How one launch of a kernel was configured (from cudaFuncGetAttributes + occupancy API).
 struct LaunchRecord {
-    std::string name;              // "row_max", or the kernel id for single-launch kernels
+    std::string name;  // "row_max", or the kernel id for single-launch kernels
     int grid[3] = {1, 1, 1};
     int block[3] = {1, 1, 1};
     int64_t dynamic_smem_bytes = 0;
     int64_t static_smem_bytes = 0;
     int registers_per_thread = 0;
-    int blocks_per_sm = 0;         // occupancy API
+    int blocks_per_sm = 0;  // occupancy API
     double theoretical_occupancy_pct = 0;
-    double median_ms = 0;          // this launch alone (naive breakdown); 0 when not measured
+    double median_ms = 0;  // this launch alone (naive breakdown); 0 when not measured
 };
 
 // One hardware counter value. `name` is the CUPTI metric name (see core/profiler/metric_table.h).
@@ -66,10 +66,10 @@ struct MetricValue {
 
 struct MetricsRecord {
     bool available = false;
-    std::string reason;            // when unavailable: what happened and how to fix it
-    std::string set;               // "default" | "deep" | "off"
+    std::string reason;  // when unavailable: what happened and how to fix it
+    std::string set;     // "default" | "deep" | "off"
     int passes = 0;
-    std::vector<MetricValue> values;                 // whole kernel (all launches, one range)
+    std::vector<MetricValue> values;  // whole kernel (all launches, one range)
     std::map<std::string, std::vector<MetricValue>> per_launch;  // naive: launch name -> values
 
     std::optional<double> get(const std::string& metric) const;
@@ -88,8 +88,8 @@ struct PredictedTraffic {
 };
 
 struct PointRecord {
-    std::string kernel;            // registry id
-    std::string variant;           // "" for the default variant
+    std::string kernel;   // registry id
+    std::string variant;  // "" for the default variant
     int64_t rows = 0, cols = 0;
     std::string dtype = "fp32";
     TimingStats time;
@@ -108,13 +108,13 @@ struct PointRecord {
 
 struct Session {
     int schema_version = kSessionSchemaVersion;
-    std::string created_utc;       // ISO 8601, e.g. "2026-11-22T09:41:00Z"
-    std::string command;           // the exact command line that produced it
+    std::string created_utc;  // ISO 8601, e.g. "2026-11-22T09:41:00Z"
+    std::string command;      // the exact command line that produced it
     std::string host;
     std::map<std::string, std::string> software;  // "softmaxlab", "cuda_runtime", "driver", ...
     DeviceRecord device;
     std::vector<PointRecord> points;
-    std::map<std::string, std::string> notes;     // free-form, e.g. "recorded_by": "bench/..."
+    std::map<std::string, std::string> notes;  // free-form, e.g. "recorded_by": "bench/..."
 
     // First point matching (kernel, cols, dtype, variant); nullptr if absent.
     const PointRecord* find(const std::string& kernel, int64_t cols,
