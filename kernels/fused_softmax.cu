@@ -153,8 +153,7 @@ cudaError_t fused_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
 
 Traffic fused_predict(const SoftmaxProblem& p) {
     Traffic t = detail::single_pass_traffic(p, 1, "MN elements");
-    t.smem_load_bytes = 2.0 * p.rows * detail::block_reduce_smem_load_bytes(kThreads);
-    t.smem_store_bytes = 2.0 * p.rows * detail::block_reduce_smem_store_bytes(kThreads);
+    detail::add_row_reductions(&t, p.rows, kThreads);
     return t;
 }
 

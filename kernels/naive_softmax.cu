@@ -148,8 +148,7 @@ Traffic naive_predict(const SoftmaxProblem& p) {
     // (those hit L1/L2, so DRAM sees them once per row).
     t.global_load_bytes = (5 * mn + 2 * mn) * b;
     t.global_store_bytes = t.dram_write_bytes;
-    t.smem_load_bytes = 2 * m * detail::block_reduce_smem_load_bytes(kThreads);
-    t.smem_store_bytes = 2 * m * detail::block_reduce_smem_store_bytes(kThreads);
+    detail::add_row_reductions(&t, p.rows, kThreads);  // row_max and row_sum
     t.read_formula = "5MN + 2M elements";
     t.write_formula = "3MN + 2M elements";
     return t;

@@ -193,8 +193,7 @@ Traffic online_predict(const SoftmaxProblem& p) {
     const int vec = p.cols % (16 / dtype_size(p.dtype)) == 0 ? 16 / dtype_size(p.dtype) : 1;
     const int threads = threads_for(p.cols, vec);  // assumes aligned rows when N allows it
     // block_merge moves (m, s) pairs: 8 bytes where a scalar reduction moves 4.
-    t.smem_load_bytes = 2.0 * p.rows * detail::block_reduce_smem_load_bytes(threads);
-    t.smem_store_bytes = 2.0 * p.rows * detail::block_reduce_smem_store_bytes(threads);
+    detail::add_row_reductions(&t, p.rows, threads);
     return t;
 }
 

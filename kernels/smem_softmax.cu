@@ -154,9 +154,9 @@ cudaError_t smem_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
 Traffic smem_predict(const SoftmaxProblem& p) {
     Traffic t = detail::single_pass_traffic(p, 1, "MN elements");
     const double mn = double(p.rows) * double(p.cols);
-    t.smem_store_bytes =
-        2 * mn * 4 + 2.0 * p.rows * detail::block_reduce_smem_store_bytes(kThreads);
-    t.smem_load_bytes = 2 * mn * 4 + 2.0 * p.rows * detail::block_reduce_smem_load_bytes(kThreads);
+    t.smem_store_bytes = 2 * mn * 4;
+    t.smem_load_bytes = 2 * mn * 4;
+    detail::add_row_reductions(&t, p.rows, kThreads);
     return t;
 }
 

@@ -90,6 +90,13 @@ inline double block_reduce_smem_store_bytes(int threads) {
     return 4.0 * (threads / 32 + 1);
 }
 
+// Adds the shared-memory traffic of the two block_allreduce calls each row makes (its max and its
+// sum; online's single reduction of 8-byte (max, sum) pairs moves the same bytes).
+inline void add_row_reductions(Traffic* t, int64_t rows, int threads) {
+    t->smem_load_bytes += 2.0 * rows * block_reduce_smem_load_bytes(threads);
+    t->smem_store_bytes += 2.0 * rows * block_reduce_smem_store_bytes(threads);
+}
+
 // Traffic of a kernel that reads each element `reads` times from DRAM and writes it once.
 inline Traffic single_pass_traffic(const SoftmaxProblem& p, int reads, const char* read_formula) {
     const double mn = static_cast<double>(p.rows) * static_cast<double>(p.cols);
