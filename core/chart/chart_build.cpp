@@ -105,8 +105,7 @@ std::string command_for_display(const std::string& command) {
     std::string out;
     for (size_t i = 0; i < words.size(); ++i) {
         std::string w = words[i];
-        if (i == 0)
-            w = w.substr(w.find_last_of('/') == std::string::npos ? 0 : w.find_last_of('/') + 1);
+        if (i == 0) w = w.substr(w.find_last_of('/') + 1);  // npos + 1 == 0: no slash keeps it all
         if (w == "--out" || w == "-o" || w == "--csv") {
             ++i;  // and its value
             continue;
