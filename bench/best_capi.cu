@@ -80,10 +80,10 @@ int sml_best_softmax(const void* in, void* out, long long rows, long long cols, 
     return launch(cache.steps);
 }
 
-// An explicit configuration (path 0 group, 1 cluster, 2 two-pass), for tuning.
+// An explicit configuration (path 0 group, 1 cluster, 2 two-pass, 3 persistent), for tuning.
 int sml_best_softmax_with(const void* in, void* out, long long rows, long long cols, int dtype,
                           int path, int width, int packs, int threads, int values, int cluster,
-                          int waves) {
+                          int waves, int stash, int plain_stores, int blocks_per_sm) {
     const sml::LaunchArgs a = make_args(in, out, rows, cols, dtype);
     sml::best::Config c;
     c.path = static_cast<sml::best::Config::Path>(path);
@@ -94,8 +94,14 @@ int sml_best_softmax_with(const void* in, void* out, long long rows, long long c
     c.values = values;
     c.cluster = cluster;
     c.waves = waves;
+    c.stash = stash;
+    c.plain_stores = plain_stores != 0;
+    c.blocks_per_sm = blocks_per_sm;
     PlanCache& cache = plan_cache();
-    const std::string key = cache_key(in, out, rows, cols, dtype, c.describe());
+    char fields[128];  // every field, so two tuned variants never share a cached plan
+    std::snprintf(fields, sizeof fields, "%d %d %d %d %d %d %d %d %d %d", path, width, packs,
+                  threads, values, cluster, waves, stash, plain_stores, blocks_per_sm);
+    const std::string key = cache_key(in, out, rows, cols, dtype, fields);
     if (cache.key != key) {
         cache.key.clear();
         cache.steps.clear();

@@ -3,7 +3,8 @@
 # gpu_test_best and softmaxlab-cli; times best's alternative configurations (peers.py --tune),
 # runs the GPU test, then the side-by-side peer benchmark. Few files land in $OUT (the device
 # tool returns a limited number): build.txt, tune.txt, test.txt, peers.txt, peers/<device>.json.
-# Usage: bash bench/device_tune.sh [TUNE_COLS] (empty TUNE_COLS skips tuning)
+# Usage: bash bench/device_tune.sh [TUNE_COLS] (empty TUNE_COLS skips tuning; PEERS=0 skips the
+# peer benchmark, for a call that only tunes)
 set -o pipefail
 OUT=${OUT:-/tmp/sml-out}
 mkdir -p "$OUT"
@@ -31,8 +32,10 @@ if [ -x $SRC/build/tests/gpu_test_best ]; then
     echo "gpu_test_best rc=$?" >> "$OUT/test.txt"
 fi
 CLI=$(find $SRC/build -name softmaxlab-cli -type f -perm -u+x | head -1)
-python3 bench/peers.py --lib /tmp/libsmlbest.so --samples 30 --out "$OUT/peers" \
-    ${CLI:+--cli $CLI} > "$OUT/peers.txt" 2>&1
-echo "peers rc=$?" >> "$OUT/peers.txt"
+if [ "${PEERS:-1}" != 0 ]; then
+    python3 bench/peers.py --lib /tmp/libsmlbest.so --samples 30 --out "$OUT/peers" \
+        ${CLI:+--cli $CLI} > "$OUT/peers.txt" 2>&1
+    echo "peers rc=$?" >> "$OUT/peers.txt"
+    tail -30 "$OUT/peers.txt"
+fi
 grep -E "FAILED|PASSED|rc=" "$OUT/test.txt"
-tail -30 "$OUT/peers.txt"

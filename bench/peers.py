@@ -40,8 +40,9 @@ sys.path.insert(0, HERE)
 
 # About 20 N from 32 to 2^20: powers of two plus the awkward ones (not a multiple of the vector
 # width, just past a power of two, a multiple of 3).
-DEFAULT_COLS = [32, 64, 128, 256, 512, 1000, 1024, 2048, 2049, 4096, 8192, 12288, 16384, 16385,
-                32768, 65536, 131072, 262144, 524288, 1048576]
+# It holds every N of the CLI's default sweep (core/runner/sweep.cpp), so both tables line up.
+DEFAULT_COLS = [32, 64, 128, 256, 512, 1000, 1024, 1025, 2048, 2049, 3000, 4096, 8192, 8193,
+                12288, 16384, 16385, 32768, 65536, 100003, 131072, 262144, 524288, 1048576]
 DTYPES = {"fp32": ("float32", 0), "fp16": ("float16", 1), "bf16": ("bfloat16", 2)}
 # Error allowed against float64: rounding of the stored output dominates (see tests/gpu_test_best).
 TOLERANCE = {"fp32": 1e-5, "fp16": 2e-3, "bf16": 1.6e-2}
@@ -54,7 +55,7 @@ class BestLib:
         self.lib = ctypes.CDLL(path)
         ll, i, vp = ctypes.c_longlong, ctypes.c_int, ctypes.c_void_p
         self.lib.sml_best_softmax.argtypes = [vp, vp, ll, ll, i]
-        self.lib.sml_best_softmax_with.argtypes = [vp, vp, ll, ll, i] + [i] * 7
+        self.lib.sml_best_softmax_with.argtypes = [vp, vp, ll, ll, i] + [i] * 10
         self.lib.sml_best_describe.argtypes = [ll, i, ctypes.c_char_p, i]
         self.lib.sml_error_string.restype = ctypes.c_char_p
 
@@ -139,30 +140,61 @@ def measure(name, fn, x, y, timer, bytes_moved, rows):
 
 
 def tune_configs(cols, dtype_bytes):
-    """Every configuration of best worth trying at this N: (label, 7-tuple for the C API)."""
+    """The configurations of best worth trying at this N: (label, tuple for the C API).
+
+    Tuple: path (0 group, 1 cluster, 2 two-pass, 3 persistent), width, packs, threads, values,
+    cluster, waves, stash, plain_stores, blocks_per_sm. "auto" (None) is the dispatcher's pick."""
     vec = 16 // dtype_bytes
-    out = []
-    if cols <= 1024:
-        for waves in (1, 4, 16, 1 << 20):
-            width, packs = 1, 1
-            while width < 32 and width * vec < cols:
-                width *= 2
-            while 32 * packs * vec < cols:
-                packs *= 2
-            out.append((f"group w{width} p{packs} waves{waves}", (0, width, packs, 0, 0, 1, waves)))
+    out = [("auto", None)]
+
+    def cfg(path, width=0, packs=0, threads=0, values=0, cluster=1, waves=1, stash=0, plain=0,
+            bps=0):
+        return (path, width, packs, threads, values, cluster, waves, stash, plain, bps)
+
+    if cols <= 256:  # the sub-warp group kernel: block size, store hint, residency
+        width, packs = 1, 1
+        while width < 32 and width * vec < cols:
+            width *= 2
+        while 32 * packs * vec < cols:
+            packs *= 2
+        g = f"group w{width} p{packs}"
+        for threads in (128, 256, 512):
+            for plain in (0, 1):
+                for waves in (4, 1 << 20):
+                    out.append((f"{g} t{threads} {'st' if plain else 'st.cs'} waves{waves}",
+                                cfg(0, width, packs, threads, waves=waves, plain=plain)))
+        for bps in (4, 8):
+            out.append((f"{g} t128 st bps{bps} waves1", cfg(0, width, packs, 128, plain=1, bps=bps)))
+        for values in (4, 8):
+            threads = -(-cols // values // 32) * 32
+            out.append((f"cluster 1x{threads}x{values}", cfg(1, threads=threads, values=values)))
+        return out
     packs = -(-(cols + (vec - 1 if cols % vec else 0)) // vec)  # odd N: rows start unaligned
-    for cluster in range(1, 9 if cols > 1024 else 2):
-        for values in (8, 16, 32):
-            per_block = -(-packs // cluster)
-            threads = -(-per_block // (values // vec))
-            threads = -(-threads // 32) * 32
-            if 32 <= threads <= 1024:
-                out.append((f"cluster {cluster}x{threads}x{values}",
-                            (1, 0, 0, threads, values, cluster, 1)))
-    if cols >= 32768:
-        for cluster in (2, 4, 8, 16):
-            for threads in (512, 1024):
-                out.append((f"two-pass {cluster}x{threads}", (2, 0, 0, threads, 0, cluster, 1)))
+
+    def threads_for(cluster, per_thread_values):
+        per_block = -(-packs // cluster)
+        threads = -(-per_block // (per_thread_values // vec))
+        return -(-threads // 32) * 32
+
+    if cols <= 131072:  # the one-launch-per-row cluster kernel, as before
+        for cluster in (1, 2, 4, 8):
+            for values in ((8, 16, 32) if cols <= 16385 else (16, 32)):
+                threads = threads_for(cluster, values)
+                if 64 <= threads <= 1024:
+                    out.append((f"cluster {cluster}x{threads}x{values}",
+                                cfg(1, threads=threads, values=values, cluster=cluster)))
+    for cluster in (1, 2, 4, 8, 16):  # persistent: registers, then registers + shared memory
+        for values, stash in ((16, 0), (32, 0), (16, 16), (32, 16), (32, 32)):
+            if stash and cols <= 131072:
+                continue
+            threads = threads_for(cluster, values + stash)
+            if 64 <= threads <= 1024:
+                label = f"persistent {cluster}x{threads}x{values}" + (f"+{stash}" if stash else "")
+                out.append((label, cfg(3, threads=threads, values=values, cluster=cluster,
+                                       stash=stash)))
+    if cols >= 262144:
+        for cluster in (8, 16):
+            out.append((f"two-pass {cluster}x1024", cfg(2, threads=1024, cluster=cluster)))
     return out
 
 

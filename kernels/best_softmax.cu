@@ -40,6 +40,7 @@
 #include <cooperative_groups.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_pipeline.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -79,8 +80,11 @@ template <LoadHint kHint>
 __device__ __forceinline__ uint4 load16(const uint4* src) {
     return kHint == LoadHint::kKeepInL2 ? __ldcg(src) : *src;
 }
-__device__ __forceinline__ void store16(uint4* dst, uint4 v) {
-    __stcs(dst, v);
+__device__ __forceinline__ void store16(uint4* dst, uint4 v, bool stream = true) {
+    if (stream)
+        __stcs(dst, v);
+    else
+        *dst = v;
 }
 
 // Loads pack `q` of the aligned frame of a row that occupies frame slots [head, head + cols).
@@ -109,14 +113,16 @@ __device__ __forceinline__ void load_pack(const T* frame, int64_t q, int head, i
 // When the output row sits at the same offset in its own frame, interior packs are vectors.
 template <typename T>
 __device__ __forceinline__ void store_pack(T* out_row, bool same_frame, int64_t q, int head,
-                                           int64_t cols, const float (&y)[Vec<T>::kSize]) {
+                                           int64_t cols, const float (&y)[Vec<T>::kSize],
+                                           bool stream = true) {
     constexpr int V = Vec<T>::kSize;
     const int64_t f0 = q * V;
     if (same_frame && f0 >= head && f0 + V <= head + cols) {
         alignas(16) T v[V];
 #pragma unroll
         for (int k = 0; k < V; ++k) v[k] = from_float<T>(y[k]);
-        store16(reinterpret_cast<uint4*>(out_row + (f0 - head)), *reinterpret_cast<uint4*>(v));
+        store16(reinterpret_cast<uint4*>(out_row + (f0 - head)), *reinterpret_cast<uint4*>(v),
+                stream);
     } else {
 #pragma unroll
         for (int k = 0; k < V; ++k) {
@@ -235,9 +241,9 @@ __device__ __forceinline__ void cluster_combine(float* mine, float* result, Op o
 // A warp holds 32 / WIDTH groups; the loop bound is the same for the whole warp, so every lane
 // reaches the shuffles (a row past the end reads as -inf and is not stored).
 template <typename T, int PACKS, int WIDTH, int ROWS>
-__global__ void __launch_bounds__(128)
+__global__ void __launch_bounds__(512)
     best_group_kernel(const T* __restrict__ in, T* __restrict__ out, int64_t rows, int64_t cols,
-                      int64_t in_stride, int64_t out_stride) {
+                      int64_t in_stride, int64_t out_stride, bool stream_stores) {
     constexpr int V = Vec<T>::kSize;
     constexpr int kGroupsPerWarp = 32 / WIDTH;
     const int lane = threadIdx.x % WIDTH;
@@ -287,7 +293,7 @@ __global__ void __launch_bounds__(128)
 #pragma unroll
                 for (int k = 0; k < V; ++k) x[r][p][k] *= inv;
                 store_pack(dst, same_frame, static_cast<int64_t>(p) * WIDTH + lane, head[r], cols,
-                           x[r][p]);
+                           x[r][p], stream_stores);
             }
         }
     }
@@ -358,6 +364,145 @@ __global__ void __launch_bounds__(1024)
     RowCluster::wait();
 }
 // @endregion cluster-kernel
+
+// @region persistent-kernel: long rows -- a resident grid of clusters, loads of the next row
+// overlapping the stores of this one; slices in registers plus (longest rows) shared memory
+// Each cluster owns rows cluster_id, cluster_id + clusters, ... and each block of it one slice of
+// every such row: packs [rank * S, (rank + 1) * S) of the row's aligned frame, S = T * (PACKS +
+// SPACKS), T = blockDim.x. A thread keeps PACKS packs in registers and SPACKS packs in its own
+// slots of shared memory (filled by cp.async, read back only by the same thread, so no block
+// barrier guards them). Why persistent: a block of this size fills an SM, so launching one per
+// row leaves the SM idle while the next block starts and loads; here, as soon as a pack of row i
+// is stored, the same registers start loading row i + clusters, and the memory never waits.
+template <typename T>
+__device__ __forceinline__ void stash_pack(const T* frame, int64_t q, int head, int64_t cols,
+                                           uint4* slot) {
+    constexpr int V = Vec<T>::kSize;
+    const int64_t f0 = q * V;
+    if (f0 >= head && f0 + V <= head + cols) {
+        __pipeline_memcpy_async(slot, frame + f0, 16);  // global -> shared, no registers
+    } else {  // an edge pack: the slots outside the row hold -inf
+        alignas(16) T v[V];
+#pragma unroll
+        for (int k = 0; k < V; ++k) {
+            const int64_t f = f0 + k;
+            v[k] = (f >= head && f < head + cols) ? frame[f] : from_float<T>(kNegInf);
+        }
+        *slot = *reinterpret_cast<uint4*>(v);
+    }
+}
+
+template <typename T>
+__device__ __forceinline__ void unstash(const uint4* slot, float (&x)[Vec<T>::kSize]) {
+    constexpr int V = Vec<T>::kSize;
+    alignas(16) T v[V];
+    *reinterpret_cast<uint4*>(v) = *slot;
+#pragma unroll
+    for (int k = 0; k < V; ++k) x[k] = to_float(v[k]);
+}
+
+template <typename T, int PACKS, int SPACKS, bool kClustered>
+__global__ void __launch_bounds__(1024)
+    best_persistent_kernel(const T* __restrict__ in, T* __restrict__ out, int64_t rows,
+                           int64_t cols, int64_t in_stride, int64_t out_stride) {
+    using RowCluster = RowCluster<kClustered>;
+    constexpr int V = Vec<T>::kSize;
+    extern __shared__ uint4 stash[];  // [SPACKS][blockDim.x]: thread t owns column t
+    __shared__ float max_slots[32], sum_slots[32];
+    __shared__ float block_max, block_sum, row_max, row_sum;
+    const unsigned rank = RowCluster::rank(), blocks = RowCluster::size();
+    const int64_t clusters = gridDim.x / blocks;
+    const int threads = blockDim.x;
+    const int64_t first_pack = static_cast<int64_t>(rank) * threads * (PACKS + SPACKS) + threadIdx.x;
+    auto pack_of = [&](int p) { return first_pack + static_cast<int64_t>(p) * threads; };
+    auto slot_of = [&](int s) { return stash + s * threads + threadIdx.x; };
+
+    // Every block of a cluster works on the same row, so the loop bound is the same for all.
+    int64_t row = blockIdx.x / blocks;
+    float x[PACKS][V];
+    if (row < rows) {
+        const T* src = in + row * in_stride;
+        const int head = frame_head(src);
+#pragma unroll
+        for (int p = 0; p < PACKS; ++p) load_pack(src - head, pack_of(p), head, cols, x[p]);
+#pragma unroll
+        for (int s = 0; s < SPACKS; ++s)
+            stash_pack(src - head, pack_of(PACKS + s), head, cols, slot_of(s));
+        __pipeline_commit();
+    }
+    for (; row < rows; row += clusters) {
+        const int head = frame_head(in + row * in_stride);
+        __pipeline_wait_prior(0);  // this thread's stash slots hold row `row`
+
+        float m = kNegInf;
+#pragma unroll
+        for (int p = 0; p < PACKS; ++p)
+#pragma unroll
+            for (int k = 0; k < V; ++k) m = fmaxf(m, x[p][k]);
+#pragma unroll
+        for (int s = 0; s < SPACKS; ++s) {
+            float y[V];
+            unstash<T>(slot_of(s), y);
+#pragma unroll
+            for (int k = 0; k < V; ++k) m = fmaxf(m, y[k]);
+        }
+        m = block_reduce(m, max_slots, MaxOp{});
+        if (threadIdx.x == 0) block_max = m;
+        cluster_combine<kClustered>(&block_max, &row_max, MaxOp{});
+        m = row_max;
+
+        float s = 0.0f;
+#pragma unroll
+        for (int p = 0; p < PACKS; ++p)
+#pragma unroll
+            for (int k = 0; k < V; ++k) {
+                x[p][k] = exp2f((x[p][k] - m) * kLog2e);
+                s += x[p][k];
+            }
+#pragma unroll
+        for (int q = 0; q < SPACKS; ++q) {  // stashed values: exp now for the sum, again at the store
+            float y[V];
+            unstash<T>(slot_of(q), y);
+#pragma unroll
+            for (int k = 0; k < V; ++k) s += exp2f((y[k] - m) * kLog2e);
+        }
+        s = block_reduce(s, sum_slots, SumOp{});
+        if (threadIdx.x == 0) block_sum = s;
+        // The cluster barrier inside also keeps any block from rewriting block_max / block_sum
+        // for the next row before every peer has read this row's.
+        cluster_combine<kClustered>(&block_sum, &row_sum, SumOp{});
+        const float inv = 1.0f / row_sum;
+
+        // Store this row pack by pack; each pack's registers (or slot) at once load the next row.
+        const int64_t next = row + clusters;
+        const T* next_src = in + (next < rows ? next : row) * in_stride;
+        const int next_head = frame_head(next_src);
+        const int64_t next_cols = next < rows ? cols : 0;  // 0: loads nothing (reads as -inf)
+        T* dst = out + row * out_stride;
+        const bool same_frame = frame_head(dst) == head;
+#pragma unroll
+        for (int p = 0; p < PACKS; ++p) {
+#pragma unroll
+            for (int k = 0; k < V; ++k) x[p][k] *= inv;
+            store_pack(dst, same_frame, pack_of(p), head, cols, x[p]);
+            load_pack(next_src - next_head, pack_of(p), next_head, next_cols, x[p]);
+        }
+#pragma unroll
+        for (int q = 0; q < SPACKS; ++q) {
+            float y[V];
+            unstash<T>(slot_of(q), y);
+#pragma unroll
+            for (int k = 0; k < V; ++k) y[k] = exp2f((y[k] - m) * kLog2e) * inv;
+            store_pack(dst, same_frame, pack_of(PACKS + q), head, cols, y);
+            if (next < rows) stash_pack(next_src - next_head, pack_of(PACKS + q), next_head, cols,
+                                        slot_of(q));
+        }
+        __pipeline_commit();
+    }
+    // A block's shared block_sum may still be read by a slower peer: leave together.
+    RowCluster::sync();
+}
+// @endregion persistent-kernel
 
 // @region two-pass-kernel: rows too long for on-chip -- online (max, sum), then write
 // Pass 1 keeps a running max m and sum s and rescales s by exp(m_old - m_new) when m grows
@@ -479,6 +624,10 @@ std::string Config::describe() const {
         case Path::kTwoPass:
             return "two-pass cluster " + std::to_string(cluster) + " x " + std::to_string(threads) +
                    " threads";
+        case Path::kPersistent:
+            return "persistent cluster " + std::to_string(cluster) + " x " +
+                   std::to_string(threads) + " threads x " + std::to_string(values) + " values" +
+                   (stash > 0 ? " + " + std::to_string(stash) + " in smem" : "");
     }
     return "?";
 }
@@ -545,12 +694,14 @@ static LaunchStep two_pass_step(const LaunchArgs& a, const Config& c, cudaError_
 template <typename T, int P, int W>
 static LaunchStep make_group_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
     constexpr int kRows = P == 1 ? 4 : (P == 2 ? 2 : 1);
-    constexpr int kThreads = 128;
     auto* kernel = best_group_kernel<T, P, W, kRows>;
+    const int threads = c.threads > 0 ? c.threads : 128;
+    const bool stream_stores = !c.plain_stores;
     const SoftmaxProblem& p = a.problem;
-    const int64_t rows_per_block = (kThreads / W) * kRows;
+    const int64_t rows_per_block = (threads / W) * kRows;
     int resident = 0;
-    *err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, kThreads, 0);
+    *err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, threads, 0);
+    if (c.blocks_per_sm > 0) resident = std::min(resident, c.blocks_per_sm);
     const int64_t fill =
         int64_t{std::max(1, a.limits.sm_count)} * std::max(1, resident) * std::max(1, c.waves);
     const int64_t blocks = std::min((p.rows + rows_per_block - 1) / rows_per_block, fill);
@@ -558,12 +709,13 @@ static LaunchStep make_group_step(const LaunchArgs& a, const Config& c, cudaErro
     s.name = "best_group";
     s.func = reinterpret_cast<const void*>(kernel);
     s.grid = dim3(static_cast<unsigned>(blocks));
-    s.block = dim3(kThreads);
+    s.block = dim3(threads);
     const T* in = static_cast<const T*>(a.in);
     T* out = static_cast<T*>(a.out);
     const dim3 grid = s.grid;
     s.launch = [=](cudaStream_t st) {
-        kernel<<<grid, kThreads, 0, st>>>(in, out, p.rows, p.cols, p.in_stride, p.out_stride);
+        kernel<<<grid, threads, 0, st>>>(in, out, p.rows, p.cols, p.in_stride, p.out_stride,
+                                          stream_stores);
         return cudaGetLastError();
     };
     return s;
@@ -663,11 +815,102 @@ static bool valid_threads(int t) {
 template <typename T>
 static LaunchStep cluster_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
     constexpr int V = Vec<T>::kSize;
-    // Values per thread = packs x (4 fp32 or 8 halves): 8, 16 or 32, all whole packs.
+    // Values per thread = packs x (4 fp32 or 8 halves): 8, 16 or 32 (and 4 for fp32).
     if (valid_threads(c.threads)) {
+        if constexpr (V == 4)
+            if (c.values == 4) return make_cluster_step<T, 1>(a, c, err);
         if (c.values == 8) return make_cluster_step<T, 8 / V>(a, c, err);
         if (c.values == 16) return make_cluster_step<T, 16 / V>(a, c, err);
         if (c.values == 32) return make_cluster_step<T, 32 / V>(a, c, err);
+    }
+    *err = cudaErrorInvalidConfiguration;
+    return {};
+}
+
+// The persistent kernel: as many clusters as fit at once (cudaOccupancyMaxActiveClusters), each
+// looping over rows. Shared memory beyond 48 KB needs an opt-in per kernel.
+template <typename T, int P, int S>
+static LaunchStep make_persistent_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
+    const SoftmaxProblem& p = a.problem;
+    const int cluster = c.cluster;
+    const bool clusters = cluster > 1;
+    auto* kernel = clusters ? best_persistent_kernel<T, P, S, true>
+                            : best_persistent_kernel<T, P, S, false>;
+    if (clusters && a.limits.cc_major < 9) {
+        *err = cudaErrorNotSupported;
+        return {};
+    }
+    const size_t smem = size_t{16} * S * c.threads;
+    if (smem > 48 * 1024) {
+        *err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    static_cast<int>(smem));
+        if (*err != cudaSuccess) return {};
+    }
+    if (cluster > 8) {
+        *err = cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+        if (*err != cudaSuccess) return {};
+    }
+    cudaLaunchConfig_t cfg{};
+    cfg.blockDim = dim3(c.threads);
+    cfg.dynamicSmemBytes = smem;
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = cluster;
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = clusters ? 1 : 0;
+    int64_t resident = 0;  // clusters (or blocks) that run at once
+    if (clusters) {
+        cfg.gridDim = dim3(cluster * 1024);  // any multiple of the cluster size
+        int n = 0;
+        *err = cudaOccupancyMaxActiveClusters(&n, kernel, &cfg);
+        resident = n;
+    } else {
+        int n = 0;
+        *err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, c.threads, smem);
+        resident = int64_t{n} * std::max(1, a.limits.sm_count);
+    }
+    if (*err != cudaSuccess) return {};
+    if (resident < 1) {  // e.g. no GPC holds a cluster this large (MIG slices, other GPUs)
+        *err = cudaErrorInvalidClusterSize;
+        return {};
+    }
+    const int64_t blocks = std::min(p.rows, resident) * cluster;
+    LaunchStep s;
+    s.name = "best_persistent";
+    s.func = reinterpret_cast<const void*>(kernel);
+    s.grid = dim3(static_cast<unsigned>(blocks));
+    s.block = cfg.blockDim;
+    s.dynamic_smem = smem;
+    cfg.gridDim = s.grid;
+    const T* in = static_cast<const T*>(a.in);
+    T* out = static_cast<T*>(a.out);
+    s.launch = [=](cudaStream_t st) mutable {
+        cfg.stream = st;
+        cfg.attrs = attr;
+        return cudaLaunchKernelEx(&cfg, kernel, in, out, p.rows, p.cols, p.in_stride,
+                                  p.out_stride);
+    };
+    *err = cudaSuccess;
+    return s;
+}
+
+template <typename T>
+static LaunchStep persistent_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
+    constexpr int V = Vec<T>::kSize;
+    // Registers: 16 or 32 values a thread; shared memory: 0, 16 or 32 more.
+    if (valid_threads(c.threads)) {
+        const int s = c.stash;
+        if (c.values == 16) {
+            if (s == 0) return make_persistent_step<T, 16 / V, 0>(a, c, err);
+            if (s == 16) return make_persistent_step<T, 16 / V, 16 / V>(a, c, err);
+            if (s == 32) return make_persistent_step<T, 16 / V, 32 / V>(a, c, err);
+        } else if (c.values == 32) {
+            if (s == 0) return make_persistent_step<T, 32 / V, 0>(a, c, err);
+            if (s == 16) return make_persistent_step<T, 32 / V, 16 / V>(a, c, err);
+            if (s == 32) return make_persistent_step<T, 32 / V, 32 / V>(a, c, err);
+        }
     }
     *err = cudaErrorInvalidConfiguration;
     return {};
@@ -696,6 +939,9 @@ static cudaError_t plan_typed(const LaunchArgs& a, const Config& c, std::vector<
         case Config::Path::kTwoPass:
             s = two_pass_step<T>(a, c, &err);
             break;
+        case Config::Path::kPersistent:
+            s = persistent_step<T>(a, c, &err);
+            break;
     }
     if (err != cudaSuccess) return err;
     out->push_back(std::move(s));
@@ -713,6 +959,8 @@ static int64_t capacity(const Config& c, DType t) {
             return int64_t{c.cluster} * c.threads * c.values;
         case Config::Path::kTwoPass:
             return kUnlimitedCols;
+        case Config::Path::kPersistent:
+            return int64_t{c.cluster} * c.threads * (c.values + c.stash);
     }
     return 0;
 }
