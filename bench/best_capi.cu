@@ -81,26 +81,21 @@ int sml_best_softmax(const void* in, void* out, long long rows, long long cols, 
 }
 
 // An explicit configuration (path 0 group, 1 cluster, 2 two-pass, 3 persistent), for tuning.
+// Sizes in 16-byte packs, as in sml::best::Config.
 int sml_best_softmax_with(const void* in, void* out, long long rows, long long cols, int dtype,
-                          int path, int width, int packs, int threads, int values, int cluster,
-                          int waves, int stash, int plain_stores, int blocks_per_sm) {
+                          int path, int width, int packs, int threads, int cluster, int stash) {
     const sml::LaunchArgs a = make_args(in, out, rows, cols, dtype);
     sml::best::Config c;
     c.path = static_cast<sml::best::Config::Path>(path);
     c.width = width;
     c.packs = packs;
-    c.rows_per_group = packs == 1 ? 4 : (packs == 2 ? 2 : 1);
     c.threads = threads;
-    c.values = values;
     c.cluster = cluster;
-    c.waves = waves;
     c.stash = stash;
-    c.plain_stores = plain_stores != 0;
-    c.blocks_per_sm = blocks_per_sm;
     PlanCache& cache = plan_cache();
-    char fields[128];  // every field, so two tuned variants never share a cached plan
-    std::snprintf(fields, sizeof fields, "%d %d %d %d %d %d %d %d %d %d", path, width, packs,
-                  threads, values, cluster, waves, stash, plain_stores, blocks_per_sm);
+    char fields[96];  // every field, so two tuned variants never share a cached plan
+    std::snprintf(fields, sizeof fields, "%d %d %d %d %d %d", path, width, packs, threads, cluster,
+                  stash);
     const std::string key = cache_key(in, out, rows, cols, dtype, fields);
     if (cache.key != key) {
         cache.key.clear();

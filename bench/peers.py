@@ -55,7 +55,7 @@ class BestLib:
         self.lib = ctypes.CDLL(path)
         ll, i, vp = ctypes.c_longlong, ctypes.c_int, ctypes.c_void_p
         self.lib.sml_best_softmax.argtypes = [vp, vp, ll, ll, i]
-        self.lib.sml_best_softmax_with.argtypes = [vp, vp, ll, ll, i] + [i] * 10
+        self.lib.sml_best_softmax_with.argtypes = [vp, vp, ll, ll, i] + [i] * 6
         self.lib.sml_best_describe.argtypes = [ll, i, ctypes.c_char_p, i]
         self.lib.sml_error_string.restype = ctypes.c_char_p
 
@@ -142,59 +142,45 @@ def measure(name, fn, x, y, timer, bytes_moved, rows):
 def tune_configs(cols, dtype_bytes):
     """The configurations of best worth trying at this N: (label, tuple for the C API).
 
-    Tuple: path (0 group, 1 cluster, 2 two-pass, 3 persistent), width, packs, threads, values,
-    cluster, waves, stash, plain_stores, blocks_per_sm. "auto" (None) is the dispatcher's pick."""
+    Tuple, sizes in 16-byte packs: path (0 group, 1 cluster, 2 two-pass, 3 persistent), width,
+    packs, threads, cluster, stash. "auto" (None) is the dispatcher's own pick."""
     vec = 16 // dtype_bytes
-    out = [("auto", None)]
-
-    def cfg(path, width=0, packs=0, threads=0, values=0, cluster=1, waves=1, stash=0, plain=0,
-            bps=0):
-        return (path, width, packs, threads, values, cluster, waves, stash, plain, bps)
-
-    if cols <= 256:  # the sub-warp group kernel: block size, store hint, residency
-        width, packs = 1, 1
-        while width < 32 and width * vec < cols:
-            width *= 2
-        while 32 * packs * vec < cols:
-            packs *= 2
-        g = f"group w{width} p{packs}"
-        for threads in (128, 256, 512):
-            for plain in (0, 1):
-                for waves in (4, 1 << 20):
-                    out.append((f"{g} t{threads} {'st' if plain else 'st.cs'} waves{waves}",
-                                cfg(0, width, packs, threads, waves=waves, plain=plain)))
-        for bps in (4, 8):
-            out.append((f"{g} t128 st bps{bps} waves1", cfg(0, width, packs, 128, plain=1, bps=bps)))
-        for values in (4, 8):
-            threads = -(-cols // values // 32) * 32
-            out.append((f"cluster 1x{threads}x{values}", cfg(1, threads=threads, values=values)))
-        return out
     packs = -(-(cols + (vec - 1 if cols % vec else 0)) // vec)  # odd N: rows start unaligned
+    out = [("auto", None)]
+    if packs <= 64:  # the sub-warp group kernel, at two block sizes
+        width, per_lane = 1, 1
+        while width < 32 and width < packs:
+            width *= 2
+        while 32 * per_lane < packs:
+            per_lane *= 2
+        for threads in (128, 256):
+            out.append((f"group w{width} p{per_lane} t{threads}",
+                        (0, width, per_lane, threads, 1, 0)))
+        return out
 
-    def threads_for(cluster, per_thread_values):
-        per_block = -(-packs // cluster)
-        threads = -(-per_block // (per_thread_values // vec))
+    def threads_for(cluster, per_thread):
+        threads = -(-(-(-packs // cluster)) // per_thread)
         return -(-threads // 32) * 32
 
-    if cols <= 131072:  # the one-launch-per-row cluster kernel, as before
-        for cluster in (1, 2, 4, 8):
-            for values in ((8, 16, 32) if cols <= 16385 else (16, 32)):
-                threads = threads_for(cluster, values)
-                if 64 <= threads <= 1024:
-                    out.append((f"cluster {cluster}x{threads}x{values}",
-                                cfg(1, threads=threads, values=values, cluster=cluster)))
-    for cluster in (1, 2, 4, 8, 16):  # persistent: registers, then registers + shared memory
-        for values, stash in ((16, 0), (32, 0), (16, 16), (32, 16), (32, 32)):
-            if stash and cols <= 131072:
-                continue
-            threads = threads_for(cluster, values + stash)
+    for cluster in (1, 2, 4, 8):  # one launch per row, slices in registers
+        if cluster > 1 and packs <= 4096:
+            break
+        for ppt in (2, 4, 8):
+            threads = threads_for(cluster, ppt)
             if 64 <= threads <= 1024:
-                label = f"persistent {cluster}x{threads}x{values}" + (f"+{stash}" if stash else "")
-                out.append((label, cfg(3, threads=threads, values=values, cluster=cluster,
-                                       stash=stash)))
-    if cols >= 262144:
+                out.append((f"cluster {cluster}x{threads}x{ppt}p", (1, 0, ppt, threads, cluster, 0)))
+    if packs > 2048:  # persistent: registers, then registers + shared memory
+        for cluster in (1, 2, 4, 8, 16):
+            for ppt, stash in ((4, 0), (8, 0), (4, 4), (8, 8), (8, 24)):
+                if stash and packs <= 16384:
+                    continue
+                threads = threads_for(cluster, ppt + stash)
+                if 128 <= threads <= 512:
+                    label = f"persistent {cluster}x{threads}x{ppt}p" + (f"+{stash}" if stash else "")
+                    out.append((label, (3, 0, ppt, threads, cluster, stash)))
+    if packs >= 65536:
         for cluster in (8, 16):
-            out.append((f"two-pass {cluster}x1024", cfg(2, threads=1024, cluster=cluster)))
+            out.append((f"two-pass {cluster}x1024", (2, 0, 0, 1024, cluster, 0)))
     return out
 
 

@@ -57,8 +57,12 @@ constexpr float kLog2e = 1.4426950408889634f;
 constexpr float kNegInf = -__builtin_huge_valf();
 constexpr unsigned kFullMask = 0xffffffffu;
 
-// @region element-io: fp32 compute for every dtype; 16-byte packs of 4 floats or 8 halves
-// to_float / from_float (the only dtype-specific code) come from kernels/element_io.cuh.
+// @region element-io: 16-byte packs held raw in registers; fp32 compute for every dtype
+// A pack is 4 fp32 or 8 fp16/bf16 values as they sit in memory. Registers hold packs raw (a
+// uint4), so a thread keeps as many *bytes* of an fp16 row in flight as of an fp32 one; values
+// are widened to fp32 only when used. (Widened on load, fp16 rows would take twice the registers
+// per byte, and a memory-bound kernel needs bytes in flight.) to_float / from_float, the only
+// dtype-specific code, come from kernels/element_io.cuh.
 template <typename T>
 struct Vec {
     static constexpr int kSize = 16 / sizeof(T);  // elements per 16-byte pack
@@ -80,49 +84,48 @@ template <LoadHint kHint>
 __device__ __forceinline__ uint4 load16(const uint4* src) {
     return kHint == LoadHint::kKeepInL2 ? __ldcg(src) : *src;
 }
-__device__ __forceinline__ void store16(uint4* dst, uint4 v, bool stream = true) {
-    if (stream)
-        __stcs(dst, v);
-    else
-        *dst = v;
+__device__ __forceinline__ void store16(uint4* dst, uint4 v) {
+    __stcs(dst, v);
 }
 
-// Loads pack `q` of the aligned frame of a row that occupies frame slots [head, head + cols).
+template <typename T>
+__device__ __forceinline__ void unpack(uint4 raw, float (&x)[Vec<T>::kSize]) {
+    constexpr int V = Vec<T>::kSize;
+    alignas(16) T v[V];
+    *reinterpret_cast<uint4*>(v) = raw;
+#pragma unroll
+    for (int k = 0; k < V; ++k) x[k] = to_float(v[k]);
+}
+
+// Pack `q` of the aligned frame of a row that occupies frame slots [head, head + cols).
 // Slots outside the row read as -inf, which leaves both the max and the sum unchanged.
 template <typename T, LoadHint kHint = LoadHint::kStream>
-__device__ __forceinline__ void load_pack(const T* frame, int64_t q, int head, int64_t cols,
-                                          float (&x)[Vec<T>::kSize]) {
+__device__ __forceinline__ uint4 load_raw(const T* frame, int64_t q, int head, int64_t cols) {
     constexpr int V = Vec<T>::kSize;
     const int64_t f0 = q * V;
-    if (f0 >= head && f0 + V <= head + cols) {
-        const uint4* src = reinterpret_cast<const uint4*>(frame + f0);
-        alignas(16) T v[V];
-        *reinterpret_cast<uint4*>(v) = load16<kHint>(src);
+    if (f0 >= head && f0 + V <= head + cols)
+        return load16<kHint>(reinterpret_cast<const uint4*>(frame + f0));
+    alignas(16) T v[V];  // an edge pack, element by element
 #pragma unroll
-        for (int k = 0; k < V; ++k) x[k] = to_float(v[k]);
-    } else {
-#pragma unroll
-        for (int k = 0; k < V; ++k) {
-            const int64_t f = f0 + k;
-            x[k] = (f >= head && f < head + cols) ? to_float(frame[f]) : kNegInf;
-        }
+    for (int k = 0; k < V; ++k) {
+        const int64_t f = f0 + k;
+        v[k] = (f >= head && f < head + cols) ? frame[f] : from_float<T>(kNegInf);
     }
+    return *reinterpret_cast<uint4*>(v);
 }
 
 // Stores pack `q` of the input's aligned frame into the output row `out_row` (element 0).
 // When the output row sits at the same offset in its own frame, interior packs are vectors.
 template <typename T>
 __device__ __forceinline__ void store_pack(T* out_row, bool same_frame, int64_t q, int head,
-                                           int64_t cols, const float (&y)[Vec<T>::kSize],
-                                           bool stream = true) {
+                                           int64_t cols, const float (&y)[Vec<T>::kSize]) {
     constexpr int V = Vec<T>::kSize;
     const int64_t f0 = q * V;
     if (same_frame && f0 >= head && f0 + V <= head + cols) {
         alignas(16) T v[V];
 #pragma unroll
         for (int k = 0; k < V; ++k) v[k] = from_float<T>(y[k]);
-        store16(reinterpret_cast<uint4*>(out_row + (f0 - head)), *reinterpret_cast<uint4*>(v),
-                stream);
+        store16(reinterpret_cast<uint4*>(out_row + (f0 - head)), *reinterpret_cast<uint4*>(v));
     } else {
 #pragma unroll
         for (int k = 0; k < V; ++k) {
@@ -131,7 +134,75 @@ __device__ __forceinline__ void store_pack(T* out_row, bool same_frame, int64_t 
         }
     }
 }
+
+// The normalised pack: exp(x - m) / sum, as exp2((x - m) * log2(e)) times one reciprocal.
+template <typename T>
+__device__ __forceinline__ void normalise(uint4 raw, float m, float inv,
+                                          float (&y)[Vec<T>::kSize]) {
+    unpack<T>(raw, y);
+#pragma unroll
+    for (int k = 0; k < Vec<T>::kSize; ++k) y[k] = exp2f((y[k] - m) * kLog2e) * inv;
+}
 // @endregion element-io
+
+// @region online-stats: a running (max, sum) per thread, updated as each pack arrives
+// Step 6's merge rule, per thread: the exponentials are summed while later packs are still on
+// their way from DRAM, so when the last pack lands only one reduction of (max, sum) pairs is left
+// -- one round through the cluster instead of one for the max and another for the sum.
+// Special values follow torch.softmax: an all -inf row has max -inf and sum 0, and its output
+// exp(-inf - (-inf)) is NaN; a NaN anywhere reaches the sum and makes the row NaN.
+struct MaxSum {
+    float m, s;
+};
+
+__device__ __forceinline__ void absorb(MaxSum& acc, const float* x, int n) {
+    float pm = acc.m;
+    for (int k = 0; k < n; ++k) pm = fmaxf(pm, x[k]);  // fmaxf skips NaN; the sum catches it
+    if (pm > acc.m) {  // rescale what is summed so far to the new max (0 if it was empty)
+        acc.s *= exp2f((acc.m - pm) * kLog2e);
+        acc.m = pm;
+    }
+    const float shift = acc.m == kNegInf ? 0.0f : acc.m;  // all -inf so far: avoid -inf - -inf
+    for (int k = 0; k < n; ++k) acc.s += exp2f((x[k] - shift) * kLog2e);
+}
+
+template <typename T>
+__device__ __forceinline__ void absorb_pack(MaxSum& acc, uint4 raw) {
+    float x[Vec<T>::kSize];
+    unpack<T>(raw, x);
+    absorb(acc, x, Vec<T>::kSize);
+}
+
+// One thread's (max, sum) over packs that are all in hand: the max first, then the sum relative
+// to it -- no rescaling, and the pair joins the others in one reduction.
+template <typename T>
+__device__ __forceinline__ float pack_max(float m, uint4 raw) {
+    float x[Vec<T>::kSize];
+    unpack<T>(raw, x);
+#pragma unroll
+    for (int k = 0; k < Vec<T>::kSize; ++k) m = fmaxf(m, x[k]);
+    return m;
+}
+template <typename T>
+__device__ __forceinline__ float pack_sum(float s, uint4 raw, float shift) {
+    float x[Vec<T>::kSize];
+    unpack<T>(raw, x);
+#pragma unroll
+    for (int k = 0; k < Vec<T>::kSize; ++k) s += exp2f((x[k] - shift) * kLog2e);
+    return s;
+}
+// The shift for a thread's sum: its max, or 0 while every value it holds is -inf.
+__device__ __forceinline__ float sum_shift(float m) {
+    return m == kNegInf ? 0.0f : m;
+}
+
+__device__ __forceinline__ MaxSum merge(MaxSum a, MaxSum b) {
+    const float m = fmaxf(a.m, b.m);
+    const float sa = a.m == m ? a.s : a.s * exp2f((a.m - m) * kLog2e);
+    const float sb = b.m == m ? b.s : b.s * exp2f((b.m - m) * kLog2e);
+    return MaxSum{m, sa + sb};
+}
+// @endregion online-stats
 
 // @region reductions: butterfly shuffles inside a group; warp partials through shared memory
 struct MaxOp {
@@ -152,16 +223,23 @@ __device__ __forceinline__ float group_reduce(float v, Op op) {
     return v;
 }
 
-// The block's result, valid in warp 0. `slots` holds one partial per warp (at most 32).
+__device__ __forceinline__ MaxSum warp_merge(MaxSum v) {
+#pragma unroll
+    for (int mask = 16; mask > 0; mask /= 2)
+        v = merge(v, MaxSum{__shfl_xor_sync(kFullMask, v.m, mask),
+                            __shfl_xor_sync(kFullMask, v.s, mask)});
+    return v;
+}
+
+// The block's (max, sum), valid in warp 0. `slots` holds one partial per warp (at most 32).
 // blockDim.x is a multiple of 32 chosen at launch, so the block fits the row without waste.
-template <class Op>
-__device__ __forceinline__ float block_reduce(float v, float* slots, Op op) {
+__device__ __forceinline__ MaxSum block_merge(MaxSum v, MaxSum* slots) {
     const int kWarps = blockDim.x / 32;
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    v = group_reduce<32>(v, op);
+    v = warp_merge(v);
     if (lane == 0) slots[warp] = v;
     __syncthreads();
-    if (warp == 0) v = group_reduce<32>(lane < kWarps ? slots[lane] : Op::kIdentity, op);
+    if (warp == 0) v = warp_merge(lane < kWarps ? slots[lane] : MaxSum{kNegInf, 0.0f});
     return v;
 }
 // @endregion reductions
@@ -190,7 +268,8 @@ struct RowCluster {
         cg::this_cluster().barrier_wait();
     }
     // The same shared variable in block `r` of this cluster (distributed shared memory).
-    __device__ static float* peer(float* p, unsigned r) {
+    template <class V>
+    __device__ static V* peer(V* p, unsigned r) {
         return cg::this_cluster().map_shared_rank(p, r);
     }
 #else
@@ -205,7 +284,8 @@ struct RowCluster {
     }
     __device__ static void arrive() {}
     __device__ static void wait() {}
-    __device__ static float* peer(float* p, unsigned) {
+    template <class V>
+    __device__ static V* peer(V* p, unsigned) {
         return p;
     }
 #endif
@@ -217,33 +297,49 @@ struct RowCluster<false> {
     __device__ static void sync() { __syncthreads(); }
     __device__ static void arrive() {}
     __device__ static void wait() {}
-    __device__ static float* peer(float* p, unsigned) { return p; }
+    template <class V>
+    __device__ static V* peer(V* p, unsigned) { return p; }
 };
 
-// Combines one value per block of the cluster (each block's `mine`, already written) into
-// `*result` of every block. Warp 0 reads the peers' shared memory, one lane per block.
-template <bool kClustered, class Op>
-__device__ __forceinline__ void cluster_combine(float* mine, float* result, Op op) {
+// Shared state of one block's row reduction: per-warp partials, then the block's and the row's.
+struct RowStats {
+    MaxSum slots[32];
+    MaxSum block;  // read by the other blocks of the cluster (DSMEM)
+    MaxSum row;
+};
+
+// @region cluster-reduce: the row's (max, sum) from every block's, through DSMEM, in one round
+// Returns the row's (max, sum) in every thread. Warp 0 reads the peers' `block` entries, one
+// lane per block, and merges them. The cluster barrier inside also keeps a block from
+// overwriting `block` for its next row before every peer has read it for this one.
+template <bool kClustered>
+__device__ __forceinline__ MaxSum row_stats(MaxSum mine, RowStats& st) {
     using RowCluster = RowCluster<kClustered>;
-    RowCluster::sync();  // every block's `*mine` is written and visible cluster-wide
+    mine = block_merge(mine, st.slots);
+    if (threadIdx.x == 0) st.block = mine;
+    RowCluster::sync();  // every block's `block` is written and visible cluster-wide
     if (threadIdx.x < 32) {
         const unsigned lane = threadIdx.x, n = RowCluster::size();
-        float v = Op::kIdentity;
-        for (unsigned r = lane; r < n; r += 32) v = op(v, *RowCluster::peer(mine, r));
-        v = group_reduce<32>(v, op);
-        if (lane == 0) *result = v;
+        MaxSum v{kNegInf, 0.0f};
+        for (unsigned r = lane; r < n; r += 32) v = merge(v, *RowCluster::peer(&st.block, r));
+        v = warp_merge(v);
+        if (lane == 0) st.row = v;
     }
     __syncthreads();
+    return st.row;
 }
+// @endregion cluster-reduce
 // @endregion cluster-glue
 
 // @region group-kernel: short rows -- WIDTH lanes per row, ROWS rows per group, in registers
 // A warp holds 32 / WIDTH groups; the loop bound is the same for the whole warp, so every lane
-// reaches the shuffles (a row past the end reads as -inf and is not stored).
+// reaches the shuffles (a row past the end reads as -inf and is not stored). Launched with one
+// group per ROWS rows and no grid-stride (measured: a resident, looping grid stays at 94-95% of
+// copy here, a grid of all the rows reaches 100%).
 template <typename T, int PACKS, int WIDTH, int ROWS>
 __global__ void __launch_bounds__(512)
     best_group_kernel(const T* __restrict__ in, T* __restrict__ out, int64_t rows, int64_t cols,
-                      int64_t in_stride, int64_t out_stride, bool stream_stores) {
+                      int64_t in_stride, int64_t out_stride) {
     constexpr int V = Vec<T>::kSize;
     constexpr int kGroupsPerWarp = 32 / WIDTH;
     const int lane = threadIdx.x % WIDTH;
@@ -253,7 +349,7 @@ __global__ void __launch_bounds__(512)
     const int64_t rows_per_warp = kGroupsPerWarp * ROWS;
 
     for (int64_t first = warp * rows_per_warp; first < rows; first += warps * rows_per_warp) {
-        float x[ROWS][PACKS][V];
+        uint4 raw[ROWS][PACKS];
         int head[ROWS];
 #pragma unroll
         for (int r = 0; r < ROWS; ++r) {
@@ -264,36 +360,39 @@ __global__ void __launch_bounds__(512)
             const int64_t valid = row < rows ? cols : 0;
 #pragma unroll
             for (int p = 0; p < PACKS; ++p)
-                load_pack(src - head[r], static_cast<int64_t>(p) * WIDTH + lane, head[r], valid,
-                          x[r][p]);
+                raw[r][p] = load_raw(src - head[r], static_cast<int64_t>(p) * WIDTH + lane,
+                                     head[r], valid);
         }
 #pragma unroll
         for (int r = 0; r < ROWS; ++r) {
             const int64_t row = first + r * kGroupsPerWarp + group;
             float m = kNegInf;
 #pragma unroll
-            for (int p = 0; p < PACKS; ++p)
+            for (int p = 0; p < PACKS; ++p) {
+                float x[V];
+                unpack<T>(raw[r][p], x);
 #pragma unroll
-                for (int k = 0; k < V; ++k) m = fmaxf(m, x[r][p][k]);
+                for (int k = 0; k < V; ++k) m = fmaxf(m, x[k]);
+            }
             m = group_reduce<WIDTH>(m, MaxOp{});
             float s = 0.0f;
 #pragma unroll
-            for (int p = 0; p < PACKS; ++p)
+            for (int p = 0; p < PACKS; ++p) {
+                float x[V];
+                unpack<T>(raw[r][p], x);
 #pragma unroll
-                for (int k = 0; k < V; ++k) {
-                    x[r][p][k] = exp2f((x[r][p][k] - m) * kLog2e);
-                    s += x[r][p][k];
-                }
+                for (int k = 0; k < V; ++k) s += exp2f((x[k] - m) * kLog2e);
+            }
             const float inv = 1.0f / group_reduce<WIDTH>(s, SumOp{});
             if (row >= rows) continue;
             T* dst = out + row * out_stride;
             const bool same_frame = frame_head(dst) == head[r];
 #pragma unroll
             for (int p = 0; p < PACKS; ++p) {
-#pragma unroll
-                for (int k = 0; k < V; ++k) x[r][p][k] *= inv;
+                float y[V];
+                normalise<T>(raw[r][p], m, inv, y);
                 store_pack(dst, same_frame, static_cast<int64_t>(p) * WIDTH + lane, head[r], cols,
-                           x[r][p], stream_stores);
+                           y);
             }
         }
     }
@@ -310,9 +409,7 @@ __global__ void __launch_bounds__(1024)
     best_cluster_kernel(const T* __restrict__ in, T* __restrict__ out, int64_t cols,
                         int64_t in_stride, int64_t out_stride) {
     using RowCluster = RowCluster<kClustered>;
-    constexpr int V = Vec<T>::kSize;
-    __shared__ float max_slots[32], sum_slots[32];
-    __shared__ float block_max, block_sum, row_max, row_sum;
+    __shared__ RowStats stats;
     const unsigned rank = RowCluster::rank();
     const int64_t row = blockIdx.x / RowCluster::size();
     const T* src = in + row * in_stride;
@@ -321,45 +418,27 @@ __global__ void __launch_bounds__(1024)
     const int threads = blockDim.x;
     const int64_t first_pack = static_cast<int64_t>(rank) * threads * PACKS + threadIdx.x;
 
-    float x[PACKS][V];
+    uint4 raw[PACKS];
 #pragma unroll
-    for (int p = 0; p < PACKS; ++p) load_pack(frame, first_pack + p * threads, head, cols, x[p]);
-
-    // @region cluster-max: block max, then the max over the cluster's blocks through DSMEM
-    float m = kNegInf;
+    for (int p = 0; p < PACKS; ++p) raw[p] = load_raw(frame, first_pack + p * threads, head, cols);
+    MaxSum acc{kNegInf, 0.0f};
 #pragma unroll
-    for (int p = 0; p < PACKS; ++p)
+    for (int p = 0; p < PACKS; ++p) acc.m = pack_max<T>(acc.m, raw[p]);
 #pragma unroll
-        for (int k = 0; k < V; ++k) m = fmaxf(m, x[p][k]);
-    m = block_reduce(m, max_slots, MaxOp{});
-    if (threadIdx.x == 0) block_max = m;
-    cluster_combine<kClustered>(&block_max, &row_max, MaxOp{});
-    m = row_max;
-    // @endregion cluster-max
-
-    float s = 0.0f;
-#pragma unroll
-    for (int p = 0; p < PACKS; ++p)
-#pragma unroll
-        for (int k = 0; k < V; ++k) {
-            x[p][k] = exp2f((x[p][k] - m) * kLog2e);
-            s += x[p][k];
-        }
-    s = block_reduce(s, sum_slots, SumOp{});
-    if (threadIdx.x == 0) block_sum = s;
-    cluster_combine<kClustered>(&block_sum, &row_sum, SumOp{});
+    for (int p = 0; p < PACKS; ++p) acc.s = pack_sum<T>(acc.s, raw[p], sum_shift(acc.m));
+    const MaxSum rs = row_stats<kClustered>(acc, stats);
     // This block has read its peers' shared memory for the last time. It must not exit before
     // they have read its own, but it can store while they catch up: arrive now, wait at the end.
     RowCluster::arrive();
-    const float inv = 1.0f / row_sum;
+    const float inv = 1.0f / rs.s;
 
     T* dst = out + row * out_stride;
     const bool same_frame = frame_head(dst) == head;
 #pragma unroll
     for (int p = 0; p < PACKS; ++p) {
-#pragma unroll
-        for (int k = 0; k < V; ++k) x[p][k] *= inv;
-        store_pack(dst, same_frame, first_pack + p * threads, head, cols, x[p]);
+        float y[Vec<T>::kSize];
+        normalise<T>(raw[p], rs.m, inv, y);
+        store_pack(dst, same_frame, first_pack + p * threads, head, cols, y);
     }
     RowCluster::wait();
 }
@@ -371,7 +450,7 @@ __global__ void __launch_bounds__(1024)
 // every such row: packs [rank * S, (rank + 1) * S) of the row's aligned frame, S = T * (PACKS +
 // SPACKS), T = blockDim.x. A thread keeps PACKS packs in registers and SPACKS packs in its own
 // slots of shared memory (filled by cp.async, read back only by the same thread, so no block
-// barrier guards them). Why persistent: a block of this size fills an SM, so launching one per
+// barrier guards them). Why persistent: a block of this size fills its SM, so launching one per
 // row leaves the SM idle while the next block starts and loads; here, as soon as a pack of row i
 // is stored, the same registers start loading row i + clusters, and the memory never waits.
 template <typename T>
@@ -379,52 +458,35 @@ __device__ __forceinline__ void stash_pack(const T* frame, int64_t q, int head, 
                                            uint4* slot) {
     constexpr int V = Vec<T>::kSize;
     const int64_t f0 = q * V;
-    if (f0 >= head && f0 + V <= head + cols) {
+    if (f0 >= head && f0 + V <= head + cols)
         __pipeline_memcpy_async(slot, frame + f0, 16);  // global -> shared, no registers
-    } else {  // an edge pack: the slots outside the row hold -inf
-        alignas(16) T v[V];
-#pragma unroll
-        for (int k = 0; k < V; ++k) {
-            const int64_t f = f0 + k;
-            v[k] = (f >= head && f < head + cols) ? frame[f] : from_float<T>(kNegInf);
-        }
-        *slot = *reinterpret_cast<uint4*>(v);
-    }
-}
-
-template <typename T>
-__device__ __forceinline__ void unstash(const uint4* slot, float (&x)[Vec<T>::kSize]) {
-    constexpr int V = Vec<T>::kSize;
-    alignas(16) T v[V];
-    *reinterpret_cast<uint4*>(v) = *slot;
-#pragma unroll
-    for (int k = 0; k < V; ++k) x[k] = to_float(v[k]);
+    else
+        *slot = load_raw(frame, q, head, cols);  // an edge pack: outside the row reads -inf
 }
 
 template <typename T, int PACKS, int SPACKS, bool kClustered>
-__global__ void __launch_bounds__(1024)
+__global__ void __launch_bounds__(512)
     best_persistent_kernel(const T* __restrict__ in, T* __restrict__ out, int64_t rows,
                            int64_t cols, int64_t in_stride, int64_t out_stride) {
     using RowCluster = RowCluster<kClustered>;
-    constexpr int V = Vec<T>::kSize;
     extern __shared__ uint4 stash[];  // [SPACKS][blockDim.x]: thread t owns column t
-    __shared__ float max_slots[32], sum_slots[32];
-    __shared__ float block_max, block_sum, row_max, row_sum;
-    const unsigned rank = RowCluster::rank(), blocks = RowCluster::size();
+    __shared__ RowStats stats;
+    const unsigned blocks = RowCluster::size();
     const int64_t clusters = gridDim.x / blocks;
     const int threads = blockDim.x;
-    const int64_t first_pack = static_cast<int64_t>(rank) * threads * (PACKS + SPACKS) + threadIdx.x;
+    const int64_t first_pack =
+        static_cast<int64_t>(RowCluster::rank()) * threads * (PACKS + SPACKS) + threadIdx.x;
     auto pack_of = [&](int p) { return first_pack + static_cast<int64_t>(p) * threads; };
     auto slot_of = [&](int s) { return stash + s * threads + threadIdx.x; };
 
     // Every block of a cluster works on the same row, so the loop bound is the same for all.
     int64_t row = blockIdx.x / blocks;
-    float x[PACKS][V];
-    if (row < rows) {
-        const T* src = in + row * in_stride;
+    uint4 raw[PACKS];
+    {
+        const T* src = in + row * in_stride;  // the grid has at most one cluster per row
         const int head = frame_head(src);
 #pragma unroll
-        for (int p = 0; p < PACKS; ++p) load_pack(src - head, pack_of(p), head, cols, x[p]);
+        for (int p = 0; p < PACKS; ++p) raw[p] = load_raw(src - head, pack_of(p), head, cols);
 #pragma unroll
         for (int s = 0; s < SPACKS; ++s)
             stash_pack(src - head, pack_of(PACKS + s), head, cols, slot_of(s));
@@ -432,46 +494,19 @@ __global__ void __launch_bounds__(1024)
     }
     for (; row < rows; row += clusters) {
         const int head = frame_head(in + row * in_stride);
-        __pipeline_wait_prior(0);  // this thread's stash slots hold row `row`
-
-        float m = kNegInf;
+        MaxSum acc{kNegInf, 0.0f};
 #pragma unroll
-        for (int p = 0; p < PACKS; ++p)
+        for (int p = 0; p < PACKS; ++p) acc.m = pack_max<T>(acc.m, raw[p]);
+        __pipeline_wait_prior(0);  // this thread's slots hold row `row`
 #pragma unroll
-            for (int k = 0; k < V; ++k) m = fmaxf(m, x[p][k]);
+        for (int s = 0; s < SPACKS; ++s) acc.m = pack_max<T>(acc.m, *slot_of(s));
+        const float shift = sum_shift(acc.m);
 #pragma unroll
-        for (int s = 0; s < SPACKS; ++s) {
-            float y[V];
-            unstash<T>(slot_of(s), y);
+        for (int p = 0; p < PACKS; ++p) acc.s = pack_sum<T>(acc.s, raw[p], shift);
 #pragma unroll
-            for (int k = 0; k < V; ++k) m = fmaxf(m, y[k]);
-        }
-        m = block_reduce(m, max_slots, MaxOp{});
-        if (threadIdx.x == 0) block_max = m;
-        cluster_combine<kClustered>(&block_max, &row_max, MaxOp{});
-        m = row_max;
-
-        float s = 0.0f;
-#pragma unroll
-        for (int p = 0; p < PACKS; ++p)
-#pragma unroll
-            for (int k = 0; k < V; ++k) {
-                x[p][k] = exp2f((x[p][k] - m) * kLog2e);
-                s += x[p][k];
-            }
-#pragma unroll
-        for (int q = 0; q < SPACKS; ++q) {  // stashed values: exp now for the sum, again at the store
-            float y[V];
-            unstash<T>(slot_of(q), y);
-#pragma unroll
-            for (int k = 0; k < V; ++k) s += exp2f((y[k] - m) * kLog2e);
-        }
-        s = block_reduce(s, sum_slots, SumOp{});
-        if (threadIdx.x == 0) block_sum = s;
-        // The cluster barrier inside also keeps any block from rewriting block_max / block_sum
-        // for the next row before every peer has read this row's.
-        cluster_combine<kClustered>(&block_sum, &row_sum, SumOp{});
-        const float inv = 1.0f / row_sum;
+        for (int s = 0; s < SPACKS; ++s) acc.s = pack_sum<T>(acc.s, *slot_of(s), shift);
+        const MaxSum rs = row_stats<kClustered>(acc, stats);
+        const float inv = 1.0f / rs.s;
 
         // Store this row pack by pack; each pack's registers (or slot) at once load the next row.
         const int64_t next = row + clusters;
@@ -482,44 +517,32 @@ __global__ void __launch_bounds__(1024)
         const bool same_frame = frame_head(dst) == head;
 #pragma unroll
         for (int p = 0; p < PACKS; ++p) {
-#pragma unroll
-            for (int k = 0; k < V; ++k) x[p][k] *= inv;
-            store_pack(dst, same_frame, pack_of(p), head, cols, x[p]);
-            load_pack(next_src - next_head, pack_of(p), next_head, next_cols, x[p]);
+            float y[Vec<T>::kSize];
+            normalise<T>(raw[p], rs.m, inv, y);
+            store_pack(dst, same_frame, pack_of(p), head, cols, y);
+            raw[p] = load_raw(next_src - next_head, pack_of(p), next_head, next_cols);
+            // Keep the compiler from hoisting every load above every store: that would hold two
+            // rows' packs in registers at once (and spill), for no more bytes in flight.
+            asm volatile("" ::: "memory");
         }
 #pragma unroll
-        for (int q = 0; q < SPACKS; ++q) {
-            float y[V];
-            unstash<T>(slot_of(q), y);
-#pragma unroll
-            for (int k = 0; k < V; ++k) y[k] = exp2f((y[k] - m) * kLog2e) * inv;
-            store_pack(dst, same_frame, pack_of(PACKS + q), head, cols, y);
-            if (next < rows) stash_pack(next_src - next_head, pack_of(PACKS + q), next_head, cols,
-                                        slot_of(q));
+        for (int s = 0; s < SPACKS; ++s) {
+            float y[Vec<T>::kSize];
+            normalise<T>(*slot_of(s), rs.m, inv, y);
+            store_pack(dst, same_frame, pack_of(PACKS + s), head, cols, y);
+            if (next < rows) stash_pack(next_src - next_head, pack_of(PACKS + s), next_head, cols,
+                                        slot_of(s));
         }
         __pipeline_commit();
     }
-    // A block's shared block_sum may still be read by a slower peer: leave together.
+    // A block's stats.block may still be read by a slower peer: leave together.
     RowCluster::sync();
 }
 // @endregion persistent-kernel
 
 // @region two-pass-kernel: rows too long for on-chip -- online (max, sum), then write
-// Pass 1 keeps a running max m and sum s and rescales s by exp(m_old - m_new) when m grows
-// (step 6's merge rule). Pass 2 reads the slice again -- recently read, so partly from L2.
-struct MaxSum {
-    float m, s;
-};
-__device__ __forceinline__ MaxSum merge(MaxSum a, MaxSum b) {
-    if (b.m > a.m) {
-        const MaxSum t = a;
-        a = b;
-        b = t;
-    }
-    if (a.m == kNegInf) return a;  // both empty so far; avoids (-inf) - (-inf)
-    return MaxSum{a.m, a.s + b.s * exp2f((b.m - a.m) * kLog2e)};
-}
-
+// Pass 1 keeps a running (max, sum) per thread (step 6's merge rule, `absorb`). Pass 2 reads the
+// slice again -- recently read, so partly from L2 -- and writes it.
 // Up to 1024 threads, so 64 registers per thread: kUnroll is sized to fit.
 template <typename T, bool kClustered>
 __global__ void __launch_bounds__(1024)
@@ -527,9 +550,8 @@ __global__ void __launch_bounds__(1024)
                          int64_t in_stride, int64_t out_stride) {
     using RowCluster = RowCluster<kClustered>;
     constexpr int V = Vec<T>::kSize;
-    constexpr int kUnroll = 16 / V;  // 16 values in flight per thread (4 fp32 or 2 half packs)
-    __shared__ float m_slots[32], s_slots[32];
-    __shared__ float block_max, block_sum, row_max, row_sum;
+    constexpr int kUnroll = 4;  // 4 packs (64 bytes) in flight per thread
+    __shared__ RowStats stats;
     const unsigned rank = RowCluster::rank(), blocks = RowCluster::size();
     const int threads = blockDim.x;
     const int64_t row = blockIdx.x / blocks;
@@ -542,56 +564,35 @@ __global__ void __launch_bounds__(1024)
 
     MaxSum acc{kNegInf, 0.0f};
     for (int64_t q0 = begin + threadIdx.x; q0 < end; q0 += threads * kUnroll) {
-        float x[kUnroll][V];
+        uint4 raw[kUnroll];
 #pragma unroll
         for (int u = 0; u < kUnroll; ++u) {
             const int64_t q = q0 + u * threads;
-            load_pack<T, LoadHint::kKeepInL2>(frame, q, head, q < end ? cols : 0, x[u]);
+            raw[u] = load_raw<T, LoadHint::kKeepInL2>(frame, q, head, q < end ? cols : 0);
         }
 #pragma unroll
-        for (int u = 0; u < kUnroll; ++u) {
-            float pm = kNegInf, ps = 0.0f;
-#pragma unroll
-            for (int k = 0; k < V; ++k) pm = fmaxf(pm, x[u][k]);
-            if (pm == kNegInf) {  // only -inf (and NaN, which fmaxf skips): nothing to add...
-#pragma unroll
-                for (int k = 0; k < V; ++k)
-                    if (isnan(x[u][k])) acc.s = x[u][k];  // ...but a NaN must reach the sum
-                continue;
-            }
-#pragma unroll
-            for (int k = 0; k < V; ++k) ps += exp2f((x[u][k] - pm) * kLog2e);
-            acc = merge(acc, MaxSum{pm, ps});
-        }
+        for (int u = 0; u < kUnroll; ++u) absorb_pack<T>(acc, raw[u]);
     }
-    // Max first, then every thread rescales its sum to the row max: two plain reductions.
-    float m = block_reduce(acc.m, m_slots, MaxOp{});
-    if (threadIdx.x == 0) block_max = m;
-    cluster_combine<kClustered>(&block_max, &row_max, MaxOp{});
-    m = row_max;
-    float s = acc.m == kNegInf ? 0.0f : acc.s * exp2f((acc.m - m) * kLog2e);
-    s = block_reduce(s, s_slots, SumOp{});
-    if (threadIdx.x == 0) block_sum = s;
-    cluster_combine<kClustered>(&block_sum, &row_sum, SumOp{});
+    const MaxSum rs = row_stats<kClustered>(acc, stats);
     RowCluster::arrive();
-    const float inv = 1.0f / row_sum;
+    const float inv = 1.0f / rs.s;
 
     T* dst = out + row * out_stride;
     const bool same_frame = frame_head(dst) == head;
     for (int64_t q0 = begin + threadIdx.x; q0 < end; q0 += threads * kUnroll) {
-        float x[kUnroll][V];
+        uint4 raw[kUnroll];
 #pragma unroll
         for (int u = 0; u < kUnroll; ++u) {
             const int64_t q = q0 + u * threads;
-            load_pack(frame, q, head, q < end ? cols : 0, x[u]);
+            raw[u] = load_raw(frame, q, head, q < end ? cols : 0);
         }
 #pragma unroll
         for (int u = 0; u < kUnroll; ++u) {
             const int64_t q = q0 + u * threads;
             if (q >= end) break;
-#pragma unroll
-            for (int k = 0; k < V; ++k) x[u][k] = exp2f((x[u][k] - m) * kLog2e) * inv;
-            store_pack(dst, same_frame, q, head, cols, x[u]);
+            float y[V];
+            normalise<T>(raw[u], rs.m, inv, y);
+            store_pack(dst, same_frame, q, head, cols, y);
         }
     }
     RowCluster::wait();
@@ -614,72 +615,79 @@ static int vec_of(DType t) {
 }
 
 std::string Config::describe() const {
+    const std::string t = std::to_string(threads), n = std::to_string(cluster);
     switch (path) {
         case Path::kGroup:
             return "group " + std::to_string(width) + " lanes x " + std::to_string(packs) +
-                   " packs x " + std::to_string(rows_per_group) + " rows";
+                   " packs x " + std::to_string(rows_per_group()) + " rows";
         case Path::kCluster:
-            return "cluster " + std::to_string(cluster) + " x " + std::to_string(threads) +
-                   " threads x " + std::to_string(values) + " values";
+            return "cluster " + n + " x " + t + " threads x " + std::to_string(packs) + " packs";
         case Path::kTwoPass:
-            return "two-pass cluster " + std::to_string(cluster) + " x " + std::to_string(threads) +
-                   " threads";
+            return "two-pass cluster " + n + " x " + t + " threads";
         case Path::kPersistent:
-            return "persistent cluster " + std::to_string(cluster) + " x " +
-                   std::to_string(threads) + " threads x " + std::to_string(values) + " values" +
-                   (stash > 0 ? " + " + std::to_string(stash) + " in smem" : "");
+            return "persistent cluster " + n + " x " + t + " threads x " + std::to_string(packs) +
+                   " packs" + (stash > 0 ? " + " + std::to_string(stash) + " in smem" : "");
     }
     return "?";
 }
 
 // @region choose-path: the dispatch by N -- smallest on-chip home for the row, else two passes
-Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limits,
-              int block_values) {
+// Everything is in 16-byte packs, so fp16 and bf16 rows take the shape of an fp32 row of the
+// same bytes. Thresholds below were measured on an H100 (bench/peers.py --tune;
+// bench/README-peers.md); the fp32 N they correspond to is in brackets.
+Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limits) {
     const int vec = vec_of(dtype);
     // A misaligned row can straddle one extra pack of its aligned frame.
-    const int64_t need = cols + (aligned ? 0 : vec - 1);
+    const int64_t packs = (cols + (aligned ? 0 : vec - 1) + vec - 1) / vec;
+    const bool hopper = limits.cc_major >= 9;
     Config c;
-    // Thresholds below were measured on an H100 (bench/peers.py --tune; bench/README-peers.md).
-    if (need < 256) {  // group path: lanes first (shuffles are cheap), then packs per lane
+    if (packs <= 64) {  // [N <= 256] group path: lanes first (shuffles are cheap), then packs
         c.path = Config::Path::kGroup;
         c.packs = 1;
-        for (c.width = 1; c.width < 32 && c.width * vec < need;) c.width *= 2;
-        while (int64_t{32} * c.packs * vec < need) c.packs *= 2;
-        c.rows_per_group = c.packs == 1 ? 4 : (c.packs == 2 ? 2 : 1);
+        for (c.width = 1; c.width < 32 && c.width < packs;) c.width *= 2;
+        while (int64_t{32} * c.packs < packs) c.packs *= 2;
         return c;
     }
-    // One row per block (or per cluster), in registers, the block sized to the row in steps of
-    // a warp. Few values per thread while the row is short (many small blocks per SM keep the
-    // memory busy), more as it grows; at most 512 threads, so two blocks share an SM.
-    const int64_t packs = (need + vec - 1) / vec;
-    auto threads_for = [&](int cluster, int values) {
+    auto threads_for = [&](int cluster, int per_thread) {
         const int64_t per_block = (packs + cluster - 1) / cluster;
-        const int64_t per_thread = values / vec;
         return ((per_block + per_thread - 1) / per_thread + 31) / 32 * 32;
     };
+    // One block per row, the block sized to the row in steps of a warp: 2 packs a thread while
+    // the row is short (many small blocks per SM keep the memory busy), then 4.
     c.path = Config::Path::kCluster;
-    c.values = need <= 1024 ? 8 : (need <= block_values ? 16 : 32);
-    // Clusters of up to 8 blocks (portable). Blocks of at most 512 threads first, so two share
-    // an SM; only when 8 x 512 x 32 values no longer hold the row, 8 x 1024 (H100, N = 262144:
-    // 81.5% of copy, against 76.8% for the two-pass kernel). Beyond that, two passes.
-    // Without clusters (before Hopper) one block of up to 1024 threads holds 32768 values.
-    const int max_cluster = limits.cc_major >= 9 ? 8 : 1;
-    for (int max_threads : {max_cluster > 1 ? 512 : 1024, 1024}) {
-        for (int cl = 1; cl <= max_cluster; ++cl) {
-            if (threads_for(cl, c.values) <= max_threads) {
-                c.cluster = cl;
-                c.threads = static_cast<int>(threads_for(cl, c.values));
-                return c;
-            }
+    c.packs = packs <= 256 ? 2 : 4;  // [N <= 1024]
+    if (threads_for(1, c.packs) <= 1024) {  // [N <= 16384]
+        c.threads = static_cast<int>(threads_for(1, c.packs));
+        return c;
+    }
+    // Longer rows: a persistent grid of clusters, 8 packs a thread in registers, up to 512
+    // threads a block (two blocks share an SM); past 16 x 512 x 8 packs [N = 262144], shared
+    // memory holds the rest of the slice. Without clusters (before Hopper) one block.
+    c.path = Config::Path::kPersistent;
+    c.packs = 8;
+    const int max_cluster = hopper ? 16 : 1;
+    for (int cl = 1; cl <= max_cluster; cl *= 2) {
+        if (threads_for(cl, c.packs) <= 512) {
+            c.cluster = cl;
+            c.threads = static_cast<int>(threads_for(cl, c.packs));
+            return c;
+        }
+    }
+    for (int stash : {8, 24}) {  // registers plus shared memory, a full cluster
+        if (threads_for(max_cluster, c.packs + stash) <= 512) {
+            c.cluster = max_cluster;
+            c.stash = stash;
+            c.threads = static_cast<int>(threads_for(max_cluster, c.packs + stash));
+            return c;
         }
     }
     // Two passes over a cluster of up to 16 blocks, ~16K values per block: the second read of a
-    // slice follows the first closely enough to come mostly from L2.
+    // slice follows the first closely enough to come partly from L2.
+    c = Config{};
     c.path = Config::Path::kTwoPass;
-    c.values = 0;
-    const int64_t want = (need + 16383) / 16384;
-    c.cluster = limits.cc_major >= 9 ? static_cast<int>(std::min<int64_t>(16, want)) : 1;
-    c.threads = need / c.cluster > 32768 ? 1024 : 512;
+    const int64_t want = (packs + 4095) / 4096;
+    c.cluster = hopper ? static_cast<int>(std::min<int64_t>(16, want)) : 1;
+    c.threads = packs / c.cluster > 8192 ? 1024 : 512;
     return c;
 }
 // @endregion choose-path
@@ -696,15 +704,11 @@ static LaunchStep make_group_step(const LaunchArgs& a, const Config& c, cudaErro
     constexpr int kRows = P == 1 ? 4 : (P == 2 ? 2 : 1);
     auto* kernel = best_group_kernel<T, P, W, kRows>;
     const int threads = c.threads > 0 ? c.threads : 128;
-    const bool stream_stores = !c.plain_stores;
     const SoftmaxProblem& p = a.problem;
     const int64_t rows_per_block = (threads / W) * kRows;
-    int resident = 0;
-    *err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, threads, 0);
-    if (c.blocks_per_sm > 0) resident = std::min(resident, c.blocks_per_sm);
-    const int64_t fill =
-        int64_t{std::max(1, a.limits.sm_count)} * std::max(1, resident) * std::max(1, c.waves);
-    const int64_t blocks = std::min((p.rows + rows_per_block - 1) / rows_per_block, fill);
+    // A group for every ROWS rows (the kernel loops only past 2^31 - 1 blocks).
+    const int64_t blocks = std::min<int64_t>((p.rows + rows_per_block - 1) / rows_per_block,
+                                             0x7fffffff);
     LaunchStep s;
     s.name = "best_group";
     s.func = reinterpret_cast<const void*>(kernel);
@@ -714,16 +718,15 @@ static LaunchStep make_group_step(const LaunchArgs& a, const Config& c, cudaErro
     T* out = static_cast<T*>(a.out);
     const dim3 grid = s.grid;
     s.launch = [=](cudaStream_t st) {
-        kernel<<<grid, threads, 0, st>>>(in, out, p.rows, p.cols, p.in_stride, p.out_stride,
-                                          stream_stores);
+        kernel<<<grid, threads, 0, st>>>(in, out, p.rows, p.cols, p.in_stride, p.out_stride);
         return cudaGetLastError();
     };
+    *err = cudaSuccess;
     return s;
 }
 
 template <typename T>
 static LaunchStep group_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
-    constexpr bool kHalf = sizeof(T) == 2;  // 8 values per pack: at most 4 packs (32 registers)
     if (c.packs == 1) {
         switch (c.width) {
             case 1:
@@ -742,8 +745,6 @@ static LaunchStep group_step(const LaunchArgs& a, const Config& c, cudaError_t* 
     } else if (c.width == 32) {
         if (c.packs == 2) return make_group_step<T, 2, 32>(a, c, err);
         if (c.packs == 4) return make_group_step<T, 4, 32>(a, c, err);
-        if constexpr (!kHalf)
-            if (c.packs == 8) return make_group_step<T, 8, 32>(a, c, err);
     }
     *err = cudaErrorInvalidConfiguration;
     return {};
@@ -808,20 +809,17 @@ static LaunchStep make_cluster_step(const LaunchArgs& a, const Config& c, cudaEr
                                   best_cluster_kernel<T, P, false>, c.threads, a, c.cluster, err);
 }
 
-static bool valid_threads(int t) {
-    return t >= 32 && t <= 1024 && t % 32 == 0;
+static bool valid_threads(int t, int max_threads = 1024) {
+    return t >= 32 && t <= max_threads && t % 32 == 0;
 }
 
 template <typename T>
 static LaunchStep cluster_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
-    constexpr int V = Vec<T>::kSize;
-    // Values per thread = packs x (4 fp32 or 8 halves): 8, 16 or 32 (and 4 for fp32).
-    if (valid_threads(c.threads)) {
-        if constexpr (V == 4)
-            if (c.values == 4) return make_cluster_step<T, 1>(a, c, err);
-        if (c.values == 8) return make_cluster_step<T, 8 / V>(a, c, err);
-        if (c.values == 16) return make_cluster_step<T, 16 / V>(a, c, err);
-        if (c.values == 32) return make_cluster_step<T, 32 / V>(a, c, err);
+    if (valid_threads(c.threads)) {  // 1, 2, 4 or 8 packs a thread
+        if (c.packs == 1) return make_cluster_step<T, 1>(a, c, err);
+        if (c.packs == 2) return make_cluster_step<T, 2>(a, c, err);
+        if (c.packs == 4) return make_cluster_step<T, 4>(a, c, err);
+        if (c.packs == 8) return make_cluster_step<T, 8>(a, c, err);
     }
     *err = cudaErrorInvalidConfiguration;
     return {};
@@ -898,18 +896,18 @@ static LaunchStep make_persistent_step(const LaunchArgs& a, const Config& c, cud
 
 template <typename T>
 static LaunchStep persistent_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
-    constexpr int V = Vec<T>::kSize;
-    // Registers: 16 or 32 values a thread; shared memory: 0, 16 or 32 more.
-    if (valid_threads(c.threads)) {
-        const int s = c.stash;
-        if (c.values == 16) {
-            if (s == 0) return make_persistent_step<T, 16 / V, 0>(a, c, err);
-            if (s == 16) return make_persistent_step<T, 16 / V, 16 / V>(a, c, err);
-            if (s == 32) return make_persistent_step<T, 16 / V, 32 / V>(a, c, err);
-        } else if (c.values == 32) {
-            if (s == 0) return make_persistent_step<T, 32 / V, 0>(a, c, err);
-            if (s == 16) return make_persistent_step<T, 32 / V, 16 / V>(a, c, err);
-            if (s == 32) return make_persistent_step<T, 32 / V, 32 / V>(a, c, err);
+    // Registers: 4 or 8 packs a thread; shared memory: 0, 4, 8 (or 24) more. At most 512 threads
+    // (the kernel's launch bound), so up to 128 registers a thread.
+    if (valid_threads(c.threads, 512)) {
+        if (c.packs == 4) {
+            if (c.stash == 0) return make_persistent_step<T, 4, 0>(a, c, err);
+            if (c.stash == 4) return make_persistent_step<T, 4, 4>(a, c, err);
+            if (c.stash == 8) return make_persistent_step<T, 4, 8>(a, c, err);
+        } else if (c.packs == 8) {
+            if (c.stash == 0) return make_persistent_step<T, 8, 0>(a, c, err);
+            if (c.stash == 4) return make_persistent_step<T, 8, 4>(a, c, err);
+            if (c.stash == 8) return make_persistent_step<T, 8, 8>(a, c, err);
+            if (c.stash == 24) return make_persistent_step<T, 8, 24>(a, c, err);  // 2^20 fp32
         }
     }
     *err = cudaErrorInvalidConfiguration;
@@ -952,15 +950,16 @@ static bool rows_aligned(const LaunchArgs& a);
 
 // Values a configuration holds on chip per row; the two-pass path has no limit.
 static int64_t capacity(const Config& c, DType t) {
+    const int64_t vec = vec_of(t);
     switch (c.path) {
         case Config::Path::kGroup:
-            return int64_t{c.width} * c.packs * vec_of(t);
+            return c.width * c.packs * vec;
         case Config::Path::kCluster:
-            return int64_t{c.cluster} * c.threads * c.values;
+            return c.cluster * c.threads * c.packs * vec;
         case Config::Path::kTwoPass:
             return kUnlimitedCols;
         case Config::Path::kPersistent:
-            return int64_t{c.cluster} * c.threads * (c.values + c.stash);
+            return c.cluster * c.threads * (c.packs + c.stash) * vec;
     }
     return 0;
 }
@@ -992,7 +991,16 @@ static bool rows_aligned(const LaunchArgs& a) {
 
 static cudaError_t plan(const LaunchArgs& args, std::vector<LaunchStep>* steps) {
     const Config c = choose(args.problem.cols, args.problem.dtype, rows_aligned(args), args.limits);
-    return plan_with(args, c, steps);
+    const cudaError_t err = plan_with(args, c, steps);
+    if (err == cudaErrorInvalidClusterSize && c.path == Config::Path::kPersistent) {
+        // No GPC can hold this cluster right now (a MIG slice, say): two passes need no cluster.
+        (void)cudaGetLastError();
+        Config fallback;
+        fallback.path = Config::Path::kTwoPass;
+        fallback.threads = 1024;
+        return plan_with(args, fallback, steps);
+    }
+    return err;
 }
 
 // The traffic of the path `plan` takes on the current device (H100 values when there is none),

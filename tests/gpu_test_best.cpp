@@ -170,11 +170,10 @@ TEST(BestPaths, EveryPathMatchesReference) {
     group.path = best::Config::Path::kGroup;
     group.width = 32;
     group.packs = 2;
-    group.rows_per_group = 2;
     best::Config one_block;
     one_block.path = best::Config::Path::kCluster;
     one_block.threads = 256;
-    one_block.values = 16;
+    one_block.packs = 4;
     best::Config cluster4 = one_block;
     cluster4.cluster = 4;
     best::Config two_pass_single;
@@ -183,19 +182,19 @@ TEST(BestPaths, EveryPathMatchesReference) {
     best::Config two_pass8 = two_pass_single;
     two_pass8.cluster = 8;
     // Persistent: more rows than fit at once, so every cluster loops and the loads of the next
-    // row overlap the stores of this one; half of each slice sits in shared memory.
+    // row overlap the stores of this one; half of each slice or more sits in shared memory.
     best::Config persistent;
     persistent.path = best::Config::Path::kPersistent;
     persistent.threads = 256;
-    persistent.values = 16;
-    persistent.stash = 16;
+    persistent.packs = 4;
+    persistent.stash = 4;
     best::Config persistent4 = persistent;
     persistent4.cluster = 4;
-    best::Config persistent16 = persistent;  // the 2^20 fp32 shape: 16 SMs, 1024 x (32 + 32)
+    best::Config persistent16 = persistent;  // the 2^20 fp32 shape: 16 SMs, 512 x (8 + 24) packs
     persistent16.cluster = 16;
-    persistent16.threads = 1024;
-    persistent16.values = 32;
-    persistent16.stash = 32;
+    persistent16.threads = 512;
+    persistent16.packs = 8;
+    persistent16.stash = 24;
     DeviceLimits limits;
     ASSERT_TRUE(query_device_limits(0, &limits));
     for (DType t : {DType::f32, DType::f16, DType::bf16}) {
@@ -220,7 +219,7 @@ TEST(BestPaths, PredictionFollowsThePath) {
     ASSERT_TRUE(query_device_limits(0, &limits));
     const KernelInfo* k = find_kernel("best");
     ASSERT_NE(k, nullptr);
-    for (int64_t n : {int64_t{32}, int64_t{4096}, int64_t{131072}, int64_t{1} << 20}) {
+    for (int64_t n : {int64_t{32}, int64_t{4096}, int64_t{131072}, int64_t{1} << 20, int64_t{1} << 21}) {
         const SoftmaxProblem p = SoftmaxProblem::contiguous(64, n);
         const best::Config c = best::choose(n, DType::f32, true, limits);
         const double bytes = 64.0 * double(n) * 4;
@@ -228,8 +227,12 @@ TEST(BestPaths, PredictionFollowsThePath) {
         EXPECT_DOUBLE_EQ(k->predict(p).dram_read_bytes, reads * bytes) << c.describe();
         EXPECT_DOUBLE_EQ(k->predict(p).dram_write_bytes, bytes);
     }
-    // A row of 2^20 fp32 values (4 MiB) is more than 16 SMs' registers hold.
+    // A row of 2^20 fp32 values (4 MiB) fits in the registers plus shared memory of a cluster of
+    // 16 SMs (Hopper); a row of 2^21 does not, and is read twice.
     EXPECT_EQ(best::choose(int64_t{1} << 20, DType::f32, true, limits).path,
+              limits.cc_major >= 9 ? best::Config::Path::kPersistent
+                                   : best::Config::Path::kTwoPass);
+    EXPECT_EQ(best::choose(int64_t{1} << 21, DType::f32, true, limits).path,
               best::Config::Path::kTwoPass);
 }
 
