@@ -106,11 +106,11 @@ int sml_best_softmax_with(const void* in, void* out, long long rows, long long c
     return launch(cache.steps);
 }
 
-// Writes the chosen configuration as text ("cluster 4 x 512 threads x 16 values").
+// Writes the configuration the registry's `best` runs for a contiguous [rows, cols] problem
+// ("cluster 4 x 512 threads x 8 packs").
 void sml_best_describe(long long cols, int dtype, char* buf, int len) {
-    const sml::best::Config c =
-        sml::best::choose(cols, static_cast<sml::DType>(dtype), true, current_limits());
-    std::snprintf(buf, len, "%s", c.describe().c_str());
+    const sml::LaunchArgs a = make_args(nullptr, nullptr, 1, cols, dtype);
+    std::snprintf(buf, len, "%s", sml::best::plan_config(a).describe().c_str());
 }
 
 const char* sml_error_string(int code) {

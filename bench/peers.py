@@ -142,7 +142,7 @@ def measure(name, fn, x, y, timer, bytes_moved, rows):
 def tune_configs(cols, dtype_bytes):
     """The configurations of best worth trying at this N: (label, tuple for the C API).
 
-    Tuple, sizes in 16-byte packs: path (0 group, 1 cluster, 2 two-pass, 3 persistent), width,
+    Tuple, sizes in 16-byte packs: path (0 group, 1 cluster, 2 two-pass), width,
     packs, threads, cluster, stash. "auto" (None) is the dispatcher's own pick."""
     vec = 16 // dtype_bytes
     packs = -(-(cols + (vec - 1 if cols % vec else 0)) // vec)  # odd N: rows start unaligned
@@ -162,22 +162,28 @@ def tune_configs(cols, dtype_bytes):
         threads = -(-(-(-packs // cluster)) // per_thread)
         return -(-threads // 32) * 32
 
-    for cluster in (1, 2, 4, 8):  # one launch per row, slices in registers
-        if cluster > 1 and packs <= 4096:
-            break
-        for ppt in (2, 4, 8):
-            threads = threads_for(cluster, ppt)
-            if 64 <= threads <= 1024:
-                out.append((f"cluster {cluster}x{threads}x{ppt}p", (1, 0, ppt, threads, cluster, 0)))
-    if packs > 2048:  # persistent: registers, then registers + shared memory
-        for cluster in (1, 2, 4, 8, 16):
-            for ppt, stash in ((4, 0), (8, 0), (4, 4), (8, 8), (8, 24)):
-                if stash and packs <= 16384:
-                    continue
-                threads = threads_for(cluster, ppt + stash)
-                if 128 <= threads <= 512:
-                    label = f"persistent {cluster}x{threads}x{ppt}p" + (f"+{stash}" if stash else "")
-                    out.append((label, (3, 0, ppt, threads, cluster, stash)))
+    if packs <= 128:  # group or one small block, around the group path's end
+        for threads in (128, 256):
+            out.append((f"group w32 p4 t{threads}", (0, 32, 4, threads, 1, 0)))
+    for ppt in (2, 4, 8):  # one block per row
+        threads = threads_for(1, ppt)
+        if 32 <= threads <= 1024:
+            out.append((f"cluster 1x{threads}x{ppt}p", (1, 0, ppt, threads, 1, 0)))
+    if packs > 4096:  # clusters, 8 packs a thread; then 16 blocks, then shared memory as well
+        for cluster in range(2, 9):
+            threads = threads_for(cluster, 8)
+            if 128 <= threads <= 1024:
+                out.append((f"cluster {cluster}x{threads}x8p", (1, 0, 8, threads, cluster, 0)))
+        for cluster in (12, 16):
+            threads = threads_for(cluster, 8)
+            if 256 <= threads <= 1024:
+                out.append((f"cluster {cluster}x{threads}x8p", (1, 0, 8, threads, cluster, 0)))
+        if packs > 32768:
+            for cluster in (8, 12, 16):
+                threads = threads_for(cluster, 16)
+                if 256 <= threads <= 1024:
+                    out.append((f"cluster {cluster}x{threads}x8p+8",
+                                (1, 0, 8, threads, cluster, 8)))
     if packs >= 65536:
         for cluster in (8, 16):
             out.append((f"two-pass {cluster}x1024", (2, 0, 0, 1024, cluster, 0)))

@@ -399,60 +399,13 @@ __global__ void __launch_bounds__(512)
 }
 // @endregion group-kernel
 
-// @region cluster-kernel: a row per block or per cluster; each block keeps its slice in registers
-// Block `rank` owns packs [rank * T * PACKS, (rank + 1) * T * PACKS) of the row's aligned frame,
-// T = blockDim.x; adjacent threads own adjacent packs so every load is coalesced.
-// Any block size up to 1024, so at most 64 registers a thread: blocks of 512 or fewer then fit
-// two or more per SM, and one block's loads overlap another's stores.
-template <typename T, int PACKS, bool kClustered>
-__global__ void __launch_bounds__(1024)
-    best_cluster_kernel(const T* __restrict__ in, T* __restrict__ out, int64_t cols,
-                        int64_t in_stride, int64_t out_stride) {
-    using RowCluster = RowCluster<kClustered>;
-    __shared__ RowStats stats;
-    const unsigned rank = RowCluster::rank();
-    const int64_t row = blockIdx.x / RowCluster::size();
-    const T* src = in + row * in_stride;
-    const int head = frame_head(src);
-    const T* frame = src - head;
-    const int threads = blockDim.x;
-    const int64_t first_pack = static_cast<int64_t>(rank) * threads * PACKS + threadIdx.x;
-
-    uint4 raw[PACKS];
-#pragma unroll
-    for (int p = 0; p < PACKS; ++p) raw[p] = load_raw(frame, first_pack + p * threads, head, cols);
-    MaxSum acc{kNegInf, 0.0f};
-#pragma unroll
-    for (int p = 0; p < PACKS; ++p) acc.m = pack_max<T>(acc.m, raw[p]);
-#pragma unroll
-    for (int p = 0; p < PACKS; ++p) acc.s = pack_sum<T>(acc.s, raw[p], sum_shift(acc.m));
-    const MaxSum rs = row_stats<kClustered>(acc, stats);
-    // This block has read its peers' shared memory for the last time. It must not exit before
-    // they have read its own, but it can store while they catch up: arrive now, wait at the end.
-    RowCluster::arrive();
-    const float inv = 1.0f / rs.s;
-
-    T* dst = out + row * out_stride;
-    const bool same_frame = frame_head(dst) == head;
-#pragma unroll
-    for (int p = 0; p < PACKS; ++p) {
-        float y[Vec<T>::kSize];
-        normalise<T>(raw[p], rs.m, inv, y);
-        store_pack(dst, same_frame, first_pack + p * threads, head, cols, y);
-    }
-    RowCluster::wait();
-}
-// @endregion cluster-kernel
-
-// @region persistent-kernel: long rows -- a resident grid of clusters, loads of the next row
-// overlapping the stores of this one; slices in registers plus (longest rows) shared memory
-// Each cluster owns rows cluster_id, cluster_id + clusters, ... and each block of it one slice of
-// every such row: packs [rank * S, (rank + 1) * S) of the row's aligned frame, S = T * (PACKS +
-// SPACKS), T = blockDim.x. A thread keeps PACKS packs in registers and SPACKS packs in its own
-// slots of shared memory (filled by cp.async, read back only by the same thread, so no block
-// barrier guards them). Why persistent: a block of this size fills its SM, so launching one per
-// row leaves the SM idle while the next block starts and loads; here, as soon as a pack of row i
-// is stored, the same registers start loading row i + clusters, and the memory never waits.
+// @region cluster-kernel: a row per block or per cluster; each block keeps its slice on chip
+// Block `rank` owns packs [rank * S, (rank + 1) * S) of the row's aligned frame, S = T * (PACKS +
+// SPACKS), T = blockDim.x; adjacent threads own adjacent packs so every load is coalesced. A
+// thread keeps PACKS packs in registers and, for the longest rows, SPACKS more in its own slots of
+// shared memory (filled by cp.async, read back only by the same thread, so no barrier guards
+// them). Any block size up to 1024, so at most 64 registers a thread: blocks of 512 or fewer then
+// fit two or more per SM, and one block's loads overlap another's stores.
 template <typename T>
 __device__ __forceinline__ void stash_pack(const T* frame, int64_t q, int head, int64_t cols,
                                            uint4* slot) {
@@ -465,80 +418,65 @@ __device__ __forceinline__ void stash_pack(const T* frame, int64_t q, int head, 
 }
 
 template <typename T, int PACKS, int SPACKS, bool kClustered>
-__global__ void __launch_bounds__(512)
-    best_persistent_kernel(const T* __restrict__ in, T* __restrict__ out, int64_t rows,
-                           int64_t cols, int64_t in_stride, int64_t out_stride) {
+__global__ void __launch_bounds__(1024)
+    best_cluster_kernel(const T* __restrict__ in, T* __restrict__ out, int64_t cols,
+                        int64_t in_stride, int64_t out_stride) {
     using RowCluster = RowCluster<kClustered>;
     extern __shared__ uint4 stash[];  // [SPACKS][blockDim.x]: thread t owns column t
     __shared__ RowStats stats;
-    const unsigned blocks = RowCluster::size();
-    const int64_t clusters = gridDim.x / blocks;
+    const unsigned rank = RowCluster::rank();
+    const int64_t row = blockIdx.x / RowCluster::size();
+    const T* src = in + row * in_stride;
+    const int head = frame_head(src);
+    const T* frame = src - head;
     const int threads = blockDim.x;
     const int64_t first_pack =
-        static_cast<int64_t>(RowCluster::rank()) * threads * (PACKS + SPACKS) + threadIdx.x;
+        static_cast<int64_t>(rank) * threads * (PACKS + SPACKS) + threadIdx.x;
     auto pack_of = [&](int p) { return first_pack + static_cast<int64_t>(p) * threads; };
     auto slot_of = [&](int s) { return stash + s * threads + threadIdx.x; };
 
-    // Every block of a cluster works on the same row, so the loop bound is the same for all.
-    int64_t row = blockIdx.x / blocks;
     uint4 raw[PACKS];
-    {
-        const T* src = in + row * in_stride;  // the grid has at most one cluster per row
-        const int head = frame_head(src);
 #pragma unroll
-        for (int p = 0; p < PACKS; ++p) raw[p] = load_raw(src - head, pack_of(p), head, cols);
+    for (int p = 0; p < PACKS; ++p) raw[p] = load_raw(frame, pack_of(p), head, cols);
 #pragma unroll
-        for (int s = 0; s < SPACKS; ++s)
-            stash_pack(src - head, pack_of(PACKS + s), head, cols, slot_of(s));
-        __pipeline_commit();
-    }
-    for (; row < rows; row += clusters) {
-        const int head = frame_head(in + row * in_stride);
-        MaxSum acc{kNegInf, 0.0f};
-#pragma unroll
-        for (int p = 0; p < PACKS; ++p) acc.m = pack_max<T>(acc.m, raw[p]);
-        __pipeline_wait_prior(0);  // this thread's slots hold row `row`
-#pragma unroll
-        for (int s = 0; s < SPACKS; ++s) acc.m = pack_max<T>(acc.m, *slot_of(s));
-        const float shift = sum_shift(acc.m);
-#pragma unroll
-        for (int p = 0; p < PACKS; ++p) acc.s = pack_sum<T>(acc.s, raw[p], shift);
-#pragma unroll
-        for (int s = 0; s < SPACKS; ++s) acc.s = pack_sum<T>(acc.s, *slot_of(s), shift);
-        const MaxSum rs = row_stats<kClustered>(acc, stats);
-        const float inv = 1.0f / rs.s;
+    for (int s = 0; s < SPACKS; ++s) stash_pack(frame, pack_of(PACKS + s), head, cols, slot_of(s));
+    __pipeline_commit();
 
-        // Store this row pack by pack; each pack's registers (or slot) at once load the next row.
-        const int64_t next = row + clusters;
-        const T* next_src = in + (next < rows ? next : row) * in_stride;
-        const int next_head = frame_head(next_src);
-        const int64_t next_cols = next < rows ? cols : 0;  // 0: loads nothing (reads as -inf)
-        T* dst = out + row * out_stride;
-        const bool same_frame = frame_head(dst) == head;
+    // This thread's (max, sum), registers first (they land first), then its shared-memory slots.
+    MaxSum acc{kNegInf, 0.0f};
 #pragma unroll
-        for (int p = 0; p < PACKS; ++p) {
-            float y[Vec<T>::kSize];
-            normalise<T>(raw[p], rs.m, inv, y);
-            store_pack(dst, same_frame, pack_of(p), head, cols, y);
-            raw[p] = load_raw(next_src - next_head, pack_of(p), next_head, next_cols);
-            // Keep the compiler from hoisting every load above every store: that would hold two
-            // rows' packs in registers at once (and spill), for no more bytes in flight.
-            asm volatile("" ::: "memory");
-        }
+    for (int p = 0; p < PACKS; ++p) acc.m = pack_max<T>(acc.m, raw[p]);
+    __pipeline_wait_prior(0);
 #pragma unroll
-        for (int s = 0; s < SPACKS; ++s) {
-            float y[Vec<T>::kSize];
-            normalise<T>(*slot_of(s), rs.m, inv, y);
-            store_pack(dst, same_frame, pack_of(PACKS + s), head, cols, y);
-            if (next < rows) stash_pack(next_src - next_head, pack_of(PACKS + s), next_head, cols,
-                                        slot_of(s));
-        }
-        __pipeline_commit();
+    for (int s = 0; s < SPACKS; ++s) acc.m = pack_max<T>(acc.m, *slot_of(s));
+    const float shift = sum_shift(acc.m);
+#pragma unroll
+    for (int p = 0; p < PACKS; ++p) acc.s = pack_sum<T>(acc.s, raw[p], shift);
+#pragma unroll
+    for (int s = 0; s < SPACKS; ++s) acc.s = pack_sum<T>(acc.s, *slot_of(s), shift);
+    const MaxSum rs = row_stats<kClustered>(acc, stats);
+    // This block has read its peers' shared memory for the last time. It must not exit before
+    // they have read its own, but it can store while they catch up: arrive now, wait at the end.
+    RowCluster::arrive();
+    const float inv = 1.0f / rs.s;
+
+    T* dst = out + row * out_stride;
+    const bool same_frame = frame_head(dst) == head;
+#pragma unroll
+    for (int p = 0; p < PACKS; ++p) {
+        float y[Vec<T>::kSize];
+        normalise<T>(raw[p], rs.m, inv, y);
+        store_pack(dst, same_frame, pack_of(p), head, cols, y);
     }
-    // A block's stats.block may still be read by a slower peer: leave together.
-    RowCluster::sync();
+#pragma unroll
+    for (int s = 0; s < SPACKS; ++s) {
+        float y[Vec<T>::kSize];
+        normalise<T>(*slot_of(s), rs.m, inv, y);
+        store_pack(dst, same_frame, pack_of(PACKS + s), head, cols, y);
+    }
+    RowCluster::wait();
 }
-// @endregion persistent-kernel
+// @endregion cluster-kernel
 
 // @region two-pass-kernel: rows too long for on-chip -- online (max, sum), then write
 // Pass 1 keeps a running (max, sum) per thread (step 6's merge rule, `absorb`). Pass 2 reads the
@@ -621,25 +559,23 @@ std::string Config::describe() const {
             return "group " + std::to_string(width) + " lanes x " + std::to_string(packs) +
                    " packs x " + std::to_string(rows_per_group()) + " rows";
         case Path::kCluster:
-            return "cluster " + n + " x " + t + " threads x " + std::to_string(packs) + " packs";
+            return "cluster " + n + " x " + t + " threads x " + std::to_string(packs) + " packs" +
+                   (stash > 0 ? " + " + std::to_string(stash) + " in shared memory" : "");
         case Path::kTwoPass:
             return "two-pass cluster " + n + " x " + t + " threads";
-        case Path::kPersistent:
-            return "persistent cluster " + n + " x " + t + " threads x " + std::to_string(packs) +
-                   " packs" + (stash > 0 ? " + " + std::to_string(stash) + " in smem" : "");
     }
     return "?";
 }
 
 // @region choose-path: the dispatch by N -- smallest on-chip home for the row, else two passes
 // Everything is in 16-byte packs, so fp16 and bf16 rows take the shape of an fp32 row of the
-// same bytes. Thresholds below were measured on an H100 (bench/peers.py --tune;
-// bench/README-peers.md); the fp32 N they correspond to is in brackets.
-Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limits) {
+// same bytes. Thresholds were measured on an H100 (bench/peers.py --tune, bench/README-peers.md);
+// the fp32 N each corresponds to is in brackets.
+Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limits,
+              const ResidentBlocks& resident) {
     const int vec = vec_of(dtype);
     // A misaligned row can straddle one extra pack of its aligned frame.
     const int64_t packs = (cols + (aligned ? 0 : vec - 1) + vec - 1) / vec;
-    const bool hopper = limits.cc_major >= 9;
     Config c;
     if (packs <= 64) {  // [N <= 256] group path: lanes first (shuffles are cheap), then packs
         c.path = Config::Path::kGroup;
@@ -650,44 +586,55 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     }
     auto threads_for = [&](int cluster, int per_thread) {
         const int64_t per_block = (packs + cluster - 1) / cluster;
-        return ((per_block + per_thread - 1) / per_thread + 31) / 32 * 32;
+        return static_cast<int>(((per_block + per_thread - 1) / per_thread + 31) / 32 * 32);
     };
-    // One block per row, the block sized to the row in steps of a warp: 2 packs a thread while
-    // the row is short (many small blocks per SM keep the memory busy), then 4.
+    // [N <= 16384] One block per row, sized to the row in steps of a warp, 2 packs a thread
+    // while the row is short (many small blocks keep the memory busy), then 4. If 4 packs leave
+    // the SM with fewer than 1024 resident threads (one block of 544..992 threads: [N = 12288]
+    // measured 93%), 8 packs in blocks half the size (98%).
     c.path = Config::Path::kCluster;
-    c.packs = packs <= 256 ? 2 : 4;  // [N <= 1024]
-    if (threads_for(1, c.packs) <= 1024) {  // [N <= 16384]
-        c.threads = static_cast<int>(threads_for(1, c.packs));
+    c.packs = packs <= 256 ? 2 : 4;
+    c.threads = threads_for(1, c.packs);
+    if (c.threads <= 1024) {
+        if (c.packs == 4 && resident && resident(c) * c.threads < 1024) {
+            c.packs = 8;
+            c.threads = threads_for(1, 8);
+        }
         return c;
     }
-    // Longer rows: a persistent grid of clusters, 8 packs a thread in registers, up to 512
-    // threads a block (two blocks share an SM); past 16 x 512 x 8 packs [N = 262144], shared
-    // memory holds the rest of the slice. Without clusters (before Hopper) one block.
-    c.path = Config::Path::kPersistent;
+    // Longer rows split over a cluster whose blocks reduce through DSMEM, 8 packs a thread:
+    // [N <= 131072] clusters of 2..8 blocks of at most 512 threads (two blocks share an SM);
+    // [N <= 262144] 8 blocks of 1024; [N <= 524288] 16 blocks of 1024 (a "non-portable" size);
+    // [N <= 2^20] the same plus 8 packs a thread in shared memory. Clusters are Hopper and newer.
     c.packs = 8;
-    const int max_cluster = hopper ? 16 : 1;
-    for (int cl = 1; cl <= max_cluster; cl *= 2) {
-        if (threads_for(cl, c.packs) <= 512) {
+    const int portable = limits.cc_major >= 9 ? 8 : 1;
+    const int largest = limits.cc_major >= 9 ? 16 : 1;
+    for (int cl = 1; cl <= portable; ++cl) {
+        if (threads_for(cl, 8) <= 512) {
             c.cluster = cl;
-            c.threads = static_cast<int>(threads_for(cl, c.packs));
+            c.threads = threads_for(cl, 8);
             return c;
         }
     }
-    for (int stash : {8, 24}) {  // registers plus shared memory, a full cluster
-        if (threads_for(max_cluster, c.packs + stash) <= 512) {
-            c.cluster = max_cluster;
-            c.stash = stash;
-            c.threads = static_cast<int>(threads_for(max_cluster, c.packs + stash));
+    for (int cl : {portable, largest}) {
+        if (threads_for(cl, 8) <= 1024) {
+            c.cluster = cl;
+            c.threads = threads_for(cl, 8);
             return c;
         }
     }
-    // Two passes over a cluster of up to 16 blocks, ~16K values per block: the second read of a
-    // slice follows the first closely enough to come partly from L2.
+    if (threads_for(largest, 16) <= 1024) {
+        c.cluster = largest;
+        c.stash = 8;
+        c.threads = threads_for(largest, 16);
+        return c;
+    }
+    // Two passes over a cluster of up to 16 blocks: the second read of a slice follows the first
+    // closely enough to come partly from L2.
     c = Config{};
     c.path = Config::Path::kTwoPass;
-    const int64_t want = (packs + 4095) / 4096;
-    c.cluster = hopper ? static_cast<int>(std::min<int64_t>(16, want)) : 1;
-    c.threads = packs / c.cluster > 8192 ? 1024 : 512;
+    c.cluster = largest;
+    c.threads = 1024;
     return c;
 }
 // @endregion choose-path
@@ -751,14 +698,15 @@ static LaunchStep group_step(const LaunchArgs& a, const Config& c, cudaError_t* 
 }
 
 // Launches with a cluster of `cluster` blocks along x (cudaLaunchKernelEx). Clusters above 8
-// blocks are "non-portable" and need an explicit opt-in per kernel.
+// blocks are "non-portable": they need an opt-in per kernel, and a GPU (or a MIG slice) may have
+// no GPC that holds one -- then this returns cudaErrorInvalidClusterSize and `plan` falls back.
 template <typename T>
 using RowKernel = void (*)(const T*, T*, int64_t, int64_t, int64_t);
 
 // `single` (one block per row, launched plainly) runs when cluster == 1.
 template <typename T>
 static LaunchStep make_cluster_launch(const char* name, RowKernel<T> clustered, RowKernel<T> single,
-                                      int threads, const LaunchArgs& a, int cluster,
+                                      int threads, size_t smem, const LaunchArgs& a, int cluster,
                                       cudaError_t* err) {
     const SoftmaxProblem& p = a.problem;
     const bool clusters = cluster > 1;
@@ -766,6 +714,11 @@ static LaunchStep make_cluster_launch(const char* name, RowKernel<T> clustered, 
     if (clusters && a.limits.cc_major < 9) {
         *err = cudaErrorNotSupported;
         return {};
+    }
+    if (smem > 48 * 1024) {
+        *err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    static_cast<int>(smem));
+        if (*err != cudaSuccess) return {};
     }
     if (cluster > 8) {
         *err = cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
@@ -776,80 +729,9 @@ static LaunchStep make_cluster_launch(const char* name, RowKernel<T> clustered, 
         *err = cudaErrorInvalidConfiguration;
         return {};
     }
-    LaunchStep s;
-    s.name = name;
-    s.func = reinterpret_cast<const void*>(kernel);
-    s.grid = dim3(static_cast<unsigned>(blocks));
-    s.block = dim3(threads);
-    const T* in = static_cast<const T*>(a.in);
-    T* out = static_cast<T*>(a.out);
-    const dim3 grid = s.grid, block = s.block;
-    s.launch = [=](cudaStream_t st) {
-        cudaLaunchConfig_t cfg{};
-        cfg.gridDim = grid;
-        cfg.blockDim = block;
-        cfg.dynamicSmemBytes = 0;
-        cfg.stream = st;
-        cudaLaunchAttribute attr[1];
-        attr[0].id = cudaLaunchAttributeClusterDimension;
-        attr[0].val.clusterDim.x = cluster;
-        attr[0].val.clusterDim.y = 1;
-        attr[0].val.clusterDim.z = 1;
-        cfg.attrs = attr;
-        cfg.numAttrs = clusters ? 1 : 0;
-        return cudaLaunchKernelEx(&cfg, kernel, in, out, p.cols, p.in_stride, p.out_stride);
-    };
-    *err = cudaSuccess;
-    return s;
-}
-
-template <typename T, int P>
-static LaunchStep make_cluster_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
-    return make_cluster_launch<T>("best_cluster", best_cluster_kernel<T, P, true>,
-                                  best_cluster_kernel<T, P, false>, c.threads, a, c.cluster, err);
-}
-
-static bool valid_threads(int t, int max_threads = 1024) {
-    return t >= 32 && t <= max_threads && t % 32 == 0;
-}
-
-template <typename T>
-static LaunchStep cluster_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
-    if (valid_threads(c.threads)) {  // 1, 2, 4 or 8 packs a thread
-        if (c.packs == 1) return make_cluster_step<T, 1>(a, c, err);
-        if (c.packs == 2) return make_cluster_step<T, 2>(a, c, err);
-        if (c.packs == 4) return make_cluster_step<T, 4>(a, c, err);
-        if (c.packs == 8) return make_cluster_step<T, 8>(a, c, err);
-    }
-    *err = cudaErrorInvalidConfiguration;
-    return {};
-}
-
-// The persistent kernel: as many clusters as fit at once (cudaOccupancyMaxActiveClusters), each
-// looping over rows. Shared memory beyond 48 KB needs an opt-in per kernel.
-template <typename T, int P, int S>
-static LaunchStep make_persistent_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
-    const SoftmaxProblem& p = a.problem;
-    const int cluster = c.cluster;
-    const bool clusters = cluster > 1;
-    auto* kernel = clusters ? best_persistent_kernel<T, P, S, true>
-                            : best_persistent_kernel<T, P, S, false>;
-    if (clusters && a.limits.cc_major < 9) {
-        *err = cudaErrorNotSupported;
-        return {};
-    }
-    const size_t smem = size_t{16} * S * c.threads;
-    if (smem > 48 * 1024) {
-        *err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    static_cast<int>(smem));
-        if (*err != cudaSuccess) return {};
-    }
-    if (cluster > 8) {
-        *err = cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
-        if (*err != cudaSuccess) return {};
-    }
     cudaLaunchConfig_t cfg{};
-    cfg.blockDim = dim3(c.threads);
+    cfg.gridDim = dim3(static_cast<unsigned>(blocks));
+    cfg.blockDim = dim3(threads);
     cfg.dynamicSmemBytes = smem;
     cudaLaunchAttribute attr[1];
     attr[0].id = cudaLaunchAttributeClusterDimension;
@@ -858,56 +740,53 @@ static LaunchStep make_persistent_step(const LaunchArgs& a, const Config& c, cud
     attr[0].val.clusterDim.z = 1;
     cfg.attrs = attr;
     cfg.numAttrs = clusters ? 1 : 0;
-    int64_t resident = 0;  // clusters (or blocks) that run at once
-    if (clusters) {
-        cfg.gridDim = dim3(cluster * 1024);  // any multiple of the cluster size
-        int n = 0;
-        *err = cudaOccupancyMaxActiveClusters(&n, kernel, &cfg);
-        resident = n;
-    } else {
-        int n = 0;
-        *err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, c.threads, smem);
-        resident = int64_t{n} * std::max(1, a.limits.sm_count);
+    if (cluster > 8) {
+        int fits = 0;
+        *err = cudaOccupancyMaxActiveClusters(&fits, kernel, &cfg);
+        if (*err != cudaSuccess) return {};
+        if (fits < 1) {
+            *err = cudaErrorInvalidClusterSize;
+            return {};
+        }
     }
-    if (*err != cudaSuccess) return {};
-    if (resident < 1) {  // e.g. no GPC holds a cluster this large (MIG slices, other GPUs)
-        *err = cudaErrorInvalidClusterSize;
-        return {};
-    }
-    const int64_t blocks = std::min(p.rows, resident) * cluster;
     LaunchStep s;
-    s.name = "best_persistent";
+    s.name = name;
     s.func = reinterpret_cast<const void*>(kernel);
-    s.grid = dim3(static_cast<unsigned>(blocks));
+    s.grid = cfg.gridDim;
     s.block = cfg.blockDim;
     s.dynamic_smem = smem;
-    cfg.gridDim = s.grid;
     const T* in = static_cast<const T*>(a.in);
     T* out = static_cast<T*>(a.out);
     s.launch = [=](cudaStream_t st) mutable {
         cfg.stream = st;
-        cfg.attrs = attr;
-        return cudaLaunchKernelEx(&cfg, kernel, in, out, p.rows, p.cols, p.in_stride,
-                                  p.out_stride);
+        cfg.attrs = attr;  // the copy's own attribute array
+        return cudaLaunchKernelEx(&cfg, kernel, in, out, p.cols, p.in_stride, p.out_stride);
     };
     *err = cudaSuccess;
     return s;
 }
 
+template <typename T, int P, int S>
+static LaunchStep make_cluster_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
+    return make_cluster_launch<T>("best_cluster", best_cluster_kernel<T, P, S, true>,
+                                  best_cluster_kernel<T, P, S, false>, c.threads,
+                                  size_t{16} * S * c.threads, a, c.cluster, err);
+}
+
+static bool valid_threads(int t, int max_threads = 1024) {
+    return t >= 32 && t <= max_threads && t % 32 == 0;
+}
+
 template <typename T>
-static LaunchStep persistent_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
-    // Registers: 4 or 8 packs a thread; shared memory: 0, 4, 8 (or 24) more. At most 512 threads
-    // (the kernel's launch bound), so up to 128 registers a thread.
-    if (valid_threads(c.threads, 512)) {
-        if (c.packs == 4) {
-            if (c.stash == 0) return make_persistent_step<T, 4, 0>(a, c, err);
-            if (c.stash == 4) return make_persistent_step<T, 4, 4>(a, c, err);
-            if (c.stash == 8) return make_persistent_step<T, 4, 8>(a, c, err);
-        } else if (c.packs == 8) {
-            if (c.stash == 0) return make_persistent_step<T, 8, 0>(a, c, err);
-            if (c.stash == 4) return make_persistent_step<T, 8, 4>(a, c, err);
-            if (c.stash == 8) return make_persistent_step<T, 8, 8>(a, c, err);
-            if (c.stash == 24) return make_persistent_step<T, 8, 24>(a, c, err);  // 2^20 fp32
+static LaunchStep cluster_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
+    if (valid_threads(c.threads)) {  // 1, 2, 4 or 8 packs a thread; 8 more in shared memory
+        if (c.stash == 0) {
+            if (c.packs == 1) return make_cluster_step<T, 1, 0>(a, c, err);
+            if (c.packs == 2) return make_cluster_step<T, 2, 0>(a, c, err);
+            if (c.packs == 4) return make_cluster_step<T, 4, 0>(a, c, err);
+            if (c.packs == 8) return make_cluster_step<T, 8, 0>(a, c, err);
+        } else if (c.packs == 8 && c.stash == 8) {
+            return make_cluster_step<T, 8, 8>(a, c, err);
         }
     }
     *err = cudaErrorInvalidConfiguration;
@@ -918,7 +797,8 @@ template <typename T>
 static LaunchStep two_pass_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
     if (valid_threads(c.threads))
         return make_cluster_launch<T>("best_two_pass", best_two_pass_kernel<T, true>,
-                                      best_two_pass_kernel<T, false>, c.threads, a, c.cluster, err);
+                                      best_two_pass_kernel<T, false>, c.threads, 0, a, c.cluster,
+                                      err);
     *err = cudaErrorInvalidConfiguration;
     return {};
 }
@@ -937,9 +817,6 @@ static cudaError_t plan_typed(const LaunchArgs& a, const Config& c, std::vector<
         case Config::Path::kTwoPass:
             s = two_pass_step<T>(a, c, &err);
             break;
-        case Config::Path::kPersistent:
-            s = persistent_step<T>(a, c, &err);
-            break;
     }
     if (err != cudaSuccess) return err;
     out->push_back(std::move(s));
@@ -955,11 +832,9 @@ static int64_t capacity(const Config& c, DType t) {
         case Config::Path::kGroup:
             return c.width * c.packs * vec;
         case Config::Path::kCluster:
-            return c.cluster * c.threads * c.packs * vec;
+            return c.cluster * c.threads * (c.packs + c.stash) * vec;
         case Config::Path::kTwoPass:
             return kUnlimitedCols;
-        case Config::Path::kPersistent:
-            return c.cluster * c.threads * (c.packs + c.stash) * vec;
     }
     return 0;
 }
@@ -989,18 +864,53 @@ static bool rows_aligned(const LaunchArgs& a) {
            a.problem.out_stride % vec == 0;
 }
 
-static cudaError_t plan(const LaunchArgs& args, std::vector<LaunchStep>* steps) {
-    const Config c = choose(args.problem.cols, args.problem.dtype, rows_aligned(args), args.limits);
-    const cudaError_t err = plan_with(args, c, steps);
-    if (err == cudaErrorInvalidClusterSize && c.path == Config::Path::kPersistent) {
-        // No GPC can hold this cluster right now (a MIG slice, say): two passes need no cluster.
-        (void)cudaGetLastError();
-        Config fallback;
-        fallback.path = Config::Path::kTwoPass;
-        fallback.threads = 1024;
-        return plan_with(args, fallback, steps);
+// Resident blocks per SM of a one-block-per-row configuration, from the occupancy calculator.
+static ResidentBlocks occupancy_of(const LaunchArgs& args) {
+    return [dtype = args.problem.dtype](const Config& c) {
+        const void* kernel = nullptr;
+        switch (dtype) {
+            case DType::f32:
+                kernel = reinterpret_cast<const void*>(best_cluster_kernel<float, 4, 0, false>);
+                break;
+            case DType::f16:
+                kernel = reinterpret_cast<const void*>(best_cluster_kernel<__half, 4, 0, false>);
+                break;
+            case DType::bf16:
+                kernel =
+                    reinterpret_cast<const void*>(best_cluster_kernel<__nv_bfloat16, 4, 0, false>);
+                break;
+        }
+        int blocks = 0;
+        if (c.packs != 4 ||
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, c.threads, 0) !=
+                cudaSuccess) {
+            (void)cudaGetLastError();
+            return 2;  // unknown: assume the common case, no change of shape
+        }
+        return blocks;
+    };
+}
+
+Config plan_config(const LaunchArgs& args) {
+    Config c = choose(args.problem.cols, args.problem.dtype, rows_aligned(args), args.limits,
+                      occupancy_of(args));
+    if (c.cluster > 8 && c.path == Config::Path::kCluster) {
+        // A cluster of 16 needs a GPC with 16 free SMs; without one (a MIG slice, say) two
+        // passes need no more than 8.
+        std::vector<LaunchStep> probe;
+        if (plan_with(args, c, &probe) == cudaErrorInvalidClusterSize) {
+            (void)cudaGetLastError();
+            c = Config{};
+            c.path = Config::Path::kTwoPass;
+            c.cluster = 8;
+            c.threads = 1024;
+        }
     }
-    return err;
+    return c;
+}
+
+static cudaError_t plan(const LaunchArgs& args, std::vector<LaunchStep>* steps) {
+    return plan_with(args, plan_config(args), steps);
 }
 
 // The traffic of the path `plan` takes on the current device (H100 values when there is none),

@@ -2,6 +2,7 @@
 // benchmark). Everything else reaches `best` through the registry like any other kernel.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -12,19 +13,28 @@ namespace sml::best {
 // Which of best_softmax.cu's kernels runs a problem, and how it is shaped. Sizes are in 16-byte
 // packs (4 fp32 or 8 fp16/bf16 values), so one shape moves the same bytes in every dtype.
 struct Config {
-    enum class Path { kGroup, kCluster, kTwoPass, kPersistent };
+    enum class Path { kGroup, kCluster, kTwoPass };
     Path path = Path::kGroup;
     int width = 0;    // group: lanes per row (1..32)
-    int packs = 0;    // group: packs per lane and row; cluster / persistent: per thread, registers
-    int stash = 0;    // persistent: packs per thread held in shared memory
+    int packs = 0;    // group: packs per lane and row; cluster: packs per thread in registers
+    int stash = 0;    // cluster: packs per thread in shared memory (the longest rows)
     int threads = 0;  // threads per block (group: 0 means 128)
-    int cluster = 1;  // cluster / two-pass / persistent: blocks per row
+    int cluster = 1;  // cluster / two-pass: blocks per row
     int rows_per_group() const { return packs == 1 ? 4 : (packs == 2 ? 2 : 1); }  // group
     std::string describe() const;  // e.g. "cluster 4 x 512 threads x 4 packs"
 };
 
+// Resident blocks per SM for a configuration (the occupancy calculator, where there is a GPU).
+using ResidentBlocks = std::function<int(const Config&)>;
+
 // The choice `best` makes. `aligned`: every row of input and output starts on 16 bytes.
-Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limits);
+// Without `resident`, the one-block shapes are chosen as if occupancy were never the limit.
+Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limits,
+              const ResidentBlocks& resident = nullptr);
+
+// The configuration the registry's `best` runs for these arguments: choose() with the GPU's
+// occupancy, and two passes where this GPU cannot schedule the chosen cluster.
+Config plan_config(const LaunchArgs& args);
 
 // Plans the launch for an explicit configuration (the tuning harness compares several).
 cudaError_t plan_with(const LaunchArgs& args, const Config& config, std::vector<LaunchStep>* steps);
