@@ -221,7 +221,7 @@ TEST(BestPaths, PredictionFollowsThePath) {
     // A row of 2^20 fp32 values (4 MiB) fits in the registers plus shared memory of a cluster of
     // 16 SMs (Hopper); a row of 2^21 does not, and is read twice.
     EXPECT_EQ(best::choose(int64_t{1} << 20, DType::f32, true, limits).path,
-              limits.cc_major >= 9 ? best::Config::Path::kPersistent
+              limits.cc_major >= 9 ? best::Config::Path::kCluster
                                    : best::Config::Path::kTwoPass);
     EXPECT_EQ(best::choose(int64_t{1} << 21, DType::f32, true, limits).path,
               best::Config::Path::kTwoPass);
