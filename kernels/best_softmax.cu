@@ -924,7 +924,13 @@ static Traffic predict(const SoftmaxProblem& p) {
         (void)cudaGetLastError();
     const int vec = vec_of(p.dtype);
     const bool aligned = p.in_stride % vec == 0 && p.out_stride % vec == 0;
-    const Config c = choose(p.cols, p.dtype, aligned, limits);
+    Config c = choose(p.cols, p.dtype, aligned, limits);
+    if (limits.from_device) {  // the exact plan, with this GPU's occupancy and cluster limits
+        LaunchArgs a;
+        a.problem = p;
+        a.limits = limits;
+        c = plan_config(a);
+    }
     const double bytes = static_cast<double>(p.rows) * p.cols * dtype_size(p.dtype);
     const int reads = c.path == Config::Path::kTwoPass ? 2 : 1;
     Traffic t;
