@@ -99,16 +99,18 @@ __device__ __forceinline__ void unpack(uint4 raw, float (&x)[Vec<T>::kSize]) {
 
 // Pack `q` of the aligned frame of a row that occupies frame slots [head, head + cols).
 // Slots outside the row read as -inf, which leaves both the max and the sum unchanged.
-template <typename T, LoadHint kHint = LoadHint::kStream>
-__device__ __forceinline__ uint4 load_raw(const T* frame, int64_t q, int head, int64_t cols) {
+// I (the index type) is int where the row is known to be shorter than 2^31 values: half the
+// registers of int64_t for every pack's index, which the unrolled kernels hold many of.
+template <typename T, LoadHint kHint = LoadHint::kStream, typename I>
+__device__ __forceinline__ uint4 load_raw(const T* frame, I q, int head, I cols) {
     constexpr int V = Vec<T>::kSize;
-    const int64_t f0 = q * V;
+    const I f0 = q * V;
     if (f0 >= head && f0 + V <= head + cols)
         return load16<kHint>(reinterpret_cast<const uint4*>(frame + f0));
     alignas(16) T v[V];  // an edge pack, element by element
 #pragma unroll
     for (int k = 0; k < V; ++k) {
-        const int64_t f = f0 + k;
+        const I f = f0 + k;
         v[k] = (f >= head && f < head + cols) ? frame[f] : from_float<T>(kNegInf);
     }
     return *reinterpret_cast<uint4*>(v);
@@ -116,11 +118,11 @@ __device__ __forceinline__ uint4 load_raw(const T* frame, int64_t q, int head, i
 
 // Stores pack `q` of the input's aligned frame into the output row `out_row` (element 0).
 // When the output row sits at the same offset in its own frame, interior packs are vectors.
-template <typename T>
-__device__ __forceinline__ void store_pack(T* out_row, bool same_frame, int64_t q, int head,
-                                           int64_t cols, const float (&y)[Vec<T>::kSize]) {
+template <typename T, typename I>
+__device__ __forceinline__ void store_pack(T* out_row, bool same_frame, I q, int head, I cols,
+                                           const float (&y)[Vec<T>::kSize]) {
     constexpr int V = Vec<T>::kSize;
-    const int64_t f0 = q * V;
+    const I f0 = q * V;
     if (same_frame && f0 >= head && f0 + V <= head + cols) {
         alignas(16) T v[V];
 #pragma unroll
@@ -129,7 +131,7 @@ __device__ __forceinline__ void store_pack(T* out_row, bool same_frame, int64_t 
     } else {
 #pragma unroll
         for (int k = 0; k < V; ++k) {
-            const int64_t f = f0 + k;
+            const I f = f0 + k;
             if (f >= head && f < head + cols) out_row[f - head] = from_float<T>(y[k]);
         }
     }
@@ -357,10 +359,10 @@ __global__ void __launch_bounds__(512)
             const int64_t row = first + r * kGroupsPerWarp + group;
             const T* src = in + (row < rows ? row : 0) * in_stride;
             head[r] = frame_head(src);
-            const int64_t valid = row < rows ? cols : 0;
+            const int valid = row < rows ? static_cast<int>(cols) : 0;  // a short row
 #pragma unroll
             for (int p = 0; p < PACKS; ++p)
-                raw[r][p] = load_raw(src - head[r], static_cast<int64_t>(p) * WIDTH + lane,
+                raw[r][p] = load_raw(src - head[r], p * WIDTH + lane,
                                      head[r], valid);
         }
 #pragma unroll
@@ -391,7 +393,7 @@ __global__ void __launch_bounds__(512)
             for (int p = 0; p < PACKS; ++p) {
                 float y[V];
                 normalise<T>(raw[r][p], m, inv, y);
-                store_pack(dst, same_frame, static_cast<int64_t>(p) * WIDTH + lane, head[r], cols,
+                store_pack(dst, same_frame, p * WIDTH + lane, head[r], static_cast<int>(cols),
                            y);
             }
         }
@@ -407,10 +409,9 @@ __global__ void __launch_bounds__(512)
 // them). Any block size up to 1024, so at most 64 registers a thread: blocks of 512 or fewer then
 // fit two or more per SM, and one block's loads overlap another's stores.
 template <typename T>
-__device__ __forceinline__ void stash_pack(const T* frame, int64_t q, int head, int64_t cols,
-                                           uint4* slot) {
+__device__ __forceinline__ void stash_pack(const T* frame, int q, int head, int cols, uint4* slot) {
     constexpr int V = Vec<T>::kSize;
-    const int64_t f0 = q * V;
+    const int f0 = q * V;
     if (f0 >= head && f0 + V <= head + cols)
         __pipeline_memcpy_async(slot, frame + f0, 16);  // global -> shared, no registers
     else
@@ -430,16 +431,16 @@ __global__ void __launch_bounds__(1024)
     const int head = frame_head(src);
     const T* frame = src - head;
     const int threads = blockDim.x;
-    const int64_t first_pack =
-        static_cast<int64_t>(rank) * threads * (PACKS + SPACKS) + threadIdx.x;
-    auto pack_of = [&](int p) { return first_pack + static_cast<int64_t>(p) * threads; };
+    const int n = static_cast<int>(cols);  // on-chip rows are far below 2^31 values
+    const int first_pack = static_cast<int>(rank) * threads * (PACKS + SPACKS) + threadIdx.x;
+    auto pack_of = [&](int p) { return first_pack + p * threads; };
     auto slot_of = [&](int s) { return stash + s * threads + threadIdx.x; };
 
     uint4 raw[PACKS];
 #pragma unroll
-    for (int p = 0; p < PACKS; ++p) raw[p] = load_raw(frame, pack_of(p), head, cols);
+    for (int p = 0; p < PACKS; ++p) raw[p] = load_raw(frame, pack_of(p), head, n);
 #pragma unroll
-    for (int s = 0; s < SPACKS; ++s) stash_pack(frame, pack_of(PACKS + s), head, cols, slot_of(s));
+    for (int s = 0; s < SPACKS; ++s) stash_pack(frame, pack_of(PACKS + s), head, n, slot_of(s));
     __pipeline_commit();
 
     // This thread's (max, sum), registers first (they land first), then its shared-memory slots.
@@ -466,13 +467,13 @@ __global__ void __launch_bounds__(1024)
     for (int p = 0; p < PACKS; ++p) {
         float y[Vec<T>::kSize];
         normalise<T>(raw[p], rs.m, inv, y);
-        store_pack(dst, same_frame, pack_of(p), head, cols, y);
+        store_pack(dst, same_frame, pack_of(p), head, n, y);
     }
 #pragma unroll
     for (int s = 0; s < SPACKS; ++s) {
         float y[Vec<T>::kSize];
         normalise<T>(*slot_of(s), rs.m, inv, y);
-        store_pack(dst, same_frame, pack_of(PACKS + s), head, cols, y);
+        store_pack(dst, same_frame, pack_of(PACKS + s), head, n, y);
     }
     RowCluster::wait();
 }
@@ -588,42 +589,42 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
         const int64_t per_block = (packs + cluster - 1) / cluster;
         return static_cast<int>(((per_block + per_thread - 1) / per_thread + 31) / 32 * 32);
     };
-    // [N <= 16384] One block per row, sized to the row in steps of a warp, 2 packs a thread
-    // while the row is short (many small blocks keep the memory busy), then 4. If 4 packs leave
-    // the SM with fewer than 1024 resident threads (one block of 544..992 threads: [N = 12288]
-    // measured 93%), 8 packs in blocks half the size (98%).
+    // One block per row, sized to the row in steps of a warp, 4 packs a thread [N <= 16384].
+    // fp32 then takes 8 packs a thread [N <= 32768]; so it does sooner if 4 packs leave the SM
+    // with fewer than 1024 resident threads (one block of 544..992 threads: at [N = 12288] 94%
+    // against 99.5%). fp16 and bf16 stay at 4: 8 packs of 8 values spill registers.
+    const bool wide = dtype_size(dtype) == 4;
+    const int per_thread = wide ? 8 : 4;  // packs a thread, from here on
     c.path = Config::Path::kCluster;
-    c.packs = packs <= 256 ? 2 : 4;
-    c.threads = threads_for(1, c.packs);
-    if (c.threads <= 1024) {
-        if (c.packs == 4 && resident && resident(c) * c.threads < 1024) {
-            c.packs = 8;
-            c.threads = threads_for(1, 8);
-        }
-        return c;
+    c.packs = 4;
+    c.threads = threads_for(1, 4);
+    if (wide && (c.threads > 1024 || (resident && resident(c) * c.threads < 1024))) {
+        c.packs = 8;
+        c.threads = threads_for(1, 8);
     }
-    // Longer rows split over a cluster whose blocks reduce through DSMEM, 8 packs a thread:
-    // [N <= 131072] clusters of 2..8 blocks of at most 512 threads (two blocks share an SM);
-    // [N <= 262144] 8 blocks of 1024; [N <= 524288] 16 blocks of 1024 (a "non-portable" size);
-    // [N <= 2^20] the same plus 8 packs a thread in shared memory. Clusters are Hopper and newer.
-    c.packs = 8;
+    if (c.threads <= 1024) return c;
+    // Longer rows split over a cluster whose blocks reduce through DSMEM: 2..8 blocks of at most
+    // 512 threads (two share an SM) [N <= 131072], then 8 blocks of 1024 [N <= 262144], then 16
+    // (a "non-portable" size) [N <= 524288], then 16 with 8 more packs a thread in shared memory
+    // [N <= 2^20]. Clusters are Hopper and newer.
+    c.packs = per_thread;
     const int portable = limits.cc_major >= 9 ? 8 : 1;
     const int largest = limits.cc_major >= 9 ? 16 : 1;
-    for (int cl = 1; cl <= portable; ++cl) {
-        if (threads_for(cl, 8) <= 512) {
+    for (int cl = 2; cl <= portable; ++cl) {
+        if (threads_for(cl, per_thread) <= 512) {
             c.cluster = cl;
-            c.threads = threads_for(cl, 8);
+            c.threads = threads_for(cl, per_thread);
             return c;
         }
     }
     for (int cl : {portable, largest}) {
-        if (threads_for(cl, 8) <= 1024) {
+        if (threads_for(cl, per_thread) <= 1024) {
             c.cluster = cl;
-            c.threads = threads_for(cl, 8);
+            c.threads = threads_for(cl, per_thread);
             return c;
         }
     }
-    if (threads_for(largest, 16) <= 1024) {
+    if (wide && threads_for(largest, 16) <= 1024) {
         c.cluster = largest;
         c.stash = 8;
         c.threads = threads_for(largest, 16);
@@ -885,7 +886,7 @@ static ResidentBlocks occupancy_of(const LaunchArgs& args) {
             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, c.threads, 0) !=
                 cudaSuccess) {
             (void)cudaGetLastError();
-            return 2;  // unknown: assume the common case, no change of shape
+            return 1024 / c.threads + 1;  // unknown: enough, so the shape stays as it is
         }
         return blocks;
     };
