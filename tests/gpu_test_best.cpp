@@ -210,7 +210,7 @@ TEST(BestPaths, PredictionFollowsThePath) {
     ASSERT_TRUE(query_device_limits(0, &limits));
     const KernelInfo* k = find_kernel("best");
     ASSERT_NE(k, nullptr);
-    for (int64_t n : {int64_t{32}, int64_t{4096}, int64_t{131072}, int64_t{1} << 20, int64_t{1} << 21}) {
+    for (int64_t n : {int64_t{32}, int64_t{4096}, int64_t{131072}, int64_t{1} << 19, int64_t{1} << 20}) {
         const SoftmaxProblem p = SoftmaxProblem::contiguous(64, n);
         const best::Config c = best::choose(n, DType::f32, true, limits);
         const double bytes = 64.0 * double(n) * 4;
@@ -218,12 +218,12 @@ TEST(BestPaths, PredictionFollowsThePath) {
         EXPECT_DOUBLE_EQ(k->predict(p).dram_read_bytes, reads * bytes) << c.describe();
         EXPECT_DOUBLE_EQ(k->predict(p).dram_write_bytes, bytes);
     }
-    // A row of 2^20 fp32 values (4 MiB) fits in the registers plus shared memory of a cluster of
-    // 16 SMs (Hopper); a row of 2^21 does not, and is read twice.
-    EXPECT_EQ(best::choose(int64_t{1} << 20, DType::f32, true, limits).path,
+    // A row of 2^19 fp32 values (2 MiB) fits in the registers of a cluster of 16 SMs (Hopper); a
+    // row of 2^20 does not, and is read twice.
+    EXPECT_EQ(best::choose(int64_t{1} << 19, DType::f32, true, limits).path,
               limits.cc_major >= 9 ? best::Config::Path::kCluster
                                    : best::Config::Path::kTwoPass);
-    EXPECT_EQ(best::choose(int64_t{1} << 21, DType::f32, true, limits).path,
+    EXPECT_EQ(best::choose(int64_t{1} << 20, DType::f32, true, limits).path,
               best::Config::Path::kTwoPass);
 }
 
