@@ -162,28 +162,24 @@ def tune_configs(cols, dtype_bytes):
         threads = -(-(-(-packs // cluster)) // per_thread)
         return -(-threads // 32) * 32
 
-    if packs <= 128:  # group or one small block, around the group path's end
-        for threads in (128, 256):
-            out.append((f"group w32 p4 t{threads}", (0, 32, 4, threads, 1, 0)))
     for ppt in (2, 4, 8):  # one block per row
         threads = threads_for(1, ppt)
         if 32 <= threads <= 1024:
             out.append((f"cluster 1x{threads}x{ppt}p", (1, 0, ppt, threads, 1, 0)))
-    if packs > 4096:  # clusters, 8 packs a thread; then 16 blocks, then shared memory as well
-        for cluster in range(2, 9):
-            threads = threads_for(cluster, 8)
-            if 128 <= threads <= 1024:
-                out.append((f"cluster {cluster}x{threads}x8p", (1, 0, 8, threads, cluster, 0)))
-        for cluster in (12, 16):
-            threads = threads_for(cluster, 8)
-            if 256 <= threads <= 1024:
-                out.append((f"cluster {cluster}x{threads}x8p", (1, 0, 8, threads, cluster, 0)))
-        if packs > 32768:
-            for cluster in (8, 12, 16):
-                threads = threads_for(cluster, 16)
-                if 256 <= threads <= 1024:
-                    out.append((f"cluster {cluster}x{threads}x8p+8",
-                                (1, 0, 8, threads, cluster, 8)))
+    if packs > 4096:  # clusters, 4 or 8 packs a thread; then shared memory as well
+        for cluster in (2, 3, 4, 5, 6, 7, 8, 12, 16):
+            for ppt in (4, 8):
+                threads = threads_for(cluster, ppt)
+                if 128 <= threads <= 1024:
+                    out.append((f"cluster {cluster}x{threads}x{ppt}p",
+                                (1, 0, ppt, threads, cluster, 0)))
+        if packs > 16384:  # 4 packs in registers and 4 or 12 in shared memory
+            for cluster in (8, 16):
+                for stash in (4, 12):
+                    threads = threads_for(cluster, 4 + stash)
+                    if 256 <= threads <= 1024:
+                        out.append((f"cluster {cluster}x{threads}x4p+{stash}",
+                                    (1, 0, 4, threads, cluster, stash)))
     if packs >= 65536:
         for cluster in (8, 16):
             out.append((f"two-pass {cluster}x1024", (2, 0, 0, 1024, cluster, 0)))

@@ -412,10 +412,15 @@ template <typename T>
 __device__ __forceinline__ void stash_pack(const T* frame, int q, int head, int cols, uint4* slot) {
     constexpr int V = Vec<T>::kSize;
     const int f0 = q * V;
-    if (f0 >= head && f0 + V <= head + cols)
+    if (f0 >= head && f0 + V <= head + cols) {
         __pipeline_memcpy_async(slot, frame + f0, 16);  // global -> shared, no registers
-    else
-        *slot = load_raw(frame, q, head, cols);  // an edge pack: outside the row reads -inf
+    } else {  // an edge pack, element by element: outside the row reads -inf
+        T* v = reinterpret_cast<T*>(slot);
+        for (int k = 0; k < V; ++k) {
+            const int f = f0 + k;
+            v[k] = (f >= head && f < head + cols) ? frame[f] : from_float<T>(kNegInf);
+        }
+    }
 }
 
 template <typename T, int PACKS, int SPACKS, bool kClustered>
@@ -775,14 +780,17 @@ static bool valid_threads(int t, int max_threads = 1024) {
 
 template <typename T>
 static LaunchStep cluster_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
-    if (valid_threads(c.threads)) {  // 1, 2, 4 or 8 packs a thread; 8 more in shared memory
+    // 1, 2, 4 or 8 packs a thread in registers; or 4 there and 4 or 12 in shared memory (with
+    // 8 in registers as well, the kernel spills).
+    if (valid_threads(c.threads)) {
         if (c.stash == 0) {
             if (c.packs == 1) return make_cluster_step<T, 1, 0>(a, c, err);
             if (c.packs == 2) return make_cluster_step<T, 2, 0>(a, c, err);
             if (c.packs == 4) return make_cluster_step<T, 4, 0>(a, c, err);
             if (c.packs == 8) return make_cluster_step<T, 8, 0>(a, c, err);
-        } else if (c.packs == 8 && c.stash == 8) {
-            return make_cluster_step<T, 8, 8>(a, c, err);
+        } else if (c.packs == 4) {
+            if (c.stash == 4) return make_cluster_step<T, 4, 4>(a, c, err);
+            if (c.stash == 12) return make_cluster_step<T, 4, 12>(a, c, err);
         }
     }
     *err = cudaErrorInvalidConfiguration;
