@@ -595,38 +595,54 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
         return static_cast<int>(((per_block + per_thread - 1) / per_thread + 31) / 32 * 32);
     };
     // One block per row, sized to the row in steps of a warp, 4 packs a thread [N <= 16384].
-    // fp32 then takes 8 packs a thread [N <= 32768]; so it does sooner if 4 packs leave the SM
-    // with fewer than 1024 resident threads (one block of 544..992 threads: at [N = 12288] 94%
-    // against 99.5%). fp16 and bf16 stay at 4: 8 packs of 8 values spill registers.
-    const bool wide = dtype_size(dtype) == 4;
-    const int per_thread = wide ? 8 : 4;  // packs a thread, from here on
     c.path = Config::Path::kCluster;
-    c.packs = 4;
-    c.threads = threads_for(1, 4);
-    if (wide && (c.threads > 1024 || (resident && resident(c) * c.threads < 1024))) {
-        c.packs = 8;
-        c.threads = threads_for(1, 8);
+    const bool wide = dtype_size(dtype) == 4;
+    auto one_block = [&](int per_thread) {
+        Config b = c;
+        b.packs = per_thread;
+        b.threads = threads_for(1, per_thread);
+        return b;
+    };
+    auto resident_threads = [&](const Config& b) {
+        return b.threads > 1024 ? 0 : (resident ? resident(b) : 2048 / b.threads) * b.threads;
+    };
+    c = one_block(4);
+    if (wide) {
+        // fp32 takes 8 packs a thread when 4 would need more than 1024 threads [N <= 32768], or
+        // leave the SM fewer than 1024 resident threads (one block of 544..992: at [N = 12288]
+        // 94% against 99.5% of copy).
+        if (c.threads > 1024 || (resident && resident_threads(c) < 1024)) c = one_block(8);
+    } else {
+        // fp16 and bf16: the shape with the most resident threads, 4 packs on a tie. Their rows
+        // that start off 16 bytes measured 84-88% at 4 packs and 89-98% at 2 (fp16, N = 2049 and
+        // 8193); N = 16385 61% at 4 (one block of 544 per SM) and 81% at 8.
+        for (int per_thread : {2, 8})
+            if (resident_threads(one_block(per_thread)) > resident_threads(c))
+                c = one_block(per_thread);
     }
     if (c.threads <= 1024) return c;
-    // Longer rows split over a cluster whose blocks reduce through DSMEM: 2..8 blocks of at most
-    // 512 threads (two share an SM) [N <= 131072], then 8 blocks of 1024 [N <= 262144], then 16
-    // (a "non-portable" size) [N <= 524288]. Clusters are Hopper and newer. (16 blocks with 8
-    // more packs a thread in shared memory hold 2^20, but measured 63% against the two-pass
-    // kernel's 69%: one block fills an SM, and nothing overlaps its load and store phases.)
-    c.packs = per_thread;
+    // Longer rows split over a cluster whose blocks reduce through DSMEM, 8 packs a thread:
+    // 2..8 blocks of at most 512 threads (two share an SM) [N <= 131072], then 8 blocks of 1024
+    // [N <= 262144], then 16 (a "non-portable" size) [N <= 524288]. fp16 and bf16 keep 4 of the 8
+    // packs in shared memory (8 in registers spill), up to 8 blocks of 512. Clusters are Hopper
+    // and newer. (fp32 rows of 2^20 fit in 16 blocks with 12 more packs a thread in shared
+    // memory, but measured 38-64% against the two-pass kernel's 68-78%: one block fills an SM, and
+    // nothing overlaps its load and store phases.)
+    c.packs = wide ? 8 : 4;
+    c.stash = wide ? 0 : 4;
     const int portable = limits.cc_major >= 9 ? 8 : 1;
     const int largest = limits.cc_major >= 9 ? 16 : 1;
     for (int cl = 2; cl <= portable; ++cl) {
-        if (threads_for(cl, per_thread) <= 512) {
+        if (threads_for(cl, 8) <= 512) {
             c.cluster = cl;
-            c.threads = threads_for(cl, per_thread);
+            c.threads = threads_for(cl, 8);
             return c;
         }
     }
     for (int cl : {portable, largest}) {
-        if (threads_for(cl, per_thread) <= 1024) {
+        if (wide && threads_for(cl, 8) <= 1024) {
             c.cluster = cl;
-            c.threads = threads_for(cl, per_thread);
+            c.threads = threads_for(cl, 8);
             return c;
         }
     }
@@ -868,28 +884,40 @@ static bool rows_aligned(const LaunchArgs& a) {
            a.problem.out_stride % vec == 0;
 }
 
+template <typename T>
+static const void* one_block_kernel(int packs) {
+    switch (packs) {
+        case 2:
+            return reinterpret_cast<const void*>(best_cluster_kernel<T, 2, 0, false>);
+        case 4:
+            return reinterpret_cast<const void*>(best_cluster_kernel<T, 4, 0, false>);
+        case 8:
+            return reinterpret_cast<const void*>(best_cluster_kernel<T, 8, 0, false>);
+    }
+    return nullptr;
+}
+
 // Resident blocks per SM of a one-block-per-row configuration, from the occupancy calculator.
 static ResidentBlocks occupancy_of(const LaunchArgs& args) {
     return [dtype = args.problem.dtype](const Config& c) {
         const void* kernel = nullptr;
         switch (dtype) {
             case DType::f32:
-                kernel = reinterpret_cast<const void*>(best_cluster_kernel<float, 4, 0, false>);
+                kernel = one_block_kernel<float>(c.packs);
                 break;
             case DType::f16:
-                kernel = reinterpret_cast<const void*>(best_cluster_kernel<__half, 4, 0, false>);
+                kernel = one_block_kernel<__half>(c.packs);
                 break;
             case DType::bf16:
-                kernel =
-                    reinterpret_cast<const void*>(best_cluster_kernel<__nv_bfloat16, 4, 0, false>);
+                kernel = one_block_kernel<__nv_bfloat16>(c.packs);
                 break;
         }
         int blocks = 0;
-        if (c.packs != 4 ||
+        if (kernel == nullptr ||
             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, c.threads, 0) !=
                 cudaSuccess) {
             (void)cudaGetLastError();
-            return 1024 / c.threads + 1;  // unknown: enough, so the shape stays as it is
+            return std::max(1, 2048 / c.threads);  // unknown: as if threads were the only limit
         }
         return blocks;
     };

@@ -181,13 +181,13 @@ TEST(BestPaths, EveryPathMatchesReference) {
     two_pass_single.threads = 512;
     best::Config two_pass8 = two_pass_single;
     two_pass8.cluster = 8;
-    // The longest on-chip shape: 16 blocks (a non-portable cluster), each thread with 8 packs in
-    // registers and 8 in shared memory (cp.async), so the edge packs land in both places.
+    // 16 blocks (a non-portable cluster), each thread with 4 packs in registers and 4 in shared
+    // memory (cp.async), so the edge packs land in both places.
     best::Config cluster16 = one_block;
     cluster16.cluster = 16;
-    cluster16.threads = 256;
-    cluster16.packs = 8;
-    cluster16.stash = 8;
+    cluster16.threads = 416;
+    cluster16.packs = 4;
+    cluster16.stash = 4;
     DeviceLimits limits;
     ASSERT_TRUE(query_device_limits(0, &limits));
     for (DType t : {DType::f32, DType::f16, DType::bf16}) {
