@@ -596,61 +596,52 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     };
     // One block per row, sized to the row in steps of a warp, 4 packs a thread [N <= 16384].
     c.path = Config::Path::kCluster;
-    const bool wide = dtype_size(dtype) == 4;
+    const bool wide = dtype_size(dtype) == 4;  // fp32
     auto one_block = [&](int per_thread) {
         Config b = c;
         b.packs = per_thread;
         b.threads = threads_for(1, per_thread);
         return b;
     };
-    auto resident_threads = [&](const Config& b) {
-        return b.threads > 1024 ? 0 : (resident ? resident(b) : 2048 / b.threads) * b.threads;
-    };
     c = one_block(4);
-    if (wide) {
-        // fp32 takes 8 packs a thread when 4 would need more than 1024 threads [N <= 32768], or
-        // leave the SM fewer than 1024 resident threads (one block of 544..992: at [N = 12288]
-        // 94% against 99.5% of copy).
-        if (c.threads > 1024 || (resident && resident_threads(c) < 1024)) c = one_block(8);
-    } else {
-        // fp16 and bf16: the shape with the most resident threads, 4 packs on a tie. Their rows
-        // that start off 16 bytes measured 84-88% at 4 packs and 89-98% at 2 (fp16, N = 2049 and
-        // 8193); N = 16385 61% at 4 (one block of 544 per SM) and 81% at 8.
-        for (int per_thread : {2, 8})
-            if (resident_threads(one_block(per_thread)) > resident_threads(c))
-                c = one_block(per_thread);
-    }
+    // 8 packs a thread when 4 would need more than 1024 threads [fp32 N <= 32768], or would leave
+    // one block of fewer than 1024 threads on the SM (fp32 N = 12288: 94% against 99.5%; fp16
+    // N = 16385: 61% against 82%). Other occupancy rules measured worse somewhere.
+    if (c.threads > 1024 ||
+        (resident && c.threads < 1024 && resident(c) == 1 && threads_for(1, 8) <= 1024))
+        c = one_block(8);
     if (c.threads <= 1024) return c;
-    // Longer rows split over a cluster whose blocks reduce through DSMEM, 8 packs a thread:
-    // 2..8 blocks of at most 512 threads (two share an SM) [N <= 131072], then 8 blocks of 1024
-    // [N <= 262144], then 16 (a "non-portable" size) [N <= 524288]. fp16 and bf16 keep 4 of the 8
-    // packs in shared memory (8 in registers spill), up to 8 blocks of 512. Clusters are Hopper
-    // and newer. (fp32 rows of 2^20 fit in 16 blocks with 12 more packs a thread in shared
-    // memory, but measured 38-64% against the two-pass kernel's 68-78%: one block fills an SM, and
-    // nothing overlaps its load and store phases.)
-    c.packs = wide ? 8 : 4;
-    c.stash = wide ? 0 : 4;
+    // Longer rows split over a cluster whose blocks reduce through DSMEM: 2..8 blocks of at most
+    // 512 threads (two share an SM) [N <= 131072], then 8 blocks of 1024 [N <= 262144], then for
+    // fp32 16 (a "non-portable" size) [N <= 524288]. 8 packs a thread for fp32, 4 for fp16 and
+    // bf16 (8 spill). Clusters are Hopper and newer. (Shared memory holds more of a slice --
+    // best_cluster_kernel's SPACKS -- but measured no better: 38-64% against the two-pass
+    // kernel's 68-78% for fp32 rows of 2^20, where one block fills an SM and nothing overlaps
+    // its load and store phases; fp16 better and bf16 worse than registers alone at 2^17.)
+    const int per_thread = wide ? 8 : 4;
+    c.packs = per_thread;
     const int portable = limits.cc_major >= 9 ? 8 : 1;
     const int largest = limits.cc_major >= 9 ? 16 : 1;
     for (int cl = 2; cl <= portable; ++cl) {
-        if (threads_for(cl, 8) <= 512) {
+        if (threads_for(cl, per_thread) <= 512) {
             c.cluster = cl;
-            c.threads = threads_for(cl, 8);
+            c.threads = threads_for(cl, per_thread);
             return c;
         }
     }
-    for (int cl : {portable, largest}) {
-        if (wide && threads_for(cl, 8) <= 1024) {
+    for (int cl : {portable, wide ? largest : portable}) {
+        if (threads_for(cl, per_thread) <= 1024) {
             c.cluster = cl;
-            c.threads = threads_for(cl, 8);
+            c.threads = threads_for(cl, per_thread);
             return c;
         }
     }
-    // Two passes over a cluster of up to 16 blocks: the second read of a slice follows the first
-    // closely enough to come partly from L2.
+    // Two passes over a cluster of one block per 8192 packs, up to 16 (measured: 2^19 fp16 76%
+    // with 8 blocks, 55% with 16; 2^20 fp32 78% with 16, 76% with 8): the second read of a
+    // slice follows the first closely enough to come partly from L2.
     c = Config{};
     c.path = Config::Path::kTwoPass;
-    c.cluster = largest;
+    c.cluster = static_cast<int>(std::min<int64_t>(largest, (packs + 8191) / 8192));
     c.threads = 1024;
     return c;
 }
