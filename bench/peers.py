@@ -283,6 +283,8 @@ def main():
             print(f"N={cols:8d} {name:28s} {shown}", flush=True)
         del x, y
         torch.cuda.empty_cache()
+        if not args.tune:  # after every N, so a run cut short still leaves its measurements
+            write_results(args, points, None, "", complete=False, quiet=True)
 
     print_table(points, cols_list)
     if args.tune:
@@ -317,7 +319,7 @@ def print_table(points, cols_list):
         print(f"| {cols} | " + " | ".join(row) + " |")
 
 
-def write_results(args, points, cli_cmd, cli_error):
+def write_results(args, points, cli_cmd, cli_error, complete=True, quiet=False):
     props = torch.cuda.get_device_properties(0)
     now = datetime.datetime.now(datetime.timezone.utc)
     slug = "".join(c if c.isalnum() else "-" for c in props.name.lower()).strip("-")
@@ -340,13 +342,16 @@ def write_results(args, points, cli_cmd, cli_error):
                    "bytes_per_point": args.bytes, "dtype": args.dtype,
                    "best_via": "bench/best_capi.cu through ctypes, same process"},
         "cli_command": cli_cmd, "cli_error": cli_error,
+        "complete": complete,  # false: the run stopped before its last N (e.g. a time limit)
         "points": points,
     }
     os.makedirs(args.out, exist_ok=True)
     path = os.path.join(args.out, f"{slug}-{now.strftime('%Y-%m-%d')}-{args.dtype}.json")
-    with open(path, "w") as f:
+    with open(path + ".tmp", "w") as f:  # written whole, then renamed: never half a file
         json.dump(result, f, indent=1)
-    print(f"\nwrote {path}")
+    os.replace(path + ".tmp", path)
+    if not quiet:
+        print(f"\nwrote {path}")
 
 
 if __name__ == "__main__":
