@@ -147,7 +147,7 @@ __device__ __forceinline__ void normalise(uint4 raw, float m, float inv,
 }
 // @endregion element-io
 
-// @region online-stats: a running (max, sum) per thread, updated as each pack arrives
+// A running (max, sum) per thread, updated as each pack arrives (the two-pass kernel).
 // Step 6's merge rule, per thread: the exponentials are summed while later packs are still on
 // their way from DRAM, so when the last pack lands only one reduction of (max, sum) pairs is left
 // -- one round through the cluster instead of one for the max and another for the sum.
@@ -204,7 +204,6 @@ __device__ __forceinline__ MaxSum merge(MaxSum a, MaxSum b) {
     const float sb = b.m == m ? b.s : b.s * exp2f((b.m - m) * kLog2e);
     return MaxSum{m, sa + sb};
 }
-// @endregion online-stats
 
 // @region reductions: butterfly shuffles inside a group; warp partials through shared memory
 struct MaxOp {
