@@ -2,25 +2,29 @@
 //
 // The idea
 //   Steps 1-6 each teach one idea and pay for it somewhere. `best` keeps only what pays on an
-//   H100 and chooses by row length, like OneFlow's and PyTorch's softmax do. With `need` = N
-//   (plus up to one pack when rows are not 16-byte aligned), fp32 numbers:
+//   H100 and chooses by row length, like OneFlow's and PyTorch's softmax do. Sizes are in 16-byte
+//   packs (4 fp32 or 8 fp16/bf16 values), so every dtype takes the shape of an fp32 row of the
+//   same bytes. fp32 numbers (choose() below has the exact rule):
 //
-//     need            path                                          DRAM traffic
-//     < 256           group: 1..32 lanes per row, 1-4 rows per group  read MN, write MN
-//     <= 1024         block per row, 8 values a thread (32-128 thr.)  read MN, write MN
-//     <= 8192         block per row, 16 values a thread (<= 512 thr.) read MN, write MN
-//     <= 16384        block per row, 32 values x <= 512 threads        read MN, write MN
-//     <= 131072       cluster of 1..8 blocks per row, 32 values a      read MN, write MN
-//                     thread, max and sum reduced through DSMEM
-//     <= 262144       cluster of 8 blocks of 1024 threads x 32 values read MN, write MN
-//     longer          two-pass online over a cluster of up to 16       read 2MN, write MN
-//                     blocks (the row no longer fits on chip)
+//     N (fp32)        path                                               DRAM traffic
+//     <= 256          group: 1..32 lanes per row, 1-4 rows per group      read MN, write MN
+//     <= 16384        block per row, 4 packs a thread (8 where occupancy   read MN, write MN
+//                     asks), the block sized to the row in steps of a warp
+//     <= 32768        block per row, 8 packs x <= 1024 threads             read MN, write MN
+//     <= 131072       cluster of 2..8 blocks of <= 512 threads, 8 packs    read MN, write MN
+//     <= 524288       cluster of 8, then 16, blocks of 1024 threads        read MN, write MN
+//     longer          two-pass online over a cluster of up to 16 blocks    read 2MN, write MN
+//                     (the row no longer fits on chip)
 //
 // What changed since step 6 (online)
 //   - The row is read from DRAM once whenever it fits on chip, and "on chip" now means the
-//     registers of up to 8 SMs: on Hopper a thread-block *cluster* splits one row across
-//     blocks and reduces max and sum through distributed shared memory (DSMEM), so a block's
-//     slice of the row never leaves its SM.
+//     registers of up to 16 SMs: on Hopper a thread-block *cluster* splits one row across
+//     blocks that exchange their (max, sum) through distributed shared memory (DSMEM), so a
+//     block's slice of the row never leaves its SM.
+//   - One reduction round per row: each thread takes its max, then its sum relative to that max,
+//     and the pairs merge with step 6's rule, so the block and the cluster synchronise once.
+//   - Registers hold raw 16-byte packs and widen to fp32 only when used: an fp16 row keeps as
+//     many bytes in flight as an fp32 row. exp is computed twice per element (sum, output).
 //   - Blocks are sized to the row in steps of one warp (2049 fp32 values take 160 threads, not
 //     256), and one-block rows launch without a cluster: measured faster than a cluster of 1.
 //   - Short rows use sub-warp groups: N = 32 fp32 is 8 lanes x one 16-byte load, and each group
@@ -31,10 +35,14 @@
 //   - exp(x - m) is computed as exp2((x - m) * log2(e)): one FMUL plus the hardware EX2.
 //     One reciprocal per row, then a multiply per element.
 //   - Stores carry the streaming hint (st.global.cs): the output is never read again.
-//   - fp16 and bf16 are loaded and stored as such (8 per 16-byte pack) and computed in fp32.
+//
+// Tried on the H100 and not kept (bench/results/*-tune-2.txt): a persistent grid of clusters
+//   that overlaps the next row's loads with this row's stores (slower at every N); slices held
+//   partly in shared memory through cp.async (slower for fp32 and bf16; the kernel keeps the
+//   SPACKS parameter for the tuning harness); a looping grid for the group kernel (94-95%).
 //
 // Valid N: any N >= 1, every dtype. Without clusters (compute capability < 9) one block of up
-//   to 1024 threads holds 32768 values and the two-pass path runs one block per row beyond.
+//   to 1024 threads holds 32768 fp32 values and the two-pass path runs one block per row beyond.
 // Special values follow torch.softmax: a row of all -inf gives NaN; a NaN anywhere in a row
 //   makes that row NaN.
 #include <cooperative_groups.h>
