@@ -411,9 +411,9 @@ __global__ void __launch_bounds__(512)
 // @region cluster-kernel: a row per block or per cluster; each block keeps its slice on chip
 // Block `rank` owns packs [rank * S, (rank + 1) * S) of the row's aligned frame, S = T * (PACKS +
 // SPACKS), T = blockDim.x; adjacent threads own adjacent packs so every load is coalesced. A
-// thread keeps PACKS packs in registers and, for the longest rows, SPACKS more in its own slots of
-// shared memory (filled by cp.async, read back only by the same thread, so no barrier guards
-// them). Any block size up to 1024, so at most 64 registers a thread: blocks of 512 or fewer then
+// thread keeps PACKS packs in registers and SPACKS more in its own slots of shared memory
+// (filled by cp.async, read back only by the same thread, so no barrier guards them; a tuning
+// option that choose() does not use: it measured slower than registers alone). Any block size up to 1024, so at most 64 registers a thread: blocks of 512 or fewer then
 // fit two or more per SM, and one block's loads overlap another's stores.
 template <typename T>
 __device__ __forceinline__ void stash_pack(const T* frame, int q, int head, int cols, uint4* slot) {
