@@ -622,7 +622,7 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     // 512 threads (two share an SM) [N <= 131072], then 8 blocks of 1024 [N <= 262144], then for
     // fp32 16 (a "non-portable" size) [N <= 524288]. 8 packs a thread for fp32, 4 for fp16 and
     // bf16 (8 spill). Clusters are Hopper and newer. (Shared memory holds more of a slice --
-    // best_cluster_kernel's SPACKS -- but measured no better: 38-64% against the two-pass
+    // best_cluster_kernel's SPACKS -- but measured no better: 32-64% against the two-pass
     // kernel's 68-78% for fp32 rows of 2^20, where one block fills an SM and nothing overlaps
     // its load and store phases; fp16 better and bf16 worse than registers alone at 2^17.)
     const int per_thread = wide ? 8 : 4;
