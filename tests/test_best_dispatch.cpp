@@ -1,0 +1,133 @@
+// best's dispatcher, best::choose (kernels/best_softmax.cu), on the CPU: the shape it picks for
+// each row length and dtype, and two properties that must hold for every N -- the shape holds the
+// whole row (an element left out would never be written), and the launch is a legal one.
+// The GPU side (every path against float64) is tests/gpu_test_best.cpp.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "kernels/best_softmax.h"
+#include "kernels/kernel_api.h"
+
+namespace sml {
+namespace {
+
+using best::Config;
+using Path = best::Config::Path;
+
+const DeviceLimits kH100 = DeviceLimits::h100_reference();
+
+DeviceLimits ampere() {  // no thread-block clusters
+    DeviceLimits d = kH100;
+    d.cc_major = 8;
+    return d;
+}
+
+Config pick(int64_t cols, DType t = DType::f32, bool aligned = true,
+            const DeviceLimits& limits = kH100, const best::ResidentBlocks& resident = nullptr) {
+    return best::choose(cols, t, aligned, limits, resident);
+}
+
+TEST(BestDispatch, ShortRowsTakeSubWarpGroupsSizedToTheRow) {
+    EXPECT_EQ(pick(1).describe(), "group 1 lanes x 1 packs x 4 rows");
+    EXPECT_EQ(pick(32).describe(), "group 8 lanes x 1 packs x 4 rows");   // 8 lanes x 4 fp32
+    EXPECT_EQ(pick(64).describe(), "group 16 lanes x 1 packs x 4 rows");
+    EXPECT_EQ(pick(128).describe(), "group 32 lanes x 1 packs x 4 rows");
+    EXPECT_EQ(pick(256).describe(), "group 32 lanes x 2 packs x 2 rows");
+    // Sizes are in 16-byte packs: 512 fp16 values are the bytes of 256 fp32 ones.
+    EXPECT_EQ(pick(512, DType::f16).describe(), pick(256).describe());
+    EXPECT_EQ(pick(512, DType::bf16).describe(), pick(256).describe());
+}
+
+TEST(BestDispatch, OneBlockPerRowSizedInStepsOfAWarp) {
+    EXPECT_EQ(pick(257).path, Path::kCluster);
+    EXPECT_EQ(pick(1024).describe(), "cluster 1 x 64 threads x 4 packs");
+    EXPECT_EQ(pick(16384).describe(), "cluster 1 x 1024 threads x 4 packs");
+    // A row that does not start on 16 bytes may straddle one more pack: 2049 values, 514 packs
+    // at most, 129 threads of 4 packs, rounded up to 160.
+    EXPECT_EQ(pick(2049, DType::f32, false).describe(), "cluster 1 x 160 threads x 4 packs");
+    // Past 4 packs x 1024 threads, 8 packs a thread, still one block.
+    EXPECT_EQ(pick(16385).describe(), "cluster 1 x 544 threads x 8 packs");
+    EXPECT_EQ(pick(32768).describe(), "cluster 1 x 1024 threads x 8 packs");
+}
+
+TEST(BestDispatch, OccupancyDecidesBetweenFourAndEightPacks) {
+    // N = 12288 fp32 at 4 packs is one block of 768 threads. Where only one fits on the SM it
+    // takes 8 packs (two blocks of 384); where two fit it keeps 4.
+    auto one = [](const Config&) { return 1; };
+    auto two = [](const Config&) { return 2; };
+    EXPECT_EQ(pick(12288, DType::f32, true, kH100, one).describe(),
+              "cluster 1 x 384 threads x 8 packs");
+    EXPECT_EQ(pick(12288, DType::f32, true, kH100, two).describe(),
+              "cluster 1 x 768 threads x 4 packs");
+    // A full block of 1024 threads is not a reason to change.
+    EXPECT_EQ(pick(16384, DType::f32, true, kH100, one).describe(),
+              "cluster 1 x 1024 threads x 4 packs");
+    // Without an occupancy calculator (no GPU) the shape stays at 4 packs.
+    EXPECT_EQ(pick(12288).describe(), "cluster 1 x 768 threads x 4 packs");
+}
+
+TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
+    EXPECT_EQ(pick(65536).describe(), "cluster 4 x 512 threads x 8 packs");
+    EXPECT_EQ(pick(100003, DType::f32, false).describe(), "cluster 7 x 448 threads x 8 packs");
+    EXPECT_EQ(pick(131072).describe(), "cluster 8 x 512 threads x 8 packs");
+    EXPECT_EQ(pick(262144).describe(), "cluster 8 x 1024 threads x 8 packs");
+    EXPECT_EQ(pick(524288).describe(), "cluster 16 x 1024 threads x 8 packs");
+    EXPECT_EQ(pick(int64_t{1} << 20).describe(), "two-pass cluster 16 x 1024 threads");
+    // fp16 keeps 4 packs a thread in clusters (8 spill) and two passes from 2^19 values, on a
+    // cluster of one block per 8192 packs.
+    EXPECT_EQ(pick(262144, DType::f16).describe(), "cluster 8 x 1024 threads x 4 packs");
+    EXPECT_EQ(pick(524288, DType::f16).describe(), "two-pass cluster 8 x 1024 threads");
+}
+
+TEST(BestDispatch, WithoutClustersOneBlockThenTwoPasses) {
+    EXPECT_EQ(pick(32768, DType::f32, true, ampere()).describe(),
+              "cluster 1 x 1024 threads x 8 packs");
+    EXPECT_EQ(pick(32769, DType::f32, true, ampere()).describe(),
+              "two-pass cluster 1 x 1024 threads");
+}
+
+int64_t capacity(const Config& c, DType t) {
+    const int64_t vec = 16 / dtype_size(t);
+    switch (c.path) {
+        case Path::kGroup:
+            return int64_t{c.width} * c.packs * vec;
+        case Path::kCluster:
+            return int64_t{c.cluster} * c.threads * (c.packs + c.stash) * vec;
+        case Path::kTwoPass:
+            return kUnlimitedCols;
+    }
+    return 0;
+}
+
+// For random N and every dtype, alignment and GPU: the row fits, and the launch is legal.
+TEST(BestDispatch, EveryShapeHoldsItsRowAndIsALegalLaunch) {
+    std::mt19937_64 gen(7);
+    std::uniform_int_distribution<int> exponent(0, 22);
+    for (int i = 0; i < 4000; ++i) {
+        const int e = exponent(gen);
+        const int64_t cols = (int64_t{1} << e) + int64_t(gen() % (uint64_t{1} << e));
+        for (DType t : {DType::f32, DType::f16, DType::bf16}) {
+            for (bool aligned : {true, false}) {
+                for (const DeviceLimits& limits : {kH100, ampere()}) {
+                    const Config c = pick(cols, t, aligned, limits);
+                    SCOPED_TRACE(std::to_string(cols) + " " + dtype_name(t) +
+                                 (aligned ? " aligned " : " unaligned ") +
+                                 std::to_string(limits.cc_major) + ": " + c.describe());
+                    const int64_t slack = aligned ? 0 : 16 / dtype_size(t) - 1;
+                    ASSERT_GE(capacity(c, t), cols + slack);
+                    ASSERT_GE(c.cluster, 1);
+                    ASSERT_LE(c.cluster, limits.cc_major >= 9 ? 16 : 1);
+                    if (c.path != Path::kGroup) {
+                        ASSERT_EQ(c.threads % 32, 0);
+                        ASSERT_GE(c.threads, 32);
+                        ASSERT_LE(c.threads, 1024);
+                    }
+                }
+            }
+        }
+    }
+}
+
+}  // namespace
+}  // namespace sml
