@@ -96,3 +96,15 @@ sml_cli_test(sweep_bad_cols RC 2 ARGS sweep --cols 32,abc
 sml_cli_test(sweep_unknown_kernel RC 2 ARGS sweep --kernels fused,nope
              ERROR_HINT EXPECT "unknown kernel 'nope'")
 sml_cli_test(no_subcommand RC 2 ARGS --nonsense EXPECT "error:" "hint: run `softmaxlab-cli")
+
+# The peers chart, from the recorded bench/peers.py results (CSV needs no Cairo).
+set(SML_PEERS_FP32 ${PROJECT_SOURCE_DIR}/bench/results/nvidia-h100-80gb-hbm3-2026-11-22-fp32.json)
+sml_cli_test(chart_peers_csv RC 0 ARGS chart --chart peers --peers ${SML_PEERS_FP32}
+             --out ${CMAKE_CURRENT_BINARY_DIR}/peers.csv EXPECT "wrote .*peers.csv")
+sml_cli_test(chart_peers_without_files RC 2 ARGS chart --chart peers --out peers.png
+             ERROR_HINT EXPECT "the peers chart needs --peers")
+sml_cli_test(chart_peers_given_a_session RC 1 ARGS chart --chart peers --out peers.png
+             --peers ${PROJECT_SOURCE_DIR}/assets/sessions/h100-2026-11-22.json
+             ERROR_HINT EXPECT "not a bench/peers.py results file")
+sml_cli_test(chart_session_chart_without_session RC 2 ARGS chart --chart pct --out pct.png
+             ERROR_HINT EXPECT "the pct chart needs --session")

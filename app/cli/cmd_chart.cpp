@@ -1,17 +1,21 @@
-// `softmaxlab-cli chart`: draws one chart of a recorded session to PNG, SVG, PDF or CSV.
+// `softmaxlab-cli chart`: draws one chart of a recorded session to PNG, SVG, PDF or CSV, or the
+// "peers" chart of bench/peers.py's results files.
 //
-// Needs no GPU: it reads a session file, builds the chart model (core/chart/chart_build.h) and
-// exports it (core/chart/chart_export.h). The format follows from --out's extension.
+// Needs no GPU: it reads a session file (or results files), builds the chart model
+// (core/chart/chart_build.h, peers_chart.h) and exports it (core/chart/chart_export.h). The format
+// follows from --out's extension.
 // Exit codes: 2 for bad arguments (unknown chart, extension, theme or --size, an N the session
 // does not have), 1 when the session cannot be read or the file cannot be written.
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
 #include "core/chart/chart_build.h"
 #include "core/chart/chart_export.h"
+#include "core/chart/peers_chart.h"
 #include "core/session/session.h"
 
 namespace sml::cli {
@@ -20,6 +24,7 @@ namespace {
 
 struct ChartArgs {
     std::string session_path;
+    std::vector<std::string> peers_paths;
     std::string kind;
     int64_t cols = 0;
     std::string out;
@@ -31,12 +36,21 @@ struct ChartArgs {
 
 int run_chart(const ChartArgs& a) {
     // Validate every argument before reading the session, so a typo costs nothing.
-    bool known = false;
+    const bool peers = a.kind == "peers";
+    bool known = peers;
     for (const std::string& k : chart::chart_kinds()) known |= k == a.kind;
     if (!known)
-        return fail(
-            Error{"unknown chart '" + a.kind + "'", "valid charts: " + chart::chart_kind_list()},
-            kExitBadArgs);
+        return fail(Error{"unknown chart '" + a.kind + "'",
+                          "valid charts: " + chart::chart_kind_list() + ", peers"},
+                    kExitBadArgs);
+    if (peers && a.peers_paths.empty())
+        return fail(Error{"the peers chart needs --peers",
+                          "pass bench/peers.py results, e.g. --peers bench/results/<file>.json"},
+                    kExitBadArgs);
+    if (!peers && a.session_path.empty())
+        return fail(Error{"the " + a.kind + " chart needs --session",
+                          "pass a session JSON written by `softmaxlab-cli sweep`"},
+                    kExitBadArgs);
     const Result<chart::ChartFormat> format = chart::format_from_path(a.out);
     if (!format) return fail(format.error(), kExitBadArgs);
     Result<chart::RenderOptions> options = chart::parse_size(a.size);
@@ -50,15 +64,25 @@ int run_chart(const ChartArgs& a) {
         return fail(why.error(), kExitFailure);
     }
 
-    const Result<Session> session = load_session(a.session_path);
-    if (!session) return fail(session.error(), kExitFailure);
-
-    chart::ChartOptions co;
-    co.kind = a.kind;
-    co.cols = a.cols;
-    co.dtype = a.dtype;
-    co.title = a.title;
-    const Result<chart::Chart> built = chart::build_chart(*session, co);
+    Result<chart::Chart> built = Error{"", ""};
+    if (peers) {
+        std::vector<chart::PeerRun> runs;
+        for (const std::string& path : a.peers_paths) {
+            Result<chart::PeerRun> run = chart::load_peer_run(path);
+            if (!run) return fail(run.error(), kExitFailure);
+            runs.push_back(std::move(*run));
+        }
+        built = chart::build_peers_chart(runs, a.title);
+    } else {
+        const Result<Session> session = load_session(a.session_path);
+        if (!session) return fail(session.error(), kExitFailure);
+        chart::ChartOptions co;
+        co.kind = a.kind;
+        co.cols = a.cols;
+        co.dtype = a.dtype;
+        co.title = a.title;
+        built = chart::build_chart(*session, co);
+    }
     // The session is fine but lacks what this chart needs (an N, counters): an argument problem.
     if (!built) return fail(built.error(), kExitBadArgs);
     const Status written = chart::export_chart(*built, a.out, *options);
@@ -78,8 +102,13 @@ CommandFn add_chart_command(CLI::App& app) {
     auto args = std::make_shared<ChartArgs>();
     CLI::App* sub = app.add_subcommand(
         "chart", "Draw a chart of a recorded session to PNG, SVG, PDF or CSV (no GPU needed)");
-    sub->add_option("--session", args->session_path, "session JSON written by `sweep`")->required();
-    sub->add_option("--chart", args->kind, "bandwidth | bytes | pct | naive | metrics (see below)")
+    sub->add_option("--session", args->session_path, "session JSON written by `sweep`");
+    sub->add_option("--peers", args->peers_paths,
+                    "for --chart peers: bench/peers.py results files, one per dtype (the first "
+                    "gives torch and Triton)")
+        ->delimiter(',');
+    sub->add_option("--chart", args->kind,
+                    "bandwidth | bytes | pct | naive | metrics | peers (see below)")
         ->required();
     sub->add_option("--out", args->out, "output file; .png .svg .pdf or .csv picks the format")
         ->required();
@@ -98,11 +127,14 @@ Charts:
   pct        % of the same run's copy bandwidth vs N: sweet spots, cliffs, where ranges end
   naive      time and DRAM bytes of each of naive's five launches at one N
   metrics    achieved occupancy, L2 hit rate and bank conflicts per kernel at one N
+  peers      best vs torch.softmax and the Triton tutorial, % of copy (bench/peers.py results)
 
 Examples:
   softmaxlab-cli chart --session assets/sessions/<file>.json --chart bandwidth --out bw.png
   softmaxlab-cli chart --session s.json --chart bytes --cols 4096 --out bytes.svg --theme dark
-  softmaxlab-cli chart --session s.json --chart pct --out pct.csv)");
+  softmaxlab-cli chart --session s.json --chart pct --out pct.csv
+  softmaxlab-cli chart --chart peers --out peers.png \
+      --peers bench/results/<device>-<date>-fp32.json,bench/results/<device>-<date>-fp16.json)");
     return [args] { return run_chart(*args); };
 }
 

@@ -95,27 +95,6 @@ std::string size_words(double bytes) {
     return o.str();
 }
 
-// The recorded command as a reader wants it under a chart: the program's own name instead of the
-// build path, and without the output files (--out/--csv), which say where the numbers went, not
-// how they were made. The session keeps the exact command.
-std::string command_for_display(const std::string& command) {
-    std::istringstream in(command);
-    std::vector<std::string> words;
-    for (std::string w; in >> w;) words.push_back(w);
-    std::string out;
-    for (size_t i = 0; i < words.size(); ++i) {
-        std::string w = words[i];
-        if (i == 0) w = w.substr(w.find_last_of('/') + 1);  // npos + 1 == 0: no slash keeps it all
-        if (w == "--out" || w == "-o" || w == "--csv") {
-            ++i;  // and its value
-            continue;
-        }
-        if (w.rfind("--out=", 0) == 0 || w.rfind("--csv=", 0) == 0) continue;
-        out += (out.empty() ? "" : " ") + w;
-    }
-    return out;
-}
-
 // "NVIDIA H100 80GB HBM3 · 2026-11-22 · softmaxlab-cli sweep ...": where the numbers came from.
 std::string provenance(const Session& s) {
     std::vector<std::string> parts;
@@ -184,30 +163,6 @@ Series kernel_series(const Session& s, const SeriesKey& k) {
     return ser;
 }
 
-Series reference_line(const std::string& label, const std::string& key, double y, bool dashed) {
-    Series ser;
-    ser.label = label;
-    ser.key = key;
-    ser.kind = SeriesKind::hline;
-    ser.color = kReferenceColor;
-    ser.marker = MarkerShape::none;
-    ser.dashed = dashed;
-    Point p;
-    p.y = y;
-    ser.points.push_back(p);
-    return ser;
-}
-
-Axis n_axis() {
-    Axis x;
-    x.label = "N, columns per row (log2 scale)";
-    x.name = "N";
-    x.unit = "columns";
-    x.scale = AxisScale::log2;
-    x.format = TickFormat::pow2_count;
-    return x;
-}
-
 Axis kernel_axis(const std::vector<SeriesKey>& keys) {
     Axis x;
     x.label = "kernel";
@@ -250,6 +205,53 @@ std::vector<Series> lines_over_n(const Session& s, const std::vector<const Point
 }
 
 }  // namespace
+
+// Building blocks shared with the other chart files (declared in chart_build.h).
+
+// The recorded command as a reader wants it under a chart: the program's own name instead of the
+// build path, and without the output files (--out/--csv), which say where the numbers went, not
+// how they were made. The session keeps the exact command.
+std::string command_for_display(const std::string& command) {
+    std::istringstream in(command);
+    std::vector<std::string> words;
+    for (std::string w; in >> w;) words.push_back(w);
+    std::string out;
+    for (size_t i = 0; i < words.size(); ++i) {
+        std::string w = words[i];
+        if (i == 0) w = w.substr(w.find_last_of('/') + 1);  // npos + 1 == 0: no slash keeps it all
+        if (w == "--out" || w == "-o" || w == "--csv") {
+            ++i;  // and its value
+            continue;
+        }
+        if (w.rfind("--out=", 0) == 0 || w.rfind("--csv=", 0) == 0) continue;
+        out += (out.empty() ? "" : " ") + w;
+    }
+    return out;
+}
+
+Series reference_line(const std::string& label, const std::string& key, double y, bool dashed) {
+    Series ser;
+    ser.label = label;
+    ser.key = key;
+    ser.kind = SeriesKind::hline;
+    ser.color = kReferenceColor;
+    ser.marker = MarkerShape::none;
+    ser.dashed = dashed;
+    Point p;
+    p.y = y;
+    ser.points.push_back(p);
+    return ser;
+}
+
+Axis n_axis() {
+    Axis x;
+    x.label = "N, columns per row (log2 scale)";
+    x.name = "N";
+    x.unit = "columns";
+    x.scale = AxisScale::log2;
+    x.format = TickFormat::pow2_count;
+    return x;
+}
 
 std::string kernel_label(const std::string& kernel_id, const std::string& variant) {
     std::string label = kernel_id;

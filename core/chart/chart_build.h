@@ -51,6 +51,14 @@ std::vector<int64_t> available_cols(const Session& session, const std::string& d
 // Legend label for a kernel: "fused: Triton tutorial port" (title shortened), or the id alone.
 std::string kernel_label(const std::string& kernel_id, const std::string& variant);
 
+// Building blocks the chart files share.
+// The x axis of every chart over N: "N, columns per row (log2 scale)", ticks at powers of two.
+Axis n_axis();
+// A horizontal reference line (copy bandwidth, 100%) across the whole plot.
+Series reference_line(const std::string& label, const std::string& key, double y, bool dashed);
+// A command line as a chart subtitle shows it: program name without its folder, no output paths.
+std::string command_for_display(const std::string& command);
+
 // The CUPTI metric names the charts read, in one place (descriptions:
 // core/profiler/metric_table.h).
 namespace metric {

@@ -1,0 +1,117 @@
+// The "peers" chart (core/chart/peers_chart.h): reading bench/peers.py results files, the clear
+// errors for files that are not, and the chart drawn from the recorded H100 results.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "core/chart/chart_export.h"
+#include "core/chart/peers_chart.h"
+
+namespace fs = std::filesystem;
+
+namespace sml::chart {
+namespace {
+
+const fs::path kResults = fs::path(SML_SOURCE_DIR) / "bench" / "results";
+
+std::string recorded(const std::string& dtype) {
+    return (kResults / ("nvidia-h100-80gb-hbm3-2026-11-22-" + dtype + ".json")).string();
+}
+
+const Series* find_series(const Chart& c, const std::string& key) {
+    for (const Series& s : c.panels.at(0).series)
+        if (s.key == key) return &s;
+    return nullptr;
+}
+
+TEST(PeersChart, ReadsTheRecordedResults) {
+    const Result<PeerRun> run = load_peer_run(recorded("fp32"));
+    ASSERT_TRUE(run) << run.error().message;
+    EXPECT_EQ(run->device, "NVIDIA H100 80GB HBM3");
+    EXPECT_EQ(run->dtype, "fp32");
+    EXPECT_TRUE(run->complete);
+    std::map<std::string, int> per_contender;
+    for (const PeerRun::Point& p : run->points) ++per_contender[p.contender];
+    EXPECT_EQ(per_contender["best"], 24);
+    EXPECT_EQ(per_contender["torch"], 24);
+    const Result<PeerRun> half = load_peer_run(recorded("fp16"));
+    ASSERT_TRUE(half) << half.error().message;
+    EXPECT_EQ(half->dtype, "fp16");
+    EXPECT_FALSE(half->complete);  // that run hit its time limit before N = 2^20
+}
+
+// Every point on the chart is the file's own % of copy, and failed points are left out.
+TEST(PeersChart, DrawsEachFilesNumbersAndLeavesFailuresOut) {
+    const Result<PeerRun> fp32 = load_peer_run(recorded("fp32"));
+    const Result<PeerRun> fp16 = load_peer_run(recorded("fp16"));
+    ASSERT_TRUE(fp32 && fp16);
+    const Result<Chart> c = build_peers_chart({*fp32, *fp16});
+    ASSERT_TRUE(c) << c.error().message;
+    EXPECT_EQ(c->kind, "peers");
+    for (const char* key : {"torch", "triton", "best_fp32", "best_fp16", "copy"})
+        EXPECT_NE(find_series(*c, key), nullptr) << key;
+
+    nlohmann::json doc;
+    std::ifstream(recorded("fp32")) >> doc;
+    int best_points = 0, triton_ok = 0;
+    for (const auto& p : doc["points"]) {
+        if (p["contender"] == "triton" && p["status"] == "ok") ++triton_ok;
+        if (p["contender"] != "best") continue;
+        ++best_points;
+        const Series* s = find_series(*c, "best_fp32");
+        ASSERT_NE(s, nullptr);
+        bool found = false;
+        for (const Point& pt : s->points)
+            if (pt.x == p["cols"].get<double>()) {
+                EXPECT_DOUBLE_EQ(pt.y, p["pct_of_copy"].get<double>());
+                found = true;
+            }
+        EXPECT_TRUE(found) << "N = " << p["cols"];
+    }
+    EXPECT_EQ(find_series(*c, "best_fp32")->points.size(), size_t(best_points));
+    EXPECT_EQ(find_series(*c, "triton")->points.size(), size_t(triton_ok));
+    EXPECT_LT(triton_ok, best_points);  // the tutorial fails past N = 16384
+
+    // The chart says where Triton stops and that the fp16 run was cut short.
+    std::string notes;
+    for (const std::string& n : c->panels.at(0).notes) notes += n + "\n";
+    EXPECT_NE(notes.find("fails from N = 16385"), std::string::npos) << notes;
+    EXPECT_NE(notes.find("fp16 run stopped early"), std::string::npos) << notes;
+
+    // The CSV holds the same series, with the bandwidth behind each point as its note.
+    const std::string csv = chart_to_csv(*c);
+    EXPECT_NE(csv.find(",best_fp32,line,32,"), std::string::npos);
+    EXPECT_NE(csv.find(",torch,line,64,"), std::string::npos);
+    EXPECT_NE(csv.find("GB/s"), std::string::npos);
+}
+
+TEST(PeersChart, FilesThatAreNotResultsGetErrorsThatNameThem) {
+    const std::string path = "/tmp/x.json";
+    auto message = [&](const std::string& text) {
+        const Result<PeerRun> r = parse_peer_run(text, path);
+        EXPECT_FALSE(r) << text;
+        return r ? std::string() : r.error().message + " | " + r.error().hint;
+    };
+    EXPECT_NE(message("{not json").find("/tmp/x.json: not valid JSON"), std::string::npos);
+    EXPECT_NE(message(R"({"schema": "softmaxlab-session/2", "points": []})").find("\"schema\""),
+              std::string::npos);
+    EXPECT_NE(message(R"({"schema": "softmaxlab-peers/1"})").find("no \"points\""),
+              std::string::npos);
+    EXPECT_NE(message(R"({"schema": "softmaxlab-peers/1", "points": [{"cols": 32}]})")
+                  .find("points[0] lacks"),
+              std::string::npos);
+    EXPECT_NE(message(R"({"schema": "softmaxlab-peers/1", "points": [{"contender": "best",
+                          "cols": 32, "status": "ok"}]})")
+                  .find("has no \"gbps\""),
+              std::string::npos);
+    const Result<PeerRun> missing = load_peer_run("/nonexistent/peers.json");
+    ASSERT_FALSE(missing);
+    EXPECT_NE(missing.error().message.find("/nonexistent/peers.json"), std::string::npos);
+    EXPECT_FALSE(build_peers_chart({}));
+}
+
+}  // namespace
+}  // namespace sml::chart
