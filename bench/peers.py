@@ -218,6 +218,9 @@ def main():
     ap.add_argument("--tune", action="store_true", help="time best's alternatives, not peers")
     ap.add_argument("--no-peers", action="store_true", help="only copy and best")
     ap.add_argument("--cli", help="softmaxlab-cli, to add the lesson kernels from its sweep")
+    ap.add_argument("--chart", metavar="PNG",
+                    help="also draw the results with `softmaxlab-cli chart --chart peers` (needs "
+                         "--cli, or softmaxlab-cli on PATH); .svg, .pdf or .csv work too")
     ap.add_argument("--out", default=os.path.join(HERE, "results"), help="folder for the JSON")
     args = ap.parse_args()
     if args.show:
@@ -294,7 +297,14 @@ def main():
         with tempfile.TemporaryDirectory() as tmp:
             cli_cmd, extra, cli_error = cli_points(args.cli, cols_list, args.bytes // esize, tmp)
         points += extra
-    write_results(args, points, cli_cmd, cli_error)
+    path = write_results(args, points, cli_cmd, cli_error)
+    if args.chart:  # through the project's own chart exporter (core/chart), not matplotlib
+        cli = args.cli or "softmaxlab-cli"
+        proc = subprocess.run([cli, "chart", "--chart", "peers", "--peers", path,
+                               "--out", args.chart], capture_output=True, text=True)
+        print((proc.stdout + proc.stderr).strip())
+        if proc.returncode != 0:
+            return proc.returncode
     return 0
 
 
@@ -352,6 +362,7 @@ def write_results(args, points, cli_cmd, cli_error, complete=True, quiet=False):
     os.replace(path + ".tmp", path)
     if not quiet:
         print(f"\nwrote {path}")
+    return path
 
 
 if __name__ == "__main__":
