@@ -137,7 +137,9 @@ Result<Chart> build_peers_chart(const std::vector<PeerRun>& runs, const std::str
         {&first, "triton", "Triton tutorial (" + first.dtype + ")", "triton", 1,
          MarkerShape::triangle, true},
     };
-    const int best_colors[] = {7, 5, 3, 6};
+    // best is this chart's subject: strong colours (vermillion, green, purple), not the pale
+    // yellow that marks it among the lesson kernels in the session charts.
+    const int best_colors[] = {3, 2, 4, 5};
     for (size_t i = 0; i < runs.size(); ++i)
         lines.push_back({&runs[i], "best", "best (" + runs[i].dtype + ")", "best_" + runs[i].dtype,
                          best_colors[i % 4], i == 0 ? MarkerShape::circle : MarkerShape::diamond,
