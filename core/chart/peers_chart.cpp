@@ -5,7 +5,6 @@
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
-#include <set>
 #include <sstream>
 
 #include "core/chart/chart_build.h"
