@@ -243,6 +243,34 @@ Series reference_line(const std::string& label, const std::string& key, double y
     return ser;
 }
 
+Axis pct_of_copy_axis(const std::string& label) {
+    Axis y;
+    y.label = label;
+    y.name = "share of copy bandwidth";
+    y.unit = "%";
+    y.format = TickFormat::percent;
+    return y;
+}
+
+bool fit_pct_of_copy_axes(Panel* panel) {
+    double lo = std::numeric_limits<double>::max(), hi = 0, y_hi = 110;
+    for (const Series& ser : panel->series)
+        if (ser.kind == SeriesKind::line)
+            for (const Point& p : ser.points) {
+                lo = std::min(lo, p.x);
+                hi = std::max(hi, p.x);
+                y_hi = std::max(y_hi, p.y * 1.04);
+            }
+    if (hi == 0) return false;
+    make_ticks(&panel->x, lo, hi, false);
+    // 0-110% keeps 100% (copy) visibly below the frame; taller only if a line beats copy.
+    panel->y.ticks = nice_linear_ticks(0, 100, 5, TickFormat::percent);
+    panel->y.min = 0;
+    panel->y.max = y_hi;
+    if (y_hi > 110) make_ticks(&panel->y, 0, y_hi, true);
+    return true;
+}
+
 Axis n_axis() {
     Axis x;
     x.label = "N, columns per row (log2 scale)";
@@ -360,10 +388,7 @@ Result<Chart> build_pct_chart(const Session& s, const ChartOptions& o) {
                         o);
     Panel panel;
     panel.x = n_axis();
-    panel.y.label = "% of copy bandwidth (same run)";
-    panel.y.name = "share of copy bandwidth";
-    panel.y.unit = "%";
-    panel.y.format = TickFormat::percent;
+    panel.y = pct_of_copy_axis("% of copy bandwidth (same run)");
 
     // The "sweet spot" zone first so it is painted under the lines.
     Series zone;
@@ -379,22 +404,8 @@ Result<Chart> build_pct_chart(const Session& s, const ChartOptions& o) {
     panel.series.push_back(zone);
     for (Series& ser : lines_over_n(s, pts, pct_of)) panel.series.push_back(std::move(ser));
     panel.series.push_back(reference_line("copy bandwidth = 100%", "copy", 100, false));
-
-    double lo = std::numeric_limits<double>::max(), hi = 0, y_hi = 110;
-    for (const Series& ser : panel.series)
-        if (ser.kind == SeriesKind::line)
-            for (const Point& p : ser.points) {
-                lo = std::min(lo, p.x);
-                hi = std::max(hi, p.x);
-                y_hi = std::max(y_hi, p.y * 1.04);
-            }
-    if (hi == 0) return Error{"no point has a % of copy above 0", "re-record the session"};
-    make_ticks(&panel.x, lo, hi, false);
-    // 0-110% keeps 100% (copy) visibly below the frame; taller only if a kernel beats copy.
-    panel.y.ticks = nice_linear_ticks(0, 100, 5, TickFormat::percent);
-    panel.y.min = 0;
-    panel.y.max = y_hi;
-    if (y_hi > 110) make_ticks(&panel.y, 0, y_hi, true);
+    if (!fit_pct_of_copy_axes(&panel))
+        return Error{"no point has a % of copy above 0", "re-record the session"};
     c.panels.push_back(std::move(panel));
     return c;
 }

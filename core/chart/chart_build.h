@@ -54,6 +54,11 @@ std::string kernel_label(const std::string& kernel_id, const std::string& varian
 // Building blocks the chart files share.
 // The x axis of every chart over N: "N, columns per row (log2 scale)", ticks at powers of two.
 Axis n_axis();
+// The y axis of a "% of copy" chart (pct, peers), labelled `label`.
+Axis pct_of_copy_axis(const std::string& label);
+// Fits a "% of copy" panel's axes to its lines: N over the points, y 0-110% (taller only where a
+// line beats copy). False when no line has a point.
+bool fit_pct_of_copy_axes(Panel* panel);
 // A horizontal reference line (copy bandwidth, 100%) across the whole plot.
 Series reference_line(const std::string& label, const std::string& key, double y, bool dashed);
 // A command line as a chart subtitle shows it: program name without its folder, no output paths.

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <fstream>
-#include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -116,10 +115,7 @@ Result<Chart> build_peers_chart(const std::vector<PeerRun>& runs, const std::str
 
     Panel panel;
     panel.x = n_axis();
-    panel.y.label = "% of copy bandwidth (same run, same N)";
-    panel.y.name = "share of copy bandwidth";
-    panel.y.unit = "%";
-    panel.y.format = TickFormat::percent;
+    panel.y = pct_of_copy_axis("% of copy bandwidth (same run, same N)");
 
     // One line per contender: the peers of the first run, then best of every run. Colours and
     // markers are fixed per line so the same contender looks the same in every export.
@@ -144,7 +140,6 @@ Result<Chart> build_peers_chart(const std::vector<PeerRun>& runs, const std::str
                          best_colors[i % 4], i == 0 ? MarkerShape::circle : MarkerShape::diamond,
                          false});
 
-    double lo = std::numeric_limits<double>::max(), hi = 0, y_hi = 110;
     for (const Line& l : lines) {
         Series ser;
         ser.label = l.label;
@@ -164,9 +159,6 @@ Result<Chart> build_peers_chart(const std::vector<PeerRun>& runs, const std::str
             pt.y = p.pct_of_copy;
             pt.note = std::to_string(static_cast<int>(p.gbps + 0.5)) + " GB/s";
             ser.points.push_back(pt);
-            lo = std::min(lo, pt.x);
-            hi = std::max(hi, pt.x);
-            y_hi = std::max(y_hi, pt.y * 1.04);
         }
         std::sort(ser.points.begin(), ser.points.end(),
                   [](const Point& a, const Point& b) { return a.x < b.x; });
@@ -174,18 +166,16 @@ Result<Chart> build_peers_chart(const std::vector<PeerRun>& runs, const std::str
             panel.notes.push_back(l.label + " fails from N = " + std::to_string(first_failure));
         if (!ser.points.empty()) panel.series.push_back(std::move(ser));
     }
-    if (panel.series.empty() || hi == 0)
+    if (panel.series.empty())
         return Error{first.path + ": no contender has a measured point",
                      "the run failed everywhere; see its log"};
     for (const PeerRun& r : runs)
         if (!r.complete)
             panel.notes.push_back(r.dtype + " run stopped early (time limit): drawn as far as it got");
     panel.series.push_back(reference_line("copy bandwidth = 100%", "copy", 100, false));
-    make_ticks(&panel.x, lo, hi, false);
-    panel.y.ticks = nice_linear_ticks(0, 100, 5, TickFormat::percent);
-    panel.y.min = 0;
-    panel.y.max = y_hi;
-    if (y_hi > 110) make_ticks(&panel.y, 0, y_hi, true);
+    if (!fit_pct_of_copy_axes(&panel))
+        return Error{first.path + ": no contender has a point above 0% of copy",
+                     "the run failed everywhere; see its log"};
     c.panels.push_back(std::move(panel));
     return c;
 }
