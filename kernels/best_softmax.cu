@@ -921,26 +921,37 @@ static ResidentBlocks occupancy_of(const LaunchArgs& args) {
     };
 }
 
-Config plan_config(const LaunchArgs& args) {
+// choose() with this GPU's occupancy, planned; where the GPU cannot schedule the chosen cluster
+// (16 blocks need a GPC with 16 free SMs; a MIG slice may have none), two passes over 8 blocks.
+// *chosen receives the configuration the steps run.
+static cudaError_t plan_chosen(const LaunchArgs& args, Config* chosen,
+                               std::vector<LaunchStep>* steps) {
     Config c = choose(args.problem.cols, args.problem.dtype, rows_aligned(args), args.limits,
                       occupancy_of(args));
-    if (c.cluster > 8 && c.path == Config::Path::kCluster) {
-        // A cluster of 16 needs a GPC with 16 free SMs; without one (a MIG slice, say) two
-        // passes need no more than 8.
-        std::vector<LaunchStep> probe;
-        if (plan_with(args, c, &probe) == cudaErrorInvalidClusterSize) {
-            (void)cudaGetLastError();
-            c = Config{};
-            c.path = Config::Path::kTwoPass;
-            c.cluster = 8;
-            c.threads = 1024;
-        }
+    cudaError_t err = plan_with(args, c, steps);
+    if (err == cudaErrorInvalidClusterSize && c.path == Config::Path::kCluster) {
+        (void)cudaGetLastError();
+        steps->clear();
+        c = Config{};
+        c.path = Config::Path::kTwoPass;
+        c.cluster = 8;
+        c.threads = 1024;
+        err = plan_with(args, c, steps);
     }
+    *chosen = c;
+    return err;
+}
+
+Config plan_config(const LaunchArgs& args) {
+    Config c;
+    std::vector<LaunchStep> unused;
+    if (plan_chosen(args, &c, &unused) != cudaSuccess) (void)cudaGetLastError();
     return c;
 }
 
 static cudaError_t plan(const LaunchArgs& args, std::vector<LaunchStep>* steps) {
-    return plan_with(args, plan_config(args), steps);
+    Config c;
+    return plan_chosen(args, &c, steps);
 }
 
 // The traffic of the path `plan` takes on the current device (H100 values when there is none),
