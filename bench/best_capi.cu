@@ -81,9 +81,9 @@ int sml_best_softmax(const void* in, void* out, long long rows, long long cols, 
 }
 
 // An explicit configuration (path 0 group, 1 cluster, 2 two-pass), for tuning.
-// Sizes in 16-byte packs, as in sml::best::Config.
+// Sizes in 16-byte packs, as in sml::best::Config; l2 is the two-pass kernel's L2 flags.
 int sml_best_softmax_with(const void* in, void* out, long long rows, long long cols, int dtype,
-                          int path, int width, int packs, int threads, int cluster, int stash) {
+                          int path, int width, int packs, int threads, int cluster, int l2) {
     const sml::LaunchArgs a = make_args(in, out, rows, cols, dtype);
     sml::best::Config c;
     c.path = static_cast<sml::best::Config::Path>(path);
@@ -91,11 +91,11 @@ int sml_best_softmax_with(const void* in, void* out, long long rows, long long c
     c.packs = packs;
     c.threads = threads;
     c.cluster = cluster;
-    c.stash = stash;
+    c.l2 = l2;
     PlanCache& cache = plan_cache();
     char fields[96];  // every field, so two tuned variants never share a cached plan
     std::snprintf(fields, sizeof fields, "%d %d %d %d %d %d", path, width, packs, threads, cluster,
-                  stash);
+                  l2);
     const std::string key = cache_key(in, out, rows, cols, dtype, fields);
     if (cache.key != key) {
         cache.key.clear();

@@ -4,7 +4,8 @@
 # runs the GPU test, then the side-by-side peer benchmark. Few files land in $OUT (the device
 # tool returns a limited number): build.txt, tune.txt, test.txt, peers.txt, peers/<device>.json.
 # Usage: bash bench/device_tune.sh [TUNE_COLS] (empty TUNE_COLS skips tuning; PEERS=0 skips the
-# peer benchmark, for a call that only tunes)
+# peer benchmark, for a call that only tunes; TUNE_DTYPES="fp32 fp16 bf16" tunes each dtype,
+# into tune.txt, tune-fp16.txt, tune-bf16.txt; TUNE_HALF_COLS sets the N list of fp16/bf16)
 set -o pipefail
 OUT=${OUT:-/tmp/sml-out}
 mkdir -p "$OUT"
@@ -24,8 +25,12 @@ wait
 tail -5 /tmp/cmake.log /tmp/test-build.log >> "$OUT/build.txt"
 export PYTHONUNBUFFERED=1
 if [ -n "$TUNE_COLS" ]; then
-    python3 bench/peers.py --lib /tmp/libsmlbest.so --tune --samples 20 --cols $TUNE_COLS \
-        > "$OUT/tune.txt" 2>&1
+    for dtype in ${TUNE_DTYPES:-fp32}; do
+        name=tune; cols=$TUNE_COLS
+        [ "$dtype" != fp32 ] && name=tune-$dtype && cols=${TUNE_HALF_COLS:-$TUNE_COLS}
+        python3 bench/peers.py --lib /tmp/libsmlbest.so --tune --samples 20 --dtype $dtype \
+            --cols $cols > "$OUT/$name.txt" 2>&1
+    done
 fi
 if [ -x $SRC/build/tests/gpu_test_best ]; then
     timeout 300 $SRC/build/tests/gpu_test_best --gtest_color=no > "$OUT/test.txt" 2>&1

@@ -143,17 +143,18 @@ def tune_configs(cols, dtype_bytes):
     """The configurations of best worth trying at this N: (label, tuple for the C API).
 
     Tuple, sizes in 16-byte packs: path (0 group, 1 cluster, 2 two-pass), width,
-    packs, threads, cluster, stash. "auto" (None) is the dispatcher's own pick."""
+    packs, threads, cluster, l2 (two-pass: 1 = L2 evict_last/evict_first policies,
+    2 = second pass backwards). "auto" (None) is the dispatcher's own pick."""
     vec = 16 // dtype_bytes
     packs = -(-(cols + (vec - 1 if cols % vec else 0)) // vec)  # odd N: rows start unaligned
     out = [("auto", None)]
-    if packs <= 64:  # the sub-warp group kernel, at two block sizes
+    if packs <= 64:  # the sub-warp group kernel, at three block sizes
         width, per_lane = 1, 1
         while width < 32 and width < packs:
             width *= 2
         while 32 * per_lane < packs:
             per_lane *= 2
-        for threads in (128, 256):
+        for threads in (128, 256, 512):
             out.append((f"group w{width} p{per_lane} t{threads}",
                         (0, width, per_lane, threads, 1, 0)))
         return out
@@ -162,27 +163,21 @@ def tune_configs(cols, dtype_bytes):
         threads = -(-(-(-packs // cluster)) // per_thread)
         return -(-threads // 32) * 32
 
-    for ppt in (2, 4, 8):  # one block per row
+    for ppt in (1, 2, 4, 8):  # one block per row
         threads = threads_for(1, ppt)
         if 32 <= threads <= 1024:
             out.append((f"cluster 1x{threads}x{ppt}p", (1, 0, ppt, threads, 1, 0)))
-    if packs > 4096:  # clusters, 4 or 8 packs a thread; then shared memory as well
-        for cluster in (2, 3, 4, 5, 6, 7, 8, 12, 16):
+    if packs > 4096:  # clusters (3, 5, 6 and 12 blocks measured slow at every N), 4 or 8 packs
+        for cluster in (2, 4, 7, 8, 16):
             for ppt in (4, 8):
                 threads = threads_for(cluster, ppt)
                 if 128 <= threads <= 1024:
                     out.append((f"cluster {cluster}x{threads}x{ppt}p",
                                 (1, 0, ppt, threads, cluster, 0)))
-        if packs > 16384:  # 4 packs in registers and 4 or 12 in shared memory
-            for cluster in (8, 16):
-                for stash in (4, 12):
-                    threads = threads_for(cluster, 4 + stash)
-                    if 256 <= threads <= 1024:
-                        out.append((f"cluster {cluster}x{threads}x4p+{stash}",
-                                    (1, 0, 4, threads, cluster, stash)))
     if packs >= 65536:
         for cluster in (8, 16):
-            out.append((f"two-pass {cluster}x1024", (2, 0, 0, 1024, cluster, 0)))
+            for l2 in (0, 1, 2, 3):
+                out.append((f"two-pass {cluster}x1024 l2={l2}", (2, 0, 0, 1024, cluster, l2)))
     return out
 
 

@@ -48,11 +48,12 @@
 #include <cooperative_groups.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
-#include <cuda_pipeline.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
+#include "kernels/best_softmax.h"
 #include "kernels/element_io.cuh"
 #include "kernels/kernel_api.h"
 
@@ -82,18 +83,48 @@ __device__ __forceinline__ int frame_head(const T* p) {
     return static_cast<int>((reinterpret_cast<uintptr_t>(p) & 15u) / sizeof(T));
 }
 
-// kStream: read once. kKeepInL2: read again soon (the two-pass kernel's first pass).
-enum class LoadHint { kStream, kKeepInL2 };
-
-// Cache hints, measured on an H100 (bench/README-peers.md): plain loads beat ld.global.cs by
-// 2-5% here; streaming stores (st.global.cs) beat plain ones by up to 8% for one-block-per-row
-// rows, since the output then does not evict input that is still to be read.
-template <LoadHint kHint>
-__device__ __forceinline__ uint4 load16(const uint4* src) {
-    return kHint == LoadHint::kKeepInL2 ? __ldcg(src) : *src;
-}
+// How a 16-byte pack is read. PlainLoad: the row is read once (the on-chip kernels). The two-pass
+// kernel reads each slice twice and tells L2 so (LoadPolicy): its first read marks the lines
+// evict_last, its second evict_first, so lines still to be re-read outlive the output streaming
+// past them. Plain loads beat ld.global.cs by 2-5% on an H100 (bench/README-peers.md); streaming
+// stores (st.global.cs) beat plain ones by up to 8% for one-block-per-row rows, since the output
+// then does not evict input that is still to be read.
+struct PlainLoad {
+    __device__ uint4 operator()(const uint4* src) const { return *src; }
+};
+struct CacheGlobalLoad {  // ld.global.cg: L2 only (the two-pass kernel without L2 policies)
+    __device__ uint4 operator()(const uint4* src) const { return __ldcg(src); }
+};
+enum class L2Evict { kLast, kFirst };
+template <L2Evict kEvict>
+struct LoadPolicy {
+    uint64_t policy;
+    __device__ LoadPolicy() {
+        if (kEvict == L2Evict::kLast)
+            asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+        else
+            asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+    }
+    __device__ uint4 operator()(const uint4* src) const {
+        uint4 v;
+        asm("ld.global.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
+            : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+            : "l"(src), "l"(policy));
+        return v;
+    }
+};
 __device__ __forceinline__ void store16(uint4* dst, uint4 v) {
     __stcs(dst, v);
+}
+
+// 2^x on the special-function unit (MUFU.EX2), results below 2^-126 flushed to zero. exp2f keeps
+// those denormals with a range check and two multiplies around every call; a softmax output that
+// small is zero to any tolerance, and fp16/bf16 rows are short of instruction issue on an H100
+// (the SASS of every dtype is in assets/sass/).
+__device__ __forceinline__ float ex2(float x) {
+    float y;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    return y;
 }
 
 template <typename T>
@@ -105,16 +136,26 @@ __device__ __forceinline__ void unpack(uint4 raw, float (&x)[Vec<T>::kSize]) {
     for (int k = 0; k < V; ++k) x[k] = to_float(v[k]);
 }
 
+template <typename T>
+__device__ __forceinline__ uint4 pack(const float (&x)[Vec<T>::kSize]) {
+    constexpr int V = Vec<T>::kSize;
+    alignas(16) T v[V];
+#pragma unroll
+    for (int k = 0; k < V; ++k) v[k] = from_float<T>(x[k]);
+    return *reinterpret_cast<uint4*>(v);
+}
+
 // Pack `q` of the aligned frame of a row that occupies frame slots [head, head + cols).
 // Slots outside the row read as -inf, which leaves both the max and the sum unchanged.
 // I (the index type) is int where the row is known to be shorter than 2^31 values: half the
 // registers of int64_t for every pack's index, which the unrolled kernels hold many of.
-template <typename T, LoadHint kHint = LoadHint::kStream, typename I>
-__device__ __forceinline__ uint4 load_raw(const T* frame, I q, int head, I cols) {
+template <typename T, class Load = PlainLoad, typename I>
+__device__ __forceinline__ uint4 load_raw(const T* frame, I q, int head, I cols,
+                                          const Load& load = Load{}) {
     constexpr int V = Vec<T>::kSize;
     const I f0 = q * V;
     if (f0 >= head && f0 + V <= head + cols)
-        return load16<kHint>(reinterpret_cast<const uint4*>(frame + f0));
+        return load(reinterpret_cast<const uint4*>(frame + f0));
     alignas(16) T v[V];  // an edge pack, element by element
 #pragma unroll
     for (int k = 0; k < V; ++k) {
@@ -132,10 +173,7 @@ __device__ __forceinline__ void store_pack(T* out_row, bool same_frame, I q, int
     constexpr int V = Vec<T>::kSize;
     const I f0 = q * V;
     if (same_frame && f0 >= head && f0 + V <= head + cols) {
-        alignas(16) T v[V];
-#pragma unroll
-        for (int k = 0; k < V; ++k) v[k] = from_float<T>(y[k]);
-        store16(reinterpret_cast<uint4*>(out_row + (f0 - head)), *reinterpret_cast<uint4*>(v));
+        store16(reinterpret_cast<uint4*>(out_row + (f0 - head)), pack<T>(y));
     } else {
 #pragma unroll
         for (int k = 0; k < V; ++k) {
@@ -144,36 +182,98 @@ __device__ __forceinline__ void store_pack(T* out_row, bool same_frame, I q, int
         }
     }
 }
-
-// The normalised pack: exp(x - m) / sum, as exp2((x - m) * log2(e)) times one reciprocal.
-template <typename T>
-__device__ __forceinline__ void normalise(uint4 raw, float m, float inv,
-                                          float (&y)[Vec<T>::kSize]) {
-    unpack<T>(raw, y);
-#pragma unroll
-    for (int k = 0; k < Vec<T>::kSize; ++k) y[k] = exp2f((y[k] - m) * kLog2e) * inv;
-}
 // @endregion element-io
 
-// A running (max, sum) per thread, updated as each pack arrives (the two-pass kernel).
-// Step 6's merge rule, per thread: the exponentials are summed while later packs are still on
-// their way from DRAM, so when the last pack lands only one reduction of (max, sum) pairs is left
-// -- one round through the cluster instead of one for the max and another for the sum.
+// @region one-exp: each value's exponential is computed once and kept where the value was
+// The on-chip kernels hold the row, so they take the max first, then replace every value by
+// exp(x - max) *in its register* while summing, and the output is that times one factor:
+//     exp(x - row_max) / row_sum = exp(x - m) * [exp(m - row_max) / row_sum]
+// for any m (here the thread's or the group's max). One MUFU.EX2 per element instead of two:
+// an fp16 pack holds 8 values, and with two exps each an fp16 row ran out of instruction issue
+// before it ran out of bandwidth. For fp16/bf16 the exps are stored rounded to the dtype, which
+// the output is anyway (one more rounding: still within tolerance_for(dtype)).
+
+// The max of a pack. fp16/bf16 compare in pairs (HMNMX2: a max is exact in any format), then
+// widen two values instead of eight. NaN is skipped, as fmaxf does; the sum catches it.
+template <typename T>
+__device__ __forceinline__ float pack_max(float m, uint4 raw) {
+    float x[Vec<T>::kSize];
+    unpack<T>(raw, x);
+#pragma unroll
+    for (int k = 0; k < Vec<T>::kSize; ++k) m = fmaxf(m, x[k]);
+    return m;
+}
+template <typename H2>
+__device__ __forceinline__ float pair_max(float m, uint4 raw) {
+    const H2* h = reinterpret_cast<const H2*>(&raw);
+    const H2 p = __hmax2(__hmax2(h[0], h[1]), __hmax2(h[2], h[3]));
+    return fmaxf(m, fmaxf(__low2float(p), __high2float(p)));
+}
+template <>
+__device__ __forceinline__ float pack_max<__half>(float m, uint4 raw) {
+    return pair_max<__half2>(m, raw);
+}
+template <>
+__device__ __forceinline__ float pack_max<__nv_bfloat16>(float m, uint4 raw) {
+    return pair_max<__nv_bfloat162>(m, raw);
+}
+
+// The shift for a thread's exps: its max, or 0 while every value it holds is -inf.
+__device__ __forceinline__ float sum_shift(float m) {
+    return m == kNegInf ? 0.0f : m;
+}
+
+// Replaces each value x of the pack by exp(x - shift) and returns s plus their sum.
+template <typename T>
+__device__ __forceinline__ float exp_in_place(uint4& raw, float shift, float s) {
+    float x[Vec<T>::kSize];
+    unpack<T>(raw, x);
+#pragma unroll
+    for (int k = 0; k < Vec<T>::kSize; ++k) {
+        x[k] = ex2((x[k] - shift) * kLog2e);
+        s += x[k];
+    }
+    raw = pack<T>(x);
+    return s;
+}
+
+// An exp pack times the row's factor: the output values.
+template <typename T>
+__device__ __forceinline__ void scale_pack(uint4 raw, float factor, float (&y)[Vec<T>::kSize]) {
+    unpack<T>(raw, y);
+#pragma unroll
+    for (int k = 0; k < Vec<T>::kSize; ++k) y[k] *= factor;
+}
+
+// A running (max, sum) per thread, updated as each pack arrives (the two-pass kernel), and the
+// (max, sum) pairs the reductions merge. Step 6's merge rule: the exponentials are summed while
+// later packs are still on their way from DRAM, so when the last pack lands only one reduction of
+// (max, sum) pairs is left -- one round through the cluster instead of one for the max and another
+// for the sum.
 // Special values follow torch.softmax: an all -inf row has max -inf and sum 0, and its output
 // exp(-inf - (-inf)) is NaN; a NaN anywhere reaches the sum and makes the row NaN.
 struct MaxSum {
     float m, s;
 };
 
+// The factor that turns exp(x - m), m the thread's max, into the output exp(x - row.m) / row.s.
+// A thread holding only -inf has shift 0 and exps of 0: factor 0, except in an all -inf row,
+// where 1 / sum is inf and 0 * inf makes the row NaN, as torch.softmax does.
+__device__ __forceinline__ float output_factor(float m, MaxSum row) {
+    const float inv = 1.0f / row.s;
+    return m == kNegInf ? 0.0f * inv : ex2((m - row.m) * kLog2e) * inv;
+}
+// @endregion one-exp
+
 __device__ __forceinline__ void absorb(MaxSum& acc, const float* x, int n) {
     float pm = acc.m;
     for (int k = 0; k < n; ++k) pm = fmaxf(pm, x[k]);  // fmaxf skips NaN; the sum catches it
     if (pm > acc.m) {  // rescale what is summed so far to the new max (0 if it was empty)
-        acc.s *= exp2f((acc.m - pm) * kLog2e);
+        acc.s *= ex2((acc.m - pm) * kLog2e);
         acc.m = pm;
     }
-    const float shift = acc.m == kNegInf ? 0.0f : acc.m;  // all -inf so far: avoid -inf - -inf
-    for (int k = 0; k < n; ++k) acc.s += exp2f((x[k] - shift) * kLog2e);
+    const float shift = sum_shift(acc.m);  // all -inf so far: avoid -inf - -inf
+    for (int k = 0; k < n; ++k) acc.s += ex2((x[k] - shift) * kLog2e);
 }
 
 template <typename T>
@@ -183,37 +283,24 @@ __device__ __forceinline__ void absorb_pack(MaxSum& acc, uint4 raw) {
     absorb(acc, x, Vec<T>::kSize);
 }
 
-// One thread's (max, sum) over packs that are all in hand: the max first, then the sum relative
-// to it -- no rescaling, and the pair joins the others in one reduction.
+// The normalised pack from raw input (the two-pass kernel's second read):
+// exp(x - m) / sum, as exp2((x - m) * log2(e)) times one reciprocal.
 template <typename T>
-__device__ __forceinline__ float pack_max(float m, uint4 raw) {
-    float x[Vec<T>::kSize];
-    unpack<T>(raw, x);
+__device__ __forceinline__ void normalise(uint4 raw, float m, float inv,
+                                          float (&y)[Vec<T>::kSize]) {
+    unpack<T>(raw, y);
 #pragma unroll
-    for (int k = 0; k < Vec<T>::kSize; ++k) m = fmaxf(m, x[k]);
-    return m;
-}
-template <typename T>
-__device__ __forceinline__ float pack_sum(float s, uint4 raw, float shift) {
-    float x[Vec<T>::kSize];
-    unpack<T>(raw, x);
-#pragma unroll
-    for (int k = 0; k < Vec<T>::kSize; ++k) s += exp2f((x[k] - shift) * kLog2e);
-    return s;
-}
-// The shift for a thread's sum: its max, or 0 while every value it holds is -inf.
-__device__ __forceinline__ float sum_shift(float m) {
-    return m == kNegInf ? 0.0f : m;
+    for (int k = 0; k < Vec<T>::kSize; ++k) y[k] = ex2((y[k] - m) * kLog2e) * inv;
 }
 
 __device__ __forceinline__ MaxSum merge(MaxSum a, MaxSum b) {
     const float m = fmaxf(a.m, b.m);
-    const float sa = a.m == m ? a.s : a.s * exp2f((a.m - m) * kLog2e);
-    const float sb = b.m == m ? b.s : b.s * exp2f((b.m - m) * kLog2e);
+    const float sa = a.m == m ? a.s : a.s * ex2((a.m - m) * kLog2e);
+    const float sb = b.m == m ? b.s : b.s * ex2((b.m - m) * kLog2e);
     return MaxSum{m, sa + sb};
 }
 
-// @region reductions: butterfly shuffles inside a group; warp partials through shared memory
+// Reductions: butterfly shuffles inside a group; warp partials through shared memory.
 struct MaxOp {
     __device__ float operator()(float a, float b) const { return fmaxf(a, b); }
     static constexpr float kIdentity = kNegInf;
@@ -251,7 +338,6 @@ __device__ __forceinline__ MaxSum block_merge(MaxSum v, MaxSum* slots) {
     if (warp == 0) v = warp_merge(lane < kWarps ? slots[lane] : MaxSum{kNegInf, 0.0f});
     return v;
 }
-// @endregion reductions
 
 // @region cluster-glue: one place that knows about thread-block clusters (Hopper, sm_90+)
 // RowCluster<false> is one block per row: plain __syncthreads, no cluster launch (measured
@@ -377,21 +463,12 @@ __global__ void __launch_bounds__(512)
             const int64_t row = first + r * kGroupsPerWarp + group;
             float m = kNegInf;
 #pragma unroll
-            for (int p = 0; p < PACKS; ++p) {
-                float x[V];
-                unpack<T>(raw[r][p], x);
-#pragma unroll
-                for (int k = 0; k < V; ++k) m = fmaxf(m, x[k]);
-            }
+            for (int p = 0; p < PACKS; ++p) m = pack_max<T>(m, raw[r][p]);
             m = group_reduce<WIDTH>(m, MaxOp{});
+            // Relative to the row's own max (an all -inf row: -inf - -inf = NaN, as torch).
             float s = 0.0f;
 #pragma unroll
-            for (int p = 0; p < PACKS; ++p) {
-                float x[V];
-                unpack<T>(raw[r][p], x);
-#pragma unroll
-                for (int k = 0; k < V; ++k) s += exp2f((x[k] - m) * kLog2e);
-            }
+            for (int p = 0; p < PACKS; ++p) s = exp_in_place<T>(raw[r][p], m, s);
             const float inv = 1.0f / group_reduce<WIDTH>(s, SumOp{});
             if (row >= rows) continue;
             T* dst = out + row * out_stride;
@@ -399,7 +476,7 @@ __global__ void __launch_bounds__(512)
 #pragma unroll
             for (int p = 0; p < PACKS; ++p) {
                 float y[V];
-                normalise<T>(raw[r][p], m, inv, y);
+                scale_pack<T>(raw[r][p], inv, y);
                 store_pack(dst, same_frame, p * WIDTH + lane, head[r], static_cast<int>(cols),
                            y);
             }
@@ -409,33 +486,17 @@ __global__ void __launch_bounds__(512)
 // @endregion group-kernel
 
 // @region cluster-kernel: a row per block or per cluster; each block keeps its slice on chip
-// Block `rank` owns packs [rank * S, (rank + 1) * S) of the row's aligned frame, S = T * (PACKS +
-// SPACKS), T = blockDim.x; adjacent threads own adjacent packs so every load is coalesced. A
-// thread keeps PACKS packs in registers and SPACKS more in its own slots of shared memory
-// (filled by cp.async, read back only by the same thread, so no barrier guards them; a tuning
-// option that choose() does not use: it measured slower than registers alone). Any block size up to 1024, so at most 64 registers a thread: blocks of 512 or fewer then
-// fit two or more per SM, and one block's loads overlap another's stores.
-template <typename T>
-__device__ __forceinline__ void stash_pack(const T* frame, int q, int head, int cols, uint4* slot) {
-    constexpr int V = Vec<T>::kSize;
-    const int f0 = q * V;
-    if (f0 >= head && f0 + V <= head + cols) {
-        __pipeline_memcpy_async(slot, frame + f0, 16);  // global -> shared, no registers
-    } else {  // an edge pack, element by element: outside the row reads -inf
-        T* v = reinterpret_cast<T*>(slot);
-        for (int k = 0; k < V; ++k) {
-            const int f = f0 + k;
-            v[k] = (f >= head && f < head + cols) ? frame[f] : from_float<T>(kNegInf);
-        }
-    }
-}
-
-template <typename T, int PACKS, int SPACKS, bool kClustered>
+// Block `rank` owns packs [rank * S, (rank + 1) * S) of the row's aligned frame, S = T * PACKS,
+// T = blockDim.x; adjacent threads own adjacent packs so every load is coalesced. Any block size
+// up to 1024, so at most 64 registers a thread: blocks of 512 or fewer then fit two or more per
+// SM, and one block's loads overlap another's stores. Packs wholly past the row's end (a block
+// sized in whole warps, 8 fp16 values a pack) are neither loaded nor computed.
+template <typename T, int PACKS, bool kClustered>
 __global__ void __launch_bounds__(1024)
     best_cluster_kernel(const T* __restrict__ in, T* __restrict__ out, int64_t cols,
                         int64_t in_stride, int64_t out_stride) {
     using RowCluster = RowCluster<kClustered>;
-    extern __shared__ uint4 stash[];  // [SPACKS][blockDim.x]: thread t owns column t
+    constexpr int V = Vec<T>::kSize;
     __shared__ RowStats stats;
     const unsigned rank = RowCluster::rank();
     const int64_t row = blockIdx.x / RowCluster::size();
@@ -444,48 +505,39 @@ __global__ void __launch_bounds__(1024)
     const T* frame = src - head;
     const int threads = blockDim.x;
     const int n = static_cast<int>(cols);  // on-chip rows are far below 2^31 values
-    const int first_pack = static_cast<int>(rank) * threads * (PACKS + SPACKS) + threadIdx.x;
+    const int live_packs = (head + n + V - 1) / V;  // packs of the frame that hold row values
+    const int first_pack = static_cast<int>(rank) * threads * PACKS + threadIdx.x;
     auto pack_of = [&](int p) { return first_pack + p * threads; };
-    auto slot_of = [&](int s) { return stash + s * threads + threadIdx.x; };
+    auto live = [&](int p) { return pack_of(p) < live_packs; };
 
     uint4 raw[PACKS];
 #pragma unroll
-    for (int p = 0; p < PACKS; ++p) raw[p] = load_raw(frame, pack_of(p), head, n);
-#pragma unroll
-    for (int s = 0; s < SPACKS; ++s) stash_pack(frame, pack_of(PACKS + s), head, n, slot_of(s));
-    __pipeline_commit();
+    for (int p = 0; p < PACKS; ++p)
+        if (live(p)) raw[p] = load_raw(frame, pack_of(p), head, n);
 
-    // This thread's (max, sum), registers first (they land first), then its shared-memory slots.
-    MaxSum acc{kNegInf, 0.0f};
+    // This thread's max, then exp(x - max) in place of every value, and their sum.
+    float m = kNegInf;
 #pragma unroll
-    for (int p = 0; p < PACKS; ++p) acc.m = pack_max<T>(acc.m, raw[p]);
-    __pipeline_wait_prior(0);
+    for (int p = 0; p < PACKS; ++p)
+        if (live(p)) m = pack_max<T>(m, raw[p]);
+    const float shift = sum_shift(m);
+    float s = 0.0f;
 #pragma unroll
-    for (int s = 0; s < SPACKS; ++s) acc.m = pack_max<T>(acc.m, *slot_of(s));
-    const float shift = sum_shift(acc.m);
-#pragma unroll
-    for (int p = 0; p < PACKS; ++p) acc.s = pack_sum<T>(acc.s, raw[p], shift);
-#pragma unroll
-    for (int s = 0; s < SPACKS; ++s) acc.s = pack_sum<T>(acc.s, *slot_of(s), shift);
-    const MaxSum rs = row_stats<kClustered>(acc, stats);
+    for (int p = 0; p < PACKS; ++p)
+        if (live(p)) s = exp_in_place<T>(raw[p], shift, s);
+    const float factor = output_factor(m, row_stats<kClustered>(MaxSum{m, s}, stats));
     // This block has read its peers' shared memory for the last time. It must not exit before
     // they have read its own, but it can store while they catch up: arrive now, wait at the end.
     RowCluster::arrive();
-    const float inv = 1.0f / rs.s;
 
     T* dst = out + row * out_stride;
     const bool same_frame = frame_head(dst) == head;
 #pragma unroll
     for (int p = 0; p < PACKS; ++p) {
-        float y[Vec<T>::kSize];
-        normalise<T>(raw[p], rs.m, inv, y);
+        if (!live(p)) continue;
+        float y[V];
+        scale_pack<T>(raw[p], factor, y);
         store_pack(dst, same_frame, pack_of(p), head, n, y);
-    }
-#pragma unroll
-    for (int s = 0; s < SPACKS; ++s) {
-        float y[Vec<T>::kSize];
-        normalise<T>(*slot_of(s), rs.m, inv, y);
-        store_pack(dst, same_frame, pack_of(PACKS + s), head, n, y);
     }
     RowCluster::wait();
 }
@@ -493,13 +545,23 @@ __global__ void __launch_bounds__(1024)
 
 // @region two-pass-kernel: rows too long for on-chip -- online (max, sum), then write
 // Pass 1 keeps a running (max, sum) per thread (step 6's merge rule, `absorb`). Pass 2 reads the
-// slice again -- recently read, so partly from L2 -- and writes it.
+// slice again and writes it. The second read is cheap only if it comes from L2, and between the
+// two reads of a line the whole GPU reads one slice per block in flight (8 rows of 4 MiB at
+// N = 2^20 fp32: 32 MiB of a 50 MiB L2) while the output streams past. Two measured helps, as
+// flags of kL2: kL2Policy marks the first read evict_last and the second evict_first (createpolicy,
+// ld.global.L2::cache_hint); kL2Reverse runs pass 2 backwards over the slice, so the lines read
+// last, the likeliest still in L2, are read again first.
 // Up to 1024 threads, so 64 registers per thread: kUnroll is sized to fit.
-template <typename T, bool kClustered>
+constexpr int kL2Policy = Config::kL2Policy, kL2Reverse = Config::kL2Reverse;
+template <typename T, bool kClustered, int kL2>
 __global__ void __launch_bounds__(1024)
     best_two_pass_kernel(const T* __restrict__ in, T* __restrict__ out, int64_t cols,
                          int64_t in_stride, int64_t out_stride) {
     using RowCluster = RowCluster<kClustered>;
+    using FirstLoad =
+        std::conditional_t<(kL2 & kL2Policy) != 0, LoadPolicy<L2Evict::kLast>, CacheGlobalLoad>;
+    using SecondLoad =
+        std::conditional_t<(kL2 & kL2Policy) != 0, LoadPolicy<L2Evict::kFirst>, PlainLoad>;
     constexpr int V = Vec<T>::kSize;
     constexpr int kUnroll = 4;  // 4 packs (64 bytes) in flight per thread
     __shared__ RowStats stats;
@@ -512,14 +574,18 @@ __global__ void __launch_bounds__(1024)
     const int64_t packs = (head + cols + V - 1) / V;
     const int64_t per_block = (packs + blocks - 1) / blocks;
     const int64_t begin = rank * per_block, end = min(packs, begin + per_block);
+    const int64_t step = int64_t{threads} * kUnroll;  // packs per iteration of the block
+    const int64_t chunks = end > begin ? (end - begin + step - 1) / step : 0;
 
+    const FirstLoad first_load;
     MaxSum acc{kNegInf, 0.0f};
-    for (int64_t q0 = begin + threadIdx.x; q0 < end; q0 += threads * kUnroll) {
+    for (int64_t c = 0; c < chunks; ++c) {
+        const int64_t q0 = begin + c * step + threadIdx.x;
         uint4 raw[kUnroll];
 #pragma unroll
         for (int u = 0; u < kUnroll; ++u) {
             const int64_t q = q0 + u * threads;
-            raw[u] = load_raw<T, LoadHint::kKeepInL2>(frame, q, head, q < end ? cols : 0);
+            raw[u] = load_raw(frame, q, head, q < end ? cols : 0, first_load);
         }
 #pragma unroll
         for (int u = 0; u < kUnroll; ++u) absorb_pack<T>(acc, raw[u]);
@@ -528,14 +594,17 @@ __global__ void __launch_bounds__(1024)
     RowCluster::arrive();
     const float inv = 1.0f / rs.s;
 
+    const SecondLoad second_load;
     T* dst = out + row * out_stride;
     const bool same_frame = frame_head(dst) == head;
-    for (int64_t q0 = begin + threadIdx.x; q0 < end; q0 += threads * kUnroll) {
+    for (int64_t i = 0; i < chunks; ++i) {
+        const int64_t c = (kL2 & kL2Reverse) != 0 ? chunks - 1 - i : i;
+        const int64_t q0 = begin + c * step + threadIdx.x;
         uint4 raw[kUnroll];
 #pragma unroll
         for (int u = 0; u < kUnroll; ++u) {
             const int64_t q = q0 + u * threads;
-            raw[u] = load_raw(frame, q, head, q < end ? cols : 0);
+            raw[u] = load_raw(frame, q, head, q < end ? cols : 0, second_load);
         }
 #pragma unroll
         for (int u = 0; u < kUnroll; ++u) {
@@ -556,8 +625,6 @@ __global__ void __launch_bounds__(1024)
 // =============================================================================================
 // Host side: choosing a path, planning its launch, predicting its traffic.
 // =============================================================================================
-#include "kernels/best_softmax.h"
-
 namespace sml {
 namespace best {
 
@@ -572,10 +639,11 @@ std::string Config::describe() const {
             return "group " + std::to_string(width) + " lanes x " + std::to_string(packs) +
                    " packs x " + std::to_string(rows_per_group()) + " rows";
         case Path::kCluster:
-            return "cluster " + n + " x " + t + " threads x " + std::to_string(packs) + " packs" +
-                   (stash > 0 ? " + " + std::to_string(stash) + " in shared memory" : "");
+            return "cluster " + n + " x " + t + " threads x " + std::to_string(packs) + " packs";
         case Path::kTwoPass:
-            return "two-pass cluster " + n + " x " + t + " threads";
+            return "two-pass cluster " + n + " x " + t + " threads" +
+                   ((l2 & kL2Policy) != 0 ? ", L2 evict_last/first" : "") +
+                   ((l2 & kL2Reverse) != 0 ? ", pass 2 backwards" : "");
     }
     return "?";
 }
@@ -621,10 +689,9 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     // Longer rows split over a cluster whose blocks reduce through DSMEM: 2..8 blocks of at most
     // 512 threads (two share an SM) [N <= 131072], then 8 blocks of 1024 [N <= 262144], then for
     // fp32 16 (a "non-portable" size) [N <= 524288]. 8 packs a thread for fp32, 4 for fp16 and
-    // bf16 (8 spill). Clusters are Hopper and newer. (Shared memory holds more of a slice --
-    // best_cluster_kernel's SPACKS -- but measured no better: 32-64% against the two-pass
-    // kernel's 68-78% for fp32 rows of 2^20, where one block fills an SM and nothing overlaps
-    // its load and store phases; fp16 better and bf16 worse than registers alone at 2^17.)
+    // bf16 (8 spill). Clusters are Hopper and newer. (Slices held partly in shared memory
+    // through cp.async measured no better: 32-64% against the two-pass kernel's 68-78% for fp32
+    // rows of 2^20, where one block fills an SM and nothing overlaps its load and store phases.)
     const int per_thread = wide ? 8 : 4;
     c.packs = per_thread;
     const int portable = limits.cc_major >= 9 ? 8 : 1;
@@ -781,11 +848,11 @@ static LaunchStep make_cluster_launch(const char* name, RowKernel<T> clustered, 
     return s;
 }
 
-template <typename T, int P, int S>
+template <typename T, int P>
 static LaunchStep make_cluster_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
-    return make_cluster_launch<T>("best_cluster", best_cluster_kernel<T, P, S, true>,
-                                  best_cluster_kernel<T, P, S, false>, c.threads,
-                                  size_t{16} * S * c.threads, a, c.cluster, err);
+    return make_cluster_launch<T>("best_cluster", best_cluster_kernel<T, P, true>,
+                                  best_cluster_kernel<T, P, false>, c.threads, 0, a, c.cluster,
+                                  err);
 }
 
 static bool valid_threads(int t, int max_threads = 1024) {
@@ -794,29 +861,38 @@ static bool valid_threads(int t, int max_threads = 1024) {
 
 template <typename T>
 static LaunchStep cluster_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
-    // 1, 2, 4 or 8 packs a thread in registers; or 4 there and 4 or 12 in shared memory (with
-    // 8 in registers as well, the kernel spills).
+    // 1, 2, 4 or 8 packs a thread, in registers.
     if (valid_threads(c.threads)) {
-        if (c.stash == 0) {
-            if (c.packs == 1) return make_cluster_step<T, 1, 0>(a, c, err);
-            if (c.packs == 2) return make_cluster_step<T, 2, 0>(a, c, err);
-            if (c.packs == 4) return make_cluster_step<T, 4, 0>(a, c, err);
-            if (c.packs == 8) return make_cluster_step<T, 8, 0>(a, c, err);
-        } else if (c.packs == 4) {
-            if (c.stash == 4) return make_cluster_step<T, 4, 4>(a, c, err);
-            if (c.stash == 12) return make_cluster_step<T, 4, 12>(a, c, err);
-        }
+        if (c.packs == 1) return make_cluster_step<T, 1>(a, c, err);
+        if (c.packs == 2) return make_cluster_step<T, 2>(a, c, err);
+        if (c.packs == 4) return make_cluster_step<T, 4>(a, c, err);
+        if (c.packs == 8) return make_cluster_step<T, 8>(a, c, err);
     }
     *err = cudaErrorInvalidConfiguration;
     return {};
 }
 
+template <typename T, int L2>
+static LaunchStep make_two_pass_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
+    return make_cluster_launch<T>("best_two_pass", best_two_pass_kernel<T, true, L2>,
+                                  best_two_pass_kernel<T, false, L2>, c.threads, 0, a, c.cluster,
+                                  err);
+}
+
 template <typename T>
 static LaunchStep two_pass_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
-    if (valid_threads(c.threads))
-        return make_cluster_launch<T>("best_two_pass", best_two_pass_kernel<T, true>,
-                                      best_two_pass_kernel<T, false>, c.threads, 0, a, c.cluster,
-                                      err);
+    if (valid_threads(c.threads)) {
+        switch (c.l2) {
+            case 0:
+                return make_two_pass_step<T, 0>(a, c, err);
+            case kL2Policy:
+                return make_two_pass_step<T, kL2Policy>(a, c, err);
+            case kL2Reverse:
+                return make_two_pass_step<T, kL2Reverse>(a, c, err);
+            case kL2Policy | kL2Reverse:
+                return make_two_pass_step<T, kL2Policy | kL2Reverse>(a, c, err);
+        }
+    }
     *err = cudaErrorInvalidConfiguration;
     return {};
 }
@@ -850,7 +926,7 @@ static int64_t capacity(const Config& c, DType t) {
         case Config::Path::kGroup:
             return c.width * c.packs * vec;
         case Config::Path::kCluster:
-            return c.cluster * c.threads * (c.packs + c.stash) * vec;
+            return c.cluster * c.threads * c.packs * vec;
         case Config::Path::kTwoPass:
             return kUnlimitedCols;
     }
@@ -886,11 +962,11 @@ template <typename T>
 static const void* one_block_kernel(int packs) {
     switch (packs) {
         case 2:
-            return reinterpret_cast<const void*>(best_cluster_kernel<T, 2, 0, false>);
+            return reinterpret_cast<const void*>(best_cluster_kernel<T, 2, false>);
         case 4:
-            return reinterpret_cast<const void*>(best_cluster_kernel<T, 4, 0, false>);
+            return reinterpret_cast<const void*>(best_cluster_kernel<T, 4, false>);
         case 8:
-            return reinterpret_cast<const void*>(best_cluster_kernel<T, 8, 0, false>);
+            return reinterpret_cast<const void*>(best_cluster_kernel<T, 8, false>);
     }
     return nullptr;
 }

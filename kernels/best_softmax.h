@@ -14,12 +14,15 @@ namespace sml::best {
 // packs (4 fp32 or 8 fp16/bf16 values), so one shape moves the same bytes in every dtype.
 struct Config {
     enum class Path { kGroup, kCluster, kTwoPass };
+    // Two-pass flags (best_two_pass_kernel): evict_last / evict_first L2 policies on the first /
+    // second read; the second pass backwards over the slice.
+    static constexpr int kL2Policy = 1, kL2Reverse = 2;
     Path path = Path::kGroup;
     int width = 0;    // group: lanes per row (1..32)
     int packs = 0;    // group: packs per lane and row; cluster: packs per thread in registers
-    int stash = 0;    // cluster: packs per thread in shared memory (the longest rows)
     int threads = 0;  // threads per block (group: 0 means 128)
     int cluster = 1;  // cluster / two-pass: blocks per row
+    int l2 = 0;       // two-pass: kL2Policy | kL2Reverse, how its second read finds L2
     int rows_per_group() const { return packs == 1 ? 4 : (packs == 2 ? 2 : 1); }  // group
     std::string describe() const;  // e.g. "cluster 4 x 512 threads x 4 packs"
 };

@@ -181,13 +181,17 @@ TEST(BestPaths, EveryPathMatchesReference) {
     two_pass_single.threads = 512;
     best::Config two_pass8 = two_pass_single;
     two_pass8.cluster = 8;
-    // 16 blocks (a non-portable cluster), each thread with 4 packs in registers and 4 in shared
-    // memory (cp.async), so the edge packs land in both places.
+    // The two-pass kernel with its L2 flags: evict_last / evict_first policies, backwards.
+    best::Config two_pass8_l2 = two_pass8;
+    two_pass8_l2.l2 = best::Config::kL2Policy | best::Config::kL2Reverse;
+    best::Config two_pass_single_l2 = two_pass_single;
+    two_pass_single_l2.l2 = best::Config::kL2Reverse;
+    // 16 blocks (a non-portable cluster) of 8 packs a thread. For fp16/bf16 the row fills under
+    // half of it, so whole blocks hold no live pack and still join the reduction.
     best::Config cluster16 = one_block;
     cluster16.cluster = 16;
     cluster16.threads = 416;
-    cluster16.packs = 4;
-    cluster16.stash = 4;
+    cluster16.packs = 8;
     DeviceLimits limits;
     ASSERT_TRUE(query_device_limits(0, &limits));
     for (DType t : {DType::f32, DType::f16, DType::bf16}) {
@@ -195,9 +199,11 @@ TEST(BestPaths, EveryPathMatchesReference) {
         check_case(t, 37, 201, 203, 201, 1, &group);
         check_case(t, 7, 3000, 3001, 3000, 0, &one_block);
         check_case(t, 7, 3000, 3001, 3000, 0, &two_pass_single);
+        check_case(t, 7, 30001, 30001, 30003, 1, &two_pass_single_l2);
         if (limits.cc_major >= 9) {  // clusters are Hopper and newer
             check_case(t, 7, 12000, 12003, 12000, 1, &cluster4);
             check_case(t, 5, 300001, 300001, 300001, 0, &two_pass8);
+            check_case(t, 5, 300001, 300005, 300001, 1, &two_pass8_l2);
             check_case(t, 5, 200003, 200007, 200003, 1, &cluster16);
         }
     }

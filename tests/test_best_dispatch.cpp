@@ -93,7 +93,7 @@ int64_t capacity(const Config& c, DType t) {
         case Path::kGroup:
             return int64_t{c.width} * c.packs * vec;
         case Path::kCluster:
-            return int64_t{c.cluster} * c.threads * (c.packs + c.stash) * vec;
+            return int64_t{c.cluster} * c.threads * c.packs * vec;
         case Path::kTwoPass:
             return kUnlimitedCols;
     }
