@@ -163,7 +163,7 @@ def tune_configs(cols, dtype_bytes):
         threads = -(-(-(-packs // cluster)) // per_thread)
         return -(-threads // 32) * 32
 
-    for ppt in (1, 2, 4, 8):  # one block per row
+    for ppt in (2, 4, 8):  # one block per row (1 pack a thread measured slow everywhere)
         threads = threads_for(1, ppt)
         if 32 <= threads <= 1024:
             out.append((f"cluster 1x{threads}x{ppt}p", (1, 0, ppt, threads, 1, 0)))

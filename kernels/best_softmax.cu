@@ -486,11 +486,14 @@ __global__ void __launch_bounds__(512)
 // @endregion group-kernel
 
 // @region cluster-kernel: a row per block or per cluster; each block keeps its slice on chip
-// Block `rank` owns packs [rank * S, (rank + 1) * S) of the row's aligned frame, S = T * PACKS,
-// T = blockDim.x; adjacent threads own adjacent packs so every load is coalesced. Any block size
-// up to 1024, so at most 64 registers a thread: blocks of 512 or fewer then fit two or more per
-// SM, and one block's loads overlap another's stores. Packs wholly past the row's end (a block
-// sized in whole warps, 8 fp16 values a pack) are neither loaded nor computed.
+// The row's packs (of its aligned frame) are shared evenly between the blocks of the cluster, in
+// slices of whole 128-byte lines: block `rank` owns [rank * S, (rank + 1) * S), S = ceil(packs /
+// blocks) rounded up to 8 packs, and its thread t the packs t, t + T, t + 2T, ... (T = blockDim.x),
+// so adjacent threads own adjacent packs and every load is coalesced. (Slices of T * PACKS
+// packs, the whole capacity of a block, left the last blocks of some clusters empty: measured
+// 83% against 88% at N = 100003 fp16.) Any block size up to 1024, so at most 64 registers a
+// thread: blocks of 512 or fewer then fit two or more per SM, and one block's loads overlap
+// another's stores. Slots past the slice's end are neither loaded nor computed.
 template <typename T, int PACKS, bool kClustered>
 __global__ void __launch_bounds__(1024)
     best_cluster_kernel(const T* __restrict__ in, T* __restrict__ out, int64_t cols,
@@ -505,10 +508,12 @@ __global__ void __launch_bounds__(1024)
     const T* frame = src - head;
     const int threads = blockDim.x;
     const int n = static_cast<int>(cols);  // on-chip rows are far below 2^31 values
-    const int live_packs = (head + n + V - 1) / V;  // packs of the frame that hold row values
-    const int first_pack = static_cast<int>(rank) * threads * PACKS + threadIdx.x;
-    auto pack_of = [&](int p) { return first_pack + p * threads; };
-    auto live = [&](int p) { return pack_of(p) < live_packs; };
+    const int row_packs = (head + n + V - 1) / V;  // packs of the frame that hold row values
+    const int slice = ((row_packs + RowCluster::size() - 1) / RowCluster::size() + 7) / 8 * 8;
+    const int slice_begin = static_cast<int>(rank) * slice;
+    const int slice_end = min(row_packs, slice_begin + slice);  // <= slice_begin + T * PACKS
+    auto pack_of = [&](int p) { return slice_begin + static_cast<int>(threadIdx.x) + p * threads; };
+    auto live = [&](int p) { return pack_of(p) < slice_end; };
 
     uint4 raw[PACKS];
 #pragma unroll
@@ -692,7 +697,7 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     // bf16 (8 spill). Clusters are Hopper and newer. (Slices held partly in shared memory
     // through cp.async measured no better: 32-64% against the two-pass kernel's 68-78% for fp32
     // rows of 2^20, where one block fills an SM and nothing overlaps its load and store phases.)
-    const int per_thread = wide ? 8 : 4;
+    const int per_thread = 8;
     c.packs = per_thread;
     const int portable = limits.cc_major >= 9 ? 8 : 1;
     const int largest = limits.cc_major >= 9 ? 16 : 1;
@@ -703,7 +708,7 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
             return c;
         }
     }
-    for (int cl : {portable, wide ? largest : portable}) {
+    for (int cl : {portable, largest}) {
         if (threads_for(cl, per_thread) <= 1024) {
             c.cluster = cl;
             c.threads = threads_for(cl, per_thread);
@@ -717,6 +722,7 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     c.path = Config::Path::kTwoPass;
     c.cluster = static_cast<int>(std::min<int64_t>(largest, (packs + 8191) / 8192));
     c.threads = 1024;
+    c.l2 = Config::kL2Policy;
     return c;
 }
 // @endregion choose-path
@@ -1012,6 +1018,7 @@ static cudaError_t plan_chosen(const LaunchArgs& args, Config* chosen,
         c.path = Config::Path::kTwoPass;
         c.cluster = 8;
         c.threads = 1024;
+        c.l2 = Config::kL2Policy;
         err = plan_with(args, c, steps);
     }
     *chosen = c;
