@@ -8,12 +8,13 @@
 //
 //     N (fp32)        path                                               DRAM traffic
 //     <= 256          group: 1..32 lanes per row, 1-4 rows per group      read MN, write MN
-//     <= 16384        block per row, 4 packs a thread (8 where occupancy   read MN, write MN
-//                     asks), the block sized to the row in steps of a warp
-//     <= 32768        block per row, 8 packs x <= 1024 threads             read MN, write MN
+//     <= 32768        block per row, sized to the row in steps of a warp,  read MN, write MN
+//                     2, 4 or 8 packs a thread: whichever keeps the most
+//                     rows resident on an SM
 //     <= 131072       cluster of 2..8 blocks of <= 512 threads, 8 packs    read MN, write MN
 //     <= 524288       cluster of 8, then 16, blocks of 1024 threads        read MN, write MN
-//     longer          two-pass online over a cluster of up to 16 blocks    read 2MN, write MN
+//     longer          two-pass online over a cluster of up to 16 blocks,   read 2MN (the second
+//                     with L2 eviction policies on its two reads           partly from L2), write MN
 //                     (the row no longer fits on chip)
 //
 // What changed since step 6 (online)
@@ -24,7 +25,10 @@
 //   - One reduction round per row: each thread takes its max, then its sum relative to that max,
 //     and the pairs merge with step 6's rule, so the block and the cluster synchronise once.
 //   - Registers hold raw 16-byte packs and widen to fp32 only when used: an fp16 row keeps as
-//     many bytes in flight as an fp32 row. exp is computed twice per element (sum, output).
+//     many bytes in flight as an fp32 row.
+//   - One exp per element: after the max, each value in its register is replaced by its
+//     exponential while the sum is taken, and the output is that times one factor per thread.
+//     With two exps per element, fp16 and bf16 rows ran out of instruction issue first.
 //   - Blocks are sized to the row in steps of one warp (2049 fp32 values take 160 threads, not
 //     256), and one-block rows launch without a cluster: measured faster than a cluster of 1.
 //   - Short rows use sub-warp groups: N = 32 fp32 is 8 lanes x one 16-byte load, and each group
@@ -38,8 +42,9 @@
 //
 // Tried on the H100 and not kept (bench/results/*-tune-2.txt): a persistent grid of clusters
 //   that overlaps the next row's loads with this row's stores (slower at every N); slices held
-//   partly in shared memory through cp.async (slower for fp32 and bf16; the kernel keeps the
-//   SPACKS parameter for the tuning harness); a looping grid for the group kernel (94-95%).
+//   partly in shared memory through cp.async (slower for fp32 and bf16); a looping grid for the
+//   group kernel (94-95%); a second pass that runs backwards over the slice (no better than the
+//   L2 policies alone).
 //
 // Valid N: any N >= 1, every dtype. Without clusters (compute capability < 9) one block of up
 //   to 1024 threads holds 32768 fp32 values and the two-pass path runs one block per row beyond.
@@ -674,29 +679,36 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
         const int64_t per_block = (packs + cluster - 1) / cluster;
         return static_cast<int>(((per_block + per_thread - 1) / per_thread + 31) / 32 * 32);
     };
-    // One block per row, sized to the row in steps of a warp, 4 packs a thread [N <= 16384].
+    // One block per row [fp32 N <= 32768], sized to the row in steps of a warp, with 2, 4 or 8
+    // packs a thread: the one that keeps the most rows resident on an SM (the occupancy
+    // calculator's blocks per SM; ties to fewer packs a thread). Every row's loads are issued
+    // at once, so resident rows are bytes in flight, and a shape's registers and dead slots
+    // decide how many rows fit: fp16 N = 1025 (129 packs) keeps 21 rows with 64 threads x 4 packs
+    // and 32 with 32 x 8, measured 74% against 94%. Without a GPU to ask: 4 packs, else 8.
     c.path = Config::Path::kCluster;
-    const bool wide = dtype_size(dtype) == 4;  // fp32
     auto one_block = [&](int per_thread) {
         Config b = c;
         b.packs = per_thread;
         b.threads = threads_for(1, per_thread);
         return b;
     };
-    c = one_block(4);
-    // 8 packs a thread when 4 would need more than 1024 threads [fp32 N <= 32768], or would leave
-    // one block of fewer than 1024 threads on the SM (fp32 N = 12288: 94% against 99.5%; fp16
-    // N = 16385: 61% against 82%). Other occupancy rules measured worse somewhere.
-    if (c.threads > 1024 ||
-        (resident && c.threads < 1024 && resident(c) == 1 && threads_for(1, 8) <= 1024))
-        c = one_block(8);
-    if (c.threads <= 1024) return c;
+    int most_rows = 0;
+    for (int per_thread : {2, 4, 8}) {
+        const Config b = one_block(per_thread);
+        if (b.threads > 1024) continue;
+        const int rows = resident ? resident(b) : (per_thread == 4 ? 2 : 1);
+        if (rows > most_rows) {
+            most_rows = rows;
+            c = b;
+        }
+    }
+    if (most_rows > 0) return c;
     // Longer rows split over a cluster whose blocks reduce through DSMEM: 2..8 blocks of at most
-    // 512 threads (two share an SM) [N <= 131072], then 8 blocks of 1024 [N <= 262144], then for
-    // fp32 16 (a "non-portable" size) [N <= 524288]. 8 packs a thread for fp32, 4 for fp16 and
-    // bf16 (8 spill). Clusters are Hopper and newer. (Slices held partly in shared memory
-    // through cp.async measured no better: 32-64% against the two-pass kernel's 68-78% for fp32
-    // rows of 2^20, where one block fills an SM and nothing overlaps its load and store phases.)
+    // 512 threads (two share an SM) [N <= 131072], then 8 blocks of 1024 [N <= 262144], then 16
+    // (a "non-portable" size) [N <= 524288], 8 packs a thread. Clusters are Hopper and newer.
+    // (Slices held partly in shared memory through cp.async measured no better: 32-64% against
+    // the two-pass kernel's 68-78% for fp32 rows of 2^20, where one block fills an SM and nothing
+    // overlaps its load and store phases.)
     const int per_thread = 8;
     c.packs = per_thread;
     const int portable = limits.cc_major >= 9 ? 8 : 1;
@@ -715,9 +727,9 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
             return c;
         }
     }
-    // Two passes over a cluster of one block per 8192 packs, up to 16 (measured: 2^19 fp16 76%
-    // with 8 blocks, 55% with 16; 2^20 fp32 78% with 16, 76% with 8): the second read of a
-    // slice follows the first closely enough to come partly from L2.
+    // Two passes over a cluster of one block per 8192 packs, up to 16 (measured: 2^19 fp16 79%
+    // with 8 blocks, 56% with 16; 2^20 fp32 77% with 16, 67-71% with 8), the first read marked
+    // evict_last in L2 and the second evict_first (2^20 fp32: 77% against 69% without).
     c = Config{};
     c.path = Config::Path::kTwoPass;
     c.cluster = static_cast<int>(std::min<int64_t>(largest, (packs + 8191) / 8192));

@@ -39,7 +39,7 @@ TEST(BestDispatch, ShortRowsTakeSubWarpGroupsSizedToTheRow) {
     EXPECT_EQ(pick(512, DType::bf16).describe(), pick(256).describe());
 }
 
-TEST(BestDispatch, OneBlockPerRowSizedInStepsOfAWarp) {
+TEST(BestDispatch, OneBlockPerRowSizedInStepsOfAWarp) {  // without a GPU: 4 packs, else 8
     EXPECT_EQ(pick(257).path, Path::kCluster);
     EXPECT_EQ(pick(1024).describe(), "cluster 1 x 64 threads x 4 packs");
     EXPECT_EQ(pick(16384).describe(), "cluster 1 x 1024 threads x 4 packs");
@@ -51,18 +51,29 @@ TEST(BestDispatch, OneBlockPerRowSizedInStepsOfAWarp) {
     EXPECT_EQ(pick(32768).describe(), "cluster 1 x 1024 threads x 8 packs");
 }
 
-TEST(BestDispatch, OccupancyDecidesBetweenFourAndEightPacks) {
-    // N = 12288 fp32 at 4 packs is one block of 768 threads. Where only one fits on the SM it
-    // takes 8 packs (two blocks of 384); where two fit it keeps 4.
-    auto one = [](const Config&) { return 1; };
-    auto two = [](const Config&) { return 2; };
-    EXPECT_EQ(pick(12288, DType::f32, true, kH100, one).describe(),
-              "cluster 1 x 384 threads x 8 packs");
-    EXPECT_EQ(pick(12288, DType::f32, true, kH100, two).describe(),
+TEST(BestDispatch, OccupancyDecidesThePacksAThread) {
+    // The shape (2, 4 or 8 packs a thread) that keeps the most rows resident on an SM wins, ties
+    // to fewer packs. fp16 N = 1025 (129 packs of an unaligned row): the occupancy calculator
+    // gives 21 blocks of 64 threads x 4 packs and 32 of 32 x 8 on an H100.
+    auto h100_fp16_1025 = [](const Config& c) {
+        return c.packs == 8 ? 32 : 21;
+    };
+    EXPECT_EQ(pick(1025, DType::f16, false, kH100, h100_fp16_1025).describe(),
+              "cluster 1 x 32 threads x 8 packs");
+    auto same = [](const Config&) { return 2; };  // a tie: the fewest packs a thread
+    EXPECT_EQ(pick(12288, DType::f32, true, kH100, same).describe(),
               "cluster 1 x 768 threads x 4 packs");
-    // A full block of 1024 threads is not a reason to change.
-    EXPECT_EQ(pick(16384, DType::f32, true, kH100, one).describe(),
-              "cluster 1 x 1024 threads x 4 packs");
+    EXPECT_EQ(pick(4096, DType::f32, true, kH100, same).describe(),
+              "cluster 1 x 512 threads x 2 packs");
+    auto by_threads = [](const Config& c) { return 2048 / c.threads; };
+    EXPECT_EQ(pick(12288, DType::f32, true, kH100, by_threads).describe(),
+              "cluster 1 x 384 threads x 8 packs");
+    // A shape over 1024 threads is never a candidate: 2 packs would need 1536 here.
+    auto two_pack_favourite = [](const Config& c) { return c.packs == 2 ? 32 : 1; };
+    EXPECT_EQ(pick(12288, DType::f32, true, kH100, two_pack_favourite).describe(),
+              "cluster 1 x 768 threads x 4 packs");
+    EXPECT_EQ(pick(4096, DType::f32, true, kH100, two_pack_favourite).describe(),
+              "cluster 1 x 512 threads x 2 packs");
     // Without an occupancy calculator (no GPU) the shape stays at 4 packs.
     EXPECT_EQ(pick(12288).describe(), "cluster 1 x 768 threads x 4 packs");
 }
@@ -73,18 +84,21 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     EXPECT_EQ(pick(131072).describe(), "cluster 8 x 512 threads x 8 packs");
     EXPECT_EQ(pick(262144).describe(), "cluster 8 x 1024 threads x 8 packs");
     EXPECT_EQ(pick(524288).describe(), "cluster 16 x 1024 threads x 8 packs");
-    EXPECT_EQ(pick(int64_t{1} << 20).describe(), "two-pass cluster 16 x 1024 threads");
-    // fp16 keeps 4 packs a thread in clusters (8 spill) and two passes from 2^19 values, on a
-    // cluster of one block per 8192 packs.
-    EXPECT_EQ(pick(262144, DType::f16).describe(), "cluster 8 x 1024 threads x 4 packs");
-    EXPECT_EQ(pick(524288, DType::f16).describe(), "two-pass cluster 8 x 1024 threads");
+    EXPECT_EQ(pick(int64_t{1} << 20).describe(),
+              "two-pass cluster 16 x 1024 threads, L2 evict_last/first");
+    // fp16 takes the shape of the fp32 row of the same bytes, up to 2^20 values on chip; two
+    // passes beyond, on a cluster of one block per 8192 packs.
+    EXPECT_EQ(pick(262144, DType::f16).describe(), pick(131072).describe());
+    EXPECT_EQ(pick(int64_t{1} << 20, DType::f16).describe(), pick(524288).describe());
+    EXPECT_EQ(pick(int64_t{1} << 21, DType::bf16).describe(),
+              "two-pass cluster 16 x 1024 threads, L2 evict_last/first");
 }
 
 TEST(BestDispatch, WithoutClustersOneBlockThenTwoPasses) {
     EXPECT_EQ(pick(32768, DType::f32, true, ampere()).describe(),
               "cluster 1 x 1024 threads x 8 packs");
     EXPECT_EQ(pick(32769, DType::f32, true, ampere()).describe(),
-              "two-pass cluster 1 x 1024 threads");
+              "two-pass cluster 1 x 1024 threads, L2 evict_last/first");
 }
 
 int64_t capacity(const Config& c, DType t) {
