@@ -81,9 +81,11 @@ int sml_best_softmax(const void* in, void* out, long long rows, long long cols, 
 }
 
 // An explicit configuration (path 0 group, 1 cluster, 2 two-pass), for tuning.
-// Sizes in 16-byte packs, as in sml::best::Config; l2 is the two-pass kernel's L2 flags.
+// Sizes in 16-byte packs, as in sml::best::Config; l2 is the two-pass kernel's L2 flags,
+// group_rows the group kernel's rows per group (0: its default).
 int sml_best_softmax_with(const void* in, void* out, long long rows, long long cols, int dtype,
-                          int path, int width, int packs, int threads, int cluster, int l2) {
+                          int path, int width, int packs, int threads, int cluster, int l2,
+                          int group_rows) {
     const sml::LaunchArgs a = make_args(in, out, rows, cols, dtype);
     sml::best::Config c;
     c.path = static_cast<sml::best::Config::Path>(path);
@@ -92,10 +94,11 @@ int sml_best_softmax_with(const void* in, void* out, long long rows, long long c
     c.threads = threads;
     c.cluster = cluster;
     c.l2 = l2;
+    c.rows = group_rows;
     PlanCache& cache = plan_cache();
     char fields[96];  // every field, so two tuned variants never share a cached plan
-    std::snprintf(fields, sizeof fields, "%d %d %d %d %d %d", path, width, packs, threads, cluster,
-                  l2);
+    std::snprintf(fields, sizeof fields, "%d %d %d %d %d %d %d", path, width, packs, threads,
+                  cluster, l2, group_rows);
     const std::string key = cache_key(in, out, rows, cols, dtype, fields);
     if (cache.key != key) {
         cache.key.clear();

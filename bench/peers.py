@@ -55,7 +55,7 @@ class BestLib:
         self.lib = ctypes.CDLL(path)
         ll, i, vp = ctypes.c_longlong, ctypes.c_int, ctypes.c_void_p
         self.lib.sml_best_softmax.argtypes = [vp, vp, ll, ll, i]
-        self.lib.sml_best_softmax_with.argtypes = [vp, vp, ll, ll, i] + [i] * 6
+        self.lib.sml_best_softmax_with.argtypes = [vp, vp, ll, ll, i] + [i] * 7
         self.lib.sml_best_describe.argtypes = [ll, i, ctypes.c_char_p, i]
         self.lib.sml_error_string.restype = ctypes.c_char_p
 
@@ -144,7 +144,8 @@ def tune_configs(cols, dtype_bytes):
 
     Tuple, sizes in 16-byte packs: path (0 group, 1 cluster, 2 two-pass), width,
     packs, threads, cluster, l2 (two-pass: 1 = L2 evict_last/evict_first policies,
-    2 = second pass backwards). "auto" (None) is the dispatcher's own pick."""
+    2 = second pass backwards), rows (group: rows per group, 0 = its default).
+    "auto" (None) is the dispatcher's own pick."""
     vec = 16 // dtype_bytes
     packs = -(-(cols + (vec - 1 if cols % vec else 0)) // vec)  # odd N: rows start unaligned
     out = [("auto", None)]
@@ -156,7 +157,11 @@ def tune_configs(cols, dtype_bytes):
             per_lane *= 2
         for threads in (128, 256, 512):
             out.append((f"group w{width} p{per_lane} t{threads}",
-                        (0, width, per_lane, threads, 1, 0)))
+                        (0, width, per_lane, threads, 1, 0, 0)))
+            if per_lane == 1:  # 4 rows a group by default; 2 and 8 as well
+                for rows in (2, 8):
+                    out.append((f"group w{width} p1 t{threads} r{rows}",
+                                (0, width, 1, threads, 1, 0, rows)))
         return out
 
     def threads_for(cluster, per_thread):
@@ -166,18 +171,19 @@ def tune_configs(cols, dtype_bytes):
     for ppt in (2, 4, 8):  # one block per row (1 pack a thread measured slow everywhere)
         threads = threads_for(1, ppt)
         if 32 <= threads <= 1024:
-            out.append((f"cluster 1x{threads}x{ppt}p", (1, 0, ppt, threads, 1, 0)))
+            out.append((f"cluster 1x{threads}x{ppt}p", (1, 0, ppt, threads, 1, 0, 0)))
     if packs > 4096:  # clusters (3, 5, 6 and 12 blocks measured slow at every N), 4 or 8 packs
         for cluster in (2, 4, 7, 8, 16):
             for ppt in (4, 8):
                 threads = threads_for(cluster, ppt)
                 if 128 <= threads <= 1024:
                     out.append((f"cluster {cluster}x{threads}x{ppt}p",
-                                (1, 0, ppt, threads, cluster, 0)))
+                                (1, 0, ppt, threads, cluster, 0, 0)))
     if packs >= 65536:
         for cluster in (8, 16):
             for l2 in (0, 1, 2, 3):
-                out.append((f"two-pass {cluster}x1024 l2={l2}", (2, 0, 0, 1024, cluster, l2)))
+                out.append((f"two-pass {cluster}x1024 l2={l2}",
+                            (2, 0, 0, 1024, cluster, l2, 0)))
     return out
 
 
