@@ -40,11 +40,11 @@
 //     One reciprocal per row, then a multiply per element.
 //   - Stores carry the streaming hint (st.global.cs): the output is never read again.
 //
-// Tried on the H100 and not kept (bench/results/*-tune-2.txt): a persistent grid of clusters
-//   that overlaps the next row's loads with this row's stores (slower at every N); slices held
-//   partly in shared memory through cp.async (slower for fp32 and bf16); a looping grid for the
-//   group kernel (94-95%); a second pass that runs backwards over the slice (no better than the
-//   L2 policies alone).
+// Tried on the H100 and not kept (bench/results/*-tune-2.txt, *-tune-3.txt): a persistent grid
+//   of clusters that overlaps the next row's loads with this row's stores (slower at every N);
+//   slices held partly in shared memory through cp.async (slower for fp32 and bf16); a looping
+//   grid for the group kernel (94-95%); a second pass that runs backwards over the slice (no
+//   better than the L2 policies alone).
 //
 // Valid N: any N >= 1, every dtype. Without clusters (compute capability < 9) one block of up
 //   to 1024 threads holds 32768 fp32 values and the two-pass path runs one block per row beyond.
@@ -494,9 +494,9 @@ __global__ void __launch_bounds__(512)
 // The row's packs (of its aligned frame) are shared evenly between the blocks of the cluster, in
 // slices of whole 128-byte lines: block `rank` owns [rank * S, (rank + 1) * S), S = ceil(packs /
 // blocks) rounded up to 8 packs, and its thread t the packs t, t + T, t + 2T, ... (T = blockDim.x),
-// so adjacent threads own adjacent packs and every load is coalesced. (Slices of T * PACKS
-// packs, the whole capacity of a block, left the last blocks of some clusters empty: measured
-// 83% against 88% at N = 100003 fp16.) Any block size up to 1024, so at most 64 registers a
+// so adjacent threads own adjacent packs and every load is coalesced. (Slices of T * PACKS, a
+// block's whole capacity, left the last block of some clusters empty: N = 100003 fp16 on 8 x 224
+// threads ran at 83% so, 86% with even slices.) Any block size up to 1024, so at most 64 regs a
 // thread: blocks of 512 or fewer then fit two or more per SM, and one block's loads overlap
 // another's stores. Slots past the slice's end are neither loaded nor computed.
 template <typename T, int PACKS, bool kClustered>
