@@ -13,9 +13,9 @@
 //                     rows resident on an SM
 //     <= 131072       cluster of 2..8 blocks of <= 512 threads, 8 packs    read MN, write MN
 //     <= 524288       cluster of 8, then 16, blocks of 1024 threads        read MN, write MN
-//     longer          two-pass online over a cluster of up to 16 blocks,   read 2MN (the second
-//                     with L2 eviction policies on its two reads           partly from L2), write MN
-//                     (the row no longer fits on chip)
+//     longer          two-pass online over a cluster of up to 16 blocks,   read 2MN (part of
+//                     with L2 eviction policies on its two reads           the second from L2),
+//                     (the row no longer fits on chip)                     write MN
 //
 // What changed since step 6 (online)
 //   - The row is read from DRAM once whenever it fits on chip, and "on chip" now means the
@@ -398,7 +398,9 @@ struct RowCluster<false> {
     __device__ static void arrive() {}
     __device__ static void wait() {}
     template <class V>
-    __device__ static V* peer(V* p, unsigned) { return p; }
+    __device__ static V* peer(V* p, unsigned) {
+        return p;
+    }
 };
 
 // Shared state of one block's row reduction: per-warp partials, then the block's and the row's.
@@ -460,8 +462,7 @@ __global__ void __launch_bounds__(512)
             const int valid = row < rows ? static_cast<int>(cols) : 0;  // a short row
 #pragma unroll
             for (int p = 0; p < PACKS; ++p)
-                raw[r][p] = load_raw(src - head[r], p * WIDTH + lane,
-                                     head[r], valid);
+                raw[r][p] = load_raw(src - head[r], p * WIDTH + lane, head[r], valid);
         }
 #pragma unroll
         for (int r = 0; r < ROWS; ++r) {
@@ -482,8 +483,7 @@ __global__ void __launch_bounds__(512)
             for (int p = 0; p < PACKS; ++p) {
                 float y[V];
                 scale_pack<T>(raw[r][p], inv, y);
-                store_pack(dst, same_frame, p * WIDTH + lane, head[r], static_cast<int>(cols),
-                           y);
+                store_pack(dst, same_frame, p * WIDTH + lane, head[r], static_cast<int>(cols), y);
             }
         }
     }
@@ -512,7 +512,7 @@ __global__ void __launch_bounds__(1024)
     const int head = frame_head(src);
     const T* frame = src - head;
     const int threads = blockDim.x;
-    const int n = static_cast<int>(cols);  // on-chip rows are far below 2^31 values
+    const int n = static_cast<int>(cols);          // on-chip rows are far below 2^31 values
     const int row_packs = (head + n + V - 1) / V;  // packs of the frame that hold row values
     const int slice = ((row_packs + RowCluster::size() - 1) / RowCluster::size() + 7) / 8 * 8;
     const int slice_begin = static_cast<int>(rank) * slice;
@@ -757,8 +757,8 @@ static LaunchStep make_group_step(const LaunchArgs& a, const Config& c, cudaErro
     const SoftmaxProblem& p = a.problem;
     const int64_t rows_per_block = (threads / W) * kRows;
     // A group for every ROWS rows (the kernel loops only past 2^31 - 1 blocks).
-    const int64_t blocks = std::min<int64_t>((p.rows + rows_per_block - 1) / rows_per_block,
-                                             0x7fffffff);
+    const int64_t blocks =
+        std::min<int64_t>((p.rows + rows_per_block - 1) / rows_per_block, 0x7fffffff);
     LaunchStep s;
     s.name = "best_group";
     s.func = reinterpret_cast<const void*>(kernel);
@@ -807,9 +807,9 @@ static LaunchStep group_step(const LaunchArgs& a, const Config& c, cudaError_t* 
             case 32:
                 return group_rows_step<T, 32>(a, c, err);
         }
-    } else if (c.width == 32 && c.rows_per_group() == (c.packs == 2 ? 2 : 1)) {
-        if (c.packs == 2) return make_group_step<T, 2, 32, 2>(a, c, err);
-        if (c.packs == 4) return make_group_step<T, 4, 32, 1>(a, c, err);
+    } else if (c.width == 32) {  // 2 or 4 packs a lane: only their default rows are compiled
+        if (c.packs == 2 && c.rows_per_group() == 2) return make_group_step<T, 2, 32, 2>(a, c, err);
+        if (c.packs == 4 && c.rows_per_group() == 1) return make_group_step<T, 4, 32, 1>(a, c, err);
     }
     *err = cudaErrorInvalidConfiguration;
     return {};
@@ -1023,9 +1023,8 @@ static ResidentBlocks occupancy_of(const LaunchArgs& args) {
                 break;
         }
         int blocks = 0;
-        if (kernel == nullptr ||
-            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, c.threads, 0) !=
-                cudaSuccess) {
+        if (kernel == nullptr || cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                     &blocks, kernel, c.threads, 0) != cudaSuccess) {
             (void)cudaGetLastError();
             return std::max(1, 2048 / c.threads);  // unknown: as if threads were the only limit
         }

@@ -216,7 +216,8 @@ TEST(BestPaths, PredictionFollowsThePath) {
     ASSERT_TRUE(query_device_limits(0, &limits));
     const KernelInfo* k = find_kernel("best");
     ASSERT_NE(k, nullptr);
-    for (int64_t n : {int64_t{32}, int64_t{4096}, int64_t{131072}, int64_t{1} << 19, int64_t{1} << 20}) {
+    for (int64_t n :
+         {int64_t{32}, int64_t{4096}, int64_t{131072}, int64_t{1} << 19, int64_t{1} << 20}) {
         const SoftmaxProblem p = SoftmaxProblem::contiguous(64, n);
         const best::Config c = best::choose(n, DType::f32, true, limits);
         const double bytes = 64.0 * double(n) * 4;
@@ -227,8 +228,7 @@ TEST(BestPaths, PredictionFollowsThePath) {
     // A row of 2^19 fp32 values (2 MiB) fits in the registers of a cluster of 16 SMs (Hopper); a
     // row of 2^20 does not, and is read twice.
     EXPECT_EQ(best::choose(int64_t{1} << 19, DType::f32, true, limits).path,
-              limits.cc_major >= 9 ? best::Config::Path::kCluster
-                                   : best::Config::Path::kTwoPass);
+              limits.cc_major >= 9 ? best::Config::Path::kCluster : best::Config::Path::kTwoPass);
     EXPECT_EQ(best::choose(int64_t{1} << 20, DType::f32, true, limits).path,
               best::Config::Path::kTwoPass);
 }

@@ -30,7 +30,7 @@ Config pick(int64_t cols, DType t = DType::f32, bool aligned = true,
 
 TEST(BestDispatch, ShortRowsTakeSubWarpGroupsSizedToTheRow) {
     EXPECT_EQ(pick(1).describe(), "group 1 lanes x 1 packs x 4 rows");
-    EXPECT_EQ(pick(32).describe(), "group 8 lanes x 1 packs x 4 rows");   // 8 lanes x 4 fp32
+    EXPECT_EQ(pick(32).describe(), "group 8 lanes x 1 packs x 4 rows");  // 8 lanes x 4 fp32
     EXPECT_EQ(pick(64).describe(), "group 16 lanes x 1 packs x 4 rows");
     EXPECT_EQ(pick(128).describe(), "group 32 lanes x 1 packs x 4 rows");
     EXPECT_EQ(pick(256).describe(), "group 32 lanes x 2 packs x 2 rows");
@@ -55,9 +55,7 @@ TEST(BestDispatch, OccupancyDecidesThePacksAThread) {
     // The shape (2, 4 or 8 packs a thread) that keeps the most rows resident on an SM wins, ties
     // to fewer packs. fp16 N = 1025 (129 packs of an unaligned row): the occupancy calculator
     // gives 21 blocks of 64 threads x 4 packs and 32 of 32 x 8 on an H100.
-    auto h100_fp16_1025 = [](const Config& c) {
-        return c.packs == 8 ? 32 : 21;
-    };
+    auto h100_fp16_1025 = [](const Config& c) { return c.packs == 8 ? 32 : 21; };
     EXPECT_EQ(pick(1025, DType::f16, false, kH100, h100_fp16_1025).describe(),
               "cluster 1 x 32 threads x 8 packs");
     auto same = [](const Config&) { return 2; };  // a tie: the fewest packs a thread
