@@ -637,29 +637,23 @@ __global__ void __launch_bounds__(1024)
 // blocks can wait for each other. Groups of K blocks take rows G apart (G = grid / K). Each block
 // holds two rows' slices in registers: the next row's loads are issued before this row's
 // reduction and stores, so DRAM always has reads queued, through the wait for the other blocks.
-// The K blocks of a row meet in global memory (L2). The workspace has one 8-byte slot per row and
-// block, poisoned before the launch with a pattern whose sum is negative, which no real sum is.
-// A block stores its (max, sum) into its slot of the row; warp 0 of every block polls the row's
-// K slots until none is poisoned. Each slot is written once and carries its own data, so no
-// fence is needed: a first version used a counter per group with release / acquire, and the
-// release waited for every load in flight, the next row's prefetch included (63% of copy at
-// N = 2^20 fp32, against 77% for two passes).
-constexpr int kMaxGridBlocks = 4096;         // blocks in one grid launch, at most
-constexpr unsigned char kUnwrittenByte = 0xBF;  // a slot of these bytes has sum -1.49...
+// The K blocks of a row meet in global memory (L2): each writes its (max, sum), adds one to its
+// group's counter with release semantics and waits, with acquire, until all K have added one.
+// Partials alternate between two slots by row parity: a block can be one row ahead of the
+// slowest block of its group, never two (that needs the slowest block's next arrival).
+struct GridWorkspace {
+    static constexpr int kMaxBlocks = 4096;
+    unsigned arrived[kMaxBlocks];        // one counter per group, zeroed before each launch
+    MaxSum partial[2][kMaxBlocks];       // [row parity][block]
+};
 
-__device__ __forceinline__ void publish(uint64_t* slot, MaxSum v) {
-    const uint64_t bits = (uint64_t{__float_as_uint(v.s)} << 32) | __float_as_uint(v.m);
-    asm volatile("st.relaxed.gpu.global.b64 [%0], %1;" ::"l"(slot), "l"(bits) : "memory");
+__device__ __forceinline__ void arrive_release(unsigned* counter) {
+    asm volatile("red.release.gpu.global.add.u32 [%0], 1;" ::"l"(counter) : "memory");
 }
-__device__ __forceinline__ MaxSum await_published(const uint64_t* slot) {
-    for (;;) {
-        uint64_t bits;
-        asm volatile("ld.relaxed.gpu.global.b64 %0, [%1];" : "=l"(bits) : "l"(slot) : "memory");
-        const MaxSum v{__uint_as_float(static_cast<unsigned>(bits)),
-                       __uint_as_float(static_cast<unsigned>(bits >> 32))};
-        if (!(v.s < 0.0f)) return v;  // a sum is >= 0 or NaN
-        __nanosleep(20);
-    }
+__device__ __forceinline__ unsigned load_acquire(const unsigned* counter) {
+    unsigned v;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(counter) : "memory");
+    return v;
 }
 
 template <typename T, int PACKS>
@@ -695,13 +689,15 @@ template <typename T, int PACKS>
 __global__ void __launch_bounds__(1024)
     best_grid_kernel(const T* __restrict__ in, T* __restrict__ out, int64_t rows, int64_t cols,
                      int64_t in_stride, int64_t out_stride, int blocks_per_row,
-                     uint64_t* __restrict__ slots_of_rows) {
+                     GridWorkspace* __restrict__ ws) {
     __shared__ MaxSum slots[32];
     __shared__ MaxSum row_stats;
     const int groups = gridDim.x / blocks_per_row;
     const int group = blockIdx.x / blocks_per_row;
     const GridRow<T, PACKS> g{in, out, in_stride, out_stride, static_cast<int>(cols),
                               blocks_per_row, static_cast<int>(blockIdx.x % blocks_per_row)};
+    unsigned* arrived = &ws->arrived[group];
+    unsigned round = 0;  // rows this group has finished
 
     // Reduces, waits for the group and stores one row whose slice is in `raw`.
     auto finish = [&](int64_t row, uint4(&raw)[PACKS], int head) {
@@ -719,13 +715,22 @@ __global__ void __launch_bounds__(1024)
 #pragma unroll
         for (int p = 0; p < PACKS; ++p)
             if (pack_of(p) < end) s = exp_in_place<T>(raw[p], shift, s);
-        const MaxSum block = block_merge(MaxSum{m, s}, slots);  // valid in warp 0
-        uint64_t* row_slots = slots_of_rows + row * blocks_per_row;
+        const MaxSum block = block_merge(MaxSum{m, s}, slots);
+        MaxSum* partial = ws->partial[round & 1];
+        if (threadIdx.x == 0) {
+            __stcg(reinterpret_cast<float2*>(&partial[blockIdx.x]), make_float2(block.m, block.s));
+            arrive_release(arrived);
+            const unsigned all = (round + 1) * static_cast<unsigned>(blocks_per_row);
+            while (load_acquire(arrived) < all) __nanosleep(32);
+        }
+        __syncthreads();  // thread 0 has seen every block's partial for this row
         if (threadIdx.x < 32) {
-            if (threadIdx.x == 0) publish(&row_slots[g.rank], block);
             MaxSum v{kNegInf, 0.0f};
-            for (int r = threadIdx.x; r < blocks_per_row; r += 32)
-                v = merge(v, await_published(&row_slots[r]));
+            const MaxSum* peers = partial + group * blocks_per_row;
+            for (int r = threadIdx.x; r < blocks_per_row; r += 32) {
+                const float2 p = __ldcg(reinterpret_cast<const float2*>(&peers[r]));
+                v = merge(v, MaxSum{p.x, p.y});
+            }
             v = warp_merge(v);
             if (threadIdx.x == 0) row_stats = v;
         }
@@ -740,6 +745,7 @@ __global__ void __launch_bounds__(1024)
             scale_pack<T>(raw[p], factor, y);
             store_pack(dst, same_frame, pack_of(p), head, g.n, y);
         }
+        ++round;
     };
 
     // Two register sets, a and b, alternate: one row is finished while the next one loads.
@@ -898,12 +904,12 @@ static LaunchStep two_pass_step(const LaunchArgs& a, const Config& c, cudaError_
 template <typename T>
 static LaunchStep grid_step(const LaunchArgs& a, const Config& c, cudaError_t* err);
 
-size_t workspace_bytes(const SoftmaxProblem& p, const Config& c) {
-    return c.path == Config::Path::kGrid ? sizeof(uint64_t) * p.rows * c.cluster : 0;
+size_t workspace_bytes() {
+    return sizeof(GridWorkspace);
 }
 
 int grid_blocks_per_row(int64_t packs, int threads, int per_thread, int64_t resident) {
-    resident = std::min<int64_t>(resident, kMaxGridBlocks);
+    resident = std::min<int64_t>(resident, GridWorkspace::kMaxBlocks);
     const int64_t least = (packs + int64_t{threads} * per_thread - 1) / (int64_t{threads} * per_thread);
     if (least < 1 || least > resident) return 0;
     int64_t best = least;
@@ -1096,12 +1102,12 @@ static LaunchStep two_pass_step(const LaunchArgs& a, const Config& c, cudaError_
 }
 
 // The grid path: a cooperative launch (every block resident at once, or the launch fails rather
-// than deadlock), after poisoning the rows' slots in the workspace.
+// than deadlock), after zeroing the groups' counters in the workspace.
 template <typename T, int P>
 static LaunchStep make_grid_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
     auto* kernel = best_grid_kernel<T, P>;
     const SoftmaxProblem& p = a.problem;
-    auto* ws = static_cast<uint64_t*>(a.workspace);  // workspace_bytes(p, c) of them
+    auto* ws = static_cast<GridWorkspace*>(a.workspace);
     if (ws == nullptr || c.cluster < 1) {
         *err = cudaErrorInvalidValue;
         return {};
@@ -1110,7 +1116,7 @@ static LaunchStep make_grid_step(const LaunchArgs& a, const Config& c, cudaError
     *err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, c.threads, 0);
     if (*err != cudaSuccess) return {};
     const int64_t resident =
-        std::min<int64_t>(int64_t{per_sm} * a.limits.sm_count, kMaxGridBlocks);
+        std::min<int64_t>(int64_t{per_sm} * a.limits.sm_count, GridWorkspace::kMaxBlocks);
     const int64_t groups = std::min<int64_t>(resident / c.cluster, p.rows);
     if (groups < 1) {
         *err = cudaErrorCooperativeLaunchTooLarge;
@@ -1133,8 +1139,7 @@ static LaunchStep make_grid_step(const LaunchArgs& a, const Config& c, cudaError
     T* out = static_cast<T*>(a.out);
     const int blocks_per_row = c.cluster;
     s.launch = [=](cudaStream_t st) mutable {
-        const size_t bytes = sizeof(uint64_t) * p.rows * blocks_per_row;
-        cudaError_t e = cudaMemsetAsync(ws, kUnwrittenByte, bytes, st);
+        cudaError_t e = cudaMemsetAsync(ws->arrived, 0, sizeof(unsigned) * groups, st);
         if (e != cudaSuccess) return e;
         cfg.stream = st;
         cfg.attrs = attr;  // the copy's own attribute array
@@ -1295,21 +1300,15 @@ static cudaError_t plan(const LaunchArgs& args, std::vector<LaunchStep>* steps) 
     return plan_chosen(args, &c, steps);
 }
 
-// The current device's limits; the H100's where there is no device.
-static DeviceLimits current_limits() {
+// The traffic of the path `plan` takes on the current device (H100 values when there is none),
+// assuming cudaMalloc-aligned buffers.
+static Traffic predict(const SoftmaxProblem& p) {
     DeviceLimits limits = DeviceLimits::h100_reference();
     int device = 0;
     if (cudaGetDevice(&device) == cudaSuccess)
         query_device_limits(device, &limits);
     else
         (void)cudaGetLastError();
-    return limits;
-}
-
-// The traffic of the path `plan` takes on the current device (H100 values when there is none),
-// assuming cudaMalloc-aligned buffers.
-static Traffic predict(const SoftmaxProblem& p) {
-    const DeviceLimits limits = current_limits();
     const int vec = vec_of(p.dtype);
     const bool aligned = p.in_stride % vec == 0 && p.out_stride % vec == 0;
     Config c = choose(p.cols, p.dtype, aligned, limits);
@@ -1334,10 +1333,9 @@ static Traffic predict(const SoftmaxProblem& p) {
 
 }  // namespace best
 
-// The grid path's slots, for the configuration choose() takes on this device (rows assumed
-// unaligned: that never needs fewer blocks per row).
-static size_t best_workspace_bytes(const SoftmaxProblem& p) {
-    return best::workspace_bytes(p, best::choose(p.cols, p.dtype, false, best::current_limits()));
+// The grid path's counters and partials (80 KiB), asked for on every problem.
+static size_t best_workspace_bytes(const SoftmaxProblem&) {
+    return best::workspace_bytes();
 }
 
 static int64_t best_max_cols(const DeviceLimits&, DType) {

@@ -41,10 +41,9 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
 // occupancy, and two passes where this GPU cannot schedule the chosen cluster.
 Config plan_config(const LaunchArgs& args);
 
-// Device memory a configuration needs in LaunchArgs::workspace: the grid path's (max, sum) slot
-// per row and block; 0 for the other paths. The registry's workspace_bytes is this for the
-// configuration `best` chooses.
-size_t workspace_bytes(const SoftmaxProblem& p, const Config& c);
+// Device memory the grid path needs in LaunchArgs::workspace (its counters and partial sums);
+// `best` asks the runner for it on every problem, so any configuration can run.
+size_t workspace_bytes();
 
 // Blocks per row of the grid path for a row of `packs` 16-byte packs, with `resident` blocks of
 // `threads` x `per_thread` packs able to run at once: enough to hold the row, then whichever

@@ -97,27 +97,22 @@ void check_case(DType dtype, int64_t rows, int64_t cols, int64_t in_stride, int6
     const size_t out_bytes = size_t(rows * out_stride * es);
     ASSERT_EQ(cudaMalloc(&buf.in, in_bytes), cudaSuccess);
     ASSERT_EQ(cudaMalloc(&buf.out, out_bytes), cudaSuccess);
-    const KernelInfo* k = find_kernel("best");
-    ASSERT_NE(k, nullptr);
-    const SoftmaxProblem problem{rows, cols, in_stride, out_stride, dtype};
-    const size_t ws_bytes =
-        config ? best::workspace_bytes(problem, *config) : k->workspace_bytes(problem);
-    if (ws_bytes > 0) {
-        ASSERT_EQ(cudaMalloc(&buf.workspace, ws_bytes), cudaSuccess);
-        // Garbage in the workspace: the grid path must prepare what it relies on itself.
-        ASSERT_EQ(cudaMemset(buf.workspace, 0x5A, ws_bytes), cudaSuccess);
-    }
+    ASSERT_EQ(cudaMalloc(&buf.workspace, best::workspace_bytes()), cudaSuccess);
+    // Garbage in the workspace: the grid path must zero what it relies on itself.
+    ASSERT_EQ(cudaMemset(buf.workspace, 0x5A, best::workspace_bytes()), cudaSuccess);
     char* in = static_cast<char*>(buf.in) + in_offset * es;
     ASSERT_EQ(cudaMemcpy(in, h.raw.data(), h.raw.size(), cudaMemcpyHostToDevice), cudaSuccess);
     // 0xFF bytes are NaN in fp32, fp16 and bf16: an element the kernel skips cannot pass.
     ASSERT_EQ(cudaMemset(buf.out, 0xFF, out_bytes), cudaSuccess);
 
     LaunchArgs args;
-    args.problem = problem;
+    args.problem = SoftmaxProblem{rows, cols, in_stride, out_stride, dtype};
     args.in = in;
     args.out = buf.out;
     args.workspace = buf.workspace;
     args.limits = limits;
+    const KernelInfo* k = find_kernel("best");
+    ASSERT_NE(k, nullptr);
     ASSERT_TRUE(check_problem(*k, args.problem, limits).ok());
     if (config) {
         std::vector<LaunchStep> steps;
@@ -249,8 +244,7 @@ TEST(BestPaths, PredictionFollowsThePath) {
     const KernelInfo* k = find_kernel("best");
     ASSERT_NE(k, nullptr);
     for (int64_t n :
-         {int64_t{32}, int64_t{4096}, int64_t{131072}, int64_t{1} << 19, int64_t{1} << 20,
-          int64_t{1} << 22}) {
+         {int64_t{32}, int64_t{4096}, int64_t{131072}, int64_t{1} << 19, int64_t{1} << 20}) {
         const SoftmaxProblem p = SoftmaxProblem::contiguous(64, n);
         const best::Config c = best::choose(n, DType::f32, true, limits);
         const double bytes = 64.0 * double(n) * 4;
@@ -258,11 +252,11 @@ TEST(BestPaths, PredictionFollowsThePath) {
         EXPECT_DOUBLE_EQ(k->predict(p).dram_read_bytes, reads * bytes) << c.describe();
         EXPECT_DOUBLE_EQ(k->predict(p).dram_write_bytes, bytes);
     }
-    // A row of 2^20 fp32 values (4 MiB) fits in the registers of half an H100's SMs (the grid
-    // path); 2^22 values do not, and are read twice.
+    // A row of 2^19 fp32 values (2 MiB) fits in the registers of a cluster of 16 SMs (Hopper); a
+    // row of 2^20 does not, and is read twice.
+    EXPECT_EQ(best::choose(int64_t{1} << 19, DType::f32, true, limits).path,
+              limits.cc_major >= 9 ? best::Config::Path::kCluster : best::Config::Path::kTwoPass);
     EXPECT_EQ(best::choose(int64_t{1} << 20, DType::f32, true, limits).path,
-              best::Config::Path::kGrid);
-    EXPECT_EQ(best::choose(int64_t{1} << 22, DType::f32, true, limits).path,
               best::Config::Path::kTwoPass);
 }
 
