@@ -39,25 +39,11 @@ PlanCache& plan_cache() {
     return cache;
 }
 
-// best's workspace (the grid path's counters), allocated on first use and kept.
-void* workspace() {
-    static void* ws = [] {
-        void* p = nullptr;
-        if (cudaMalloc(&p, sml::best::workspace_bytes()) != cudaSuccess) {
-            (void)cudaGetLastError();
-            p = nullptr;  // the grid path then reports cudaErrorInvalidValue
-        }
-        return p;
-    }();
-    return ws;
-}
-
 sml::LaunchArgs make_args(const void* in, void* out, long long rows, long long cols, int dtype) {
     sml::LaunchArgs a;
     a.problem = sml::SoftmaxProblem::contiguous(rows, cols, static_cast<sml::DType>(dtype));
     a.in = in;
     a.out = out;
-    a.workspace = in != nullptr ? workspace() : nullptr;  // describe() plans without buffers
     a.limits = current_limits();
     return a;
 }
@@ -94,7 +80,7 @@ int sml_best_softmax(const void* in, void* out, long long rows, long long cols, 
     return launch(cache.steps);
 }
 
-// An explicit configuration (path 0 group, 1 cluster, 2 two-pass, 3 grid), for tuning.
+// An explicit configuration (path 0 group, 1 cluster, 2 two-pass), for tuning.
 // Sizes in 16-byte packs, as in sml::best::Config; l2 is the two-pass kernel's L2 flags,
 // group_rows the group kernel's rows per group (0: its default).
 int sml_best_softmax_with(const void* in, void* out, long long rows, long long cols, int dtype,
