@@ -80,7 +80,7 @@ int sml_best_softmax(const void* in, void* out, long long rows, long long cols, 
     return launch(cache.steps);
 }
 
-// An explicit configuration (path 0 group, 1 cluster, 2 two-pass), for tuning.
+// An explicit configuration (path 0 group, 1 cluster, 2 two-pass, 3 stream), for tuning.
 // Sizes in 16-byte packs, as in sml::best::Config; l2 is the two-pass kernel's L2 flags,
 // group_rows the group kernel's rows per group (0: its default).
 int sml_best_softmax_with(const void* in, void* out, long long rows, long long cols, int dtype,

@@ -142,7 +142,7 @@ def measure(name, fn, x, y, timer, bytes_moved, rows):
 def tune_configs(cols, dtype_bytes):
     """The configurations of best worth trying at this N: (label, tuple for the C API).
 
-    Tuple, sizes in 16-byte packs: path (0 group, 1 cluster, 2 two-pass), width,
+    Tuple, sizes in 16-byte packs: path (0 group, 1 cluster, 2 two-pass, 3 stream), width,
     packs, threads, cluster, l2 (two-pass: 1 = L2 evict_last/evict_first policies,
     2 = second pass backwards), rows (group: rows per group, 0 = its default).
     "auto" (None) is the dispatcher's own pick."""
@@ -179,6 +179,13 @@ def tune_configs(cols, dtype_bytes):
                 if 128 <= threads <= 1024:
                     out.append((f"cluster {cluster}x{threads}x{ppt}p",
                                 (1, 0, ppt, threads, cluster, 0, 0)))
+    if packs > 16384:  # resident clusters streaming rows (as many packs again in shared memory)
+        for cluster in (4, 8, 16):
+            for ppt in (4, 8):
+                threads = threads_for(cluster, ppt)
+                if 256 <= threads <= 1024:
+                    out.append((f"stream {cluster}x{threads}x{ppt}p",
+                                (3, 0, ppt, threads, cluster, 0, 0)))
     if packs >= 65536:
         for cluster in (8, 16):
             for l2 in (0, 1, 2, 3):

@@ -553,6 +553,106 @@ __global__ void __launch_bounds__(1024)
 }
 // @endregion cluster-kernel
 
+// @region stream-kernel: long rows, resident clusters -- the next row loads while this one works
+// The cluster kernel above launches a cluster per row. Once a block fills its SM (N = 2^19 fp32:
+// 16 blocks of 1024 threads x 8 packs), each SM runs one row's slice at a time: load, reduce,
+// store, and the next cluster starts only when this one exits, so DRAM idles between phases
+// (83% of copy). Here as many clusters as fit stay resident and loop over rows. Each thread has
+// PACKS packs in registers and PACKS slots of its own in shared memory: as soon as the thread
+// has this row's max, cp.async starts copying its packs of the next row into its slots, and that
+// copy runs on through this row's exps, the cluster reduction and the stores. Only the thread
+// reads its own slots, so no block barrier guards them.
+__device__ __forceinline__ void copy16_async(uint4* slot, const void* src) {
+    const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(slot));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src) : "memory");
+}
+__device__ __forceinline__ void copies_commit() {
+    asm volatile("cp.async.commit_group;" ::: "memory");
+}
+__device__ __forceinline__ void copies_wait() {
+    asm volatile("cp.async.wait_group 0;" ::: "memory");
+}
+
+template <typename T, int PACKS>
+__global__ void __launch_bounds__(1024)
+    best_stream_kernel(const T* __restrict__ in, T* __restrict__ out, int64_t rows, int64_t cols,
+                       int64_t in_stride, int64_t out_stride) {
+    using RowCluster = RowCluster<true>;
+    constexpr int V = Vec<T>::kSize;
+    extern __shared__ uint4 next_row[];  // [PACKS][blockDim.x]: thread t owns column t
+    __shared__ RowStats stats[2];        // by row parity: see the end of the loop
+    const unsigned rank = RowCluster::rank(), blocks = RowCluster::size();
+    const int64_t clusters = gridDim.x / blocks;
+    const int threads = blockDim.x;
+    const int n = static_cast<int>(cols);
+    // This block's slice of a row whose frame starts `head` elements early (as the cluster kernel).
+    auto slice = [&](int head, int* begin, int* end) {
+        const int row_packs = (head + n + V - 1) / V;
+        const int size = ((row_packs + blocks - 1) / blocks + 7) / 8 * 8;
+        *begin = static_cast<int>(rank) * size;
+        *end = min(row_packs, *begin + size);
+    };
+    auto slot = [&](int p) { return &next_row[p * threads + threadIdx.x]; };
+    // Starts copying this thread's packs of `row` into its slots; edge packs go through registers.
+    auto prefetch = [&](int64_t row) {
+        const T* src = in + row * in_stride;
+        const int head = frame_head(src);
+        int begin, end;
+        slice(head, &begin, &end);
+#pragma unroll
+        for (int p = 0; p < PACKS; ++p) {
+            const int q = begin + static_cast<int>(threadIdx.x) + p * threads;
+            if (q >= end) continue;
+            if (q * V >= head && q * V + V <= head + n)
+                copy16_async(slot(p), src - head + q * V);
+            else
+                *slot(p) = load_raw(src - head, q, head, n);
+        }
+        copies_commit();
+    };
+
+    int64_t row = blockIdx.x / blocks;  // the same in every block of the cluster
+    if (row < rows) prefetch(row);
+    for (int parity = 0; row < rows; row += clusters, parity ^= 1) {
+        const T* src = in + row * in_stride;
+        const int head = frame_head(src);
+        int begin, end;
+        slice(head, &begin, &end);
+        auto live = [&](int p) { return begin + static_cast<int>(threadIdx.x) + p * threads < end; };
+        copies_wait();
+        uint4 raw[PACKS];
+#pragma unroll
+        for (int p = 0; p < PACKS; ++p)
+            if (live(p)) raw[p] = *slot(p);
+        float m = kNegInf;
+#pragma unroll
+        for (int p = 0; p < PACKS; ++p)
+            if (live(p)) m = pack_max<T>(m, raw[p]);  // uses raw: the slots are read, reusable
+        if (row + clusters < rows) prefetch(row + clusters);
+
+        const float shift = sum_shift(m);
+        float s = 0.0f;
+#pragma unroll
+        for (int p = 0; p < PACKS; ++p)
+            if (live(p)) s = exp_in_place<T>(raw[p], shift, s);
+        // Alternate stats by parity: a peer may still be reading this block's `block` for the
+        // previous row, but not for the one before it (it has passed this row's cluster barrier).
+        const float factor = output_factor(m, row_stats<true>(MaxSum{m, s}, stats[parity]));
+        T* dst = out + row * out_stride;
+        const bool same_frame = frame_head(dst) == head;
+#pragma unroll
+        for (int p = 0; p < PACKS; ++p) {
+            if (!live(p)) continue;
+            float y[V];
+            scale_pack<T>(raw[p], factor, y);
+            store_pack(dst, same_frame, begin + static_cast<int>(threadIdx.x) + p * threads, head,
+                       n, y);
+        }
+    }
+    RowCluster::sync();  // peers may still read this block's last `block`: leave together
+}
+// @endregion stream-kernel
+
 // @region two-pass-kernel: rows too long for on-chip -- online (max, sum), then write
 // Pass 1 keeps a running (max, sum) per thread (step 6's merge rule, `absorb`). Pass 2 reads the
 // slice again and writes it. The second read is cheap only if it comes from L2, and between the
@@ -654,6 +754,9 @@ std::string Config::describe() const {
             return "two-pass cluster " + n + " x " + t + " threads" +
                    ((l2 & kL2Policy) != 0 ? ", L2 evict_last/first" : "") +
                    ((l2 & kL2Reverse) != 0 ? ", pass 2 backwards" : "");
+        case Path::kStream:
+            return "stream cluster " + n + " x " + t + " threads x " + std::to_string(packs) +
+                   " packs";
     }
     return "?";
 }
@@ -749,6 +852,8 @@ template <typename T>
 static LaunchStep cluster_step(const LaunchArgs& a, const Config& c, cudaError_t* err);
 template <typename T>
 static LaunchStep two_pass_step(const LaunchArgs& a, const Config& c, cudaError_t* err);
+template <typename T>
+static LaunchStep stream_step(const LaunchArgs& a, const Config& c, cudaError_t* err);
 
 template <typename T, int P, int W, int kRows>
 static LaunchStep make_group_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
@@ -933,6 +1038,69 @@ static LaunchStep two_pass_step(const LaunchArgs& a, const Config& c, cudaError_
     return {};
 }
 
+// The stream path: as many clusters as the GPU holds at once (cudaOccupancyMaxActiveClusters),
+// each with PACKS x threads 16-byte slots of shared memory per block.
+template <typename T, int P>
+static LaunchStep make_stream_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
+    auto* kernel = best_stream_kernel<T, P>;
+    const SoftmaxProblem& p = a.problem;
+    if (a.limits.cc_major < 9) {
+        *err = cudaErrorNotSupported;
+        return {};
+    }
+    const size_t smem = size_t{16} * P * c.threads;
+    *err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                static_cast<int>(smem));
+    if (*err == cudaSuccess && c.cluster > 8)
+        *err = cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+    if (*err != cudaSuccess) return {};
+    cudaLaunchConfig_t cfg{};
+    cfg.gridDim = dim3(static_cast<unsigned>(c.cluster));
+    cfg.blockDim = dim3(c.threads);
+    cfg.dynamicSmemBytes = smem;
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = c.cluster;
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    int fits = 0;
+    *err = cudaOccupancyMaxActiveClusters(&fits, kernel, &cfg);
+    if (*err != cudaSuccess) return {};
+    if (fits < 1) {
+        *err = cudaErrorInvalidClusterSize;
+        return {};
+    }
+    cfg.gridDim = dim3(static_cast<unsigned>(std::min<int64_t>(fits, p.rows) * c.cluster));
+    LaunchStep s;
+    s.name = "best_stream";
+    s.func = reinterpret_cast<const void*>(kernel);
+    s.grid = cfg.gridDim;
+    s.block = cfg.blockDim;
+    s.dynamic_smem = smem;
+    const T* in = static_cast<const T*>(a.in);
+    T* out = static_cast<T*>(a.out);
+    s.launch = [=](cudaStream_t st) mutable {
+        cfg.stream = st;
+        cfg.attrs = attr;  // the copy's own attribute array
+        return cudaLaunchKernelEx(&cfg, kernel, in, out, p.rows, p.cols, p.in_stride,
+                                  p.out_stride);
+    };
+    *err = cudaSuccess;
+    return s;
+}
+
+template <typename T>
+static LaunchStep stream_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
+    if (valid_threads(c.threads) && c.cluster >= 1 && c.cluster <= 16) {
+        if (c.packs == 4) return make_stream_step<T, 4>(a, c, err);
+        if (c.packs == 8) return make_stream_step<T, 8>(a, c, err);
+    }
+    *err = cudaErrorInvalidConfiguration;
+    return {};
+}
+
 template <typename T>
 static cudaError_t plan_typed(const LaunchArgs& a, const Config& c, std::vector<LaunchStep>* out) {
     cudaError_t err = cudaSuccess;
@@ -946,6 +1114,9 @@ static cudaError_t plan_typed(const LaunchArgs& a, const Config& c, std::vector<
             break;
         case Config::Path::kTwoPass:
             s = two_pass_step<T>(a, c, &err);
+            break;
+        case Config::Path::kStream:
+            s = stream_step<T>(a, c, &err);
             break;
     }
     if (err != cudaSuccess) return err;
@@ -962,7 +1133,8 @@ static int64_t capacity(const Config& c, DType t) {
         case Config::Path::kGroup:
             return c.width * c.packs * vec;
         case Config::Path::kCluster:
-            return c.cluster * c.threads * c.packs * vec;
+        case Config::Path::kStream:
+            return int64_t{c.cluster} * c.threads * c.packs * vec;
         case Config::Path::kTwoPass:
             return kUnlimitedCols;
     }

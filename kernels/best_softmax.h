@@ -13,15 +13,17 @@ namespace sml::best {
 // Which of best_softmax.cu's kernels runs a problem, and how it is shaped. Sizes are in 16-byte
 // packs (4 fp32 or 8 fp16/bf16 values), so one shape moves the same bytes in every dtype.
 struct Config {
-    enum class Path { kGroup, kCluster, kTwoPass };
+    // kStream: resident clusters looping over rows, the next row copied into shared memory while
+    // this one is reduced and stored (best_stream_kernel).
+    enum class Path { kGroup, kCluster, kTwoPass, kStream };
     // Two-pass flags (best_two_pass_kernel): evict_last / evict_first L2 policies on the first /
     // second read; the second pass backwards over the slice.
     static constexpr int kL2Policy = 1, kL2Reverse = 2;
     Path path = Path::kGroup;
     int width = 0;    // group: lanes per row (1..32)
-    int packs = 0;    // group: packs per lane and row; cluster: packs per thread in registers
+    int packs = 0;  // group: packs per lane and row; cluster, stream: packs per thread in registers
     int threads = 0;  // threads per block (group: 0 means 128)
-    int cluster = 1;  // cluster / two-pass: blocks per row
+    int cluster = 1;  // cluster / two-pass / stream: blocks per row
     int l2 = 0;       // two-pass: kL2Policy | kL2Reverse, how its second read finds L2
     int rows = 0;     // group: rows per group; 0 is the default, 4 / 2 / 1 for 1 / 2 / 4 packs
     int rows_per_group() const { return rows > 0 ? rows : (packs == 1 ? 4 : (packs == 2 ? 2 : 1)); }

@@ -192,9 +192,26 @@ TEST(BestPaths, EveryPathMatchesReference) {
     cluster16.cluster = 16;
     cluster16.threads = 416;
     cluster16.packs = 8;
+    // The stream path (resident clusters looping over rows, the next row in shared memory): more
+    // rows than resident clusters, so each cluster runs several rows, both stats parities and
+    // edge packs through registers; and the largest shape, 16 x 1024 threads x 8 packs.
+    best::Config stream4 = one_block;
+    stream4.path = best::Config::Path::kStream;
+    stream4.cluster = 4;
+    stream4.threads = 256;
+    stream4.packs = 4;
+    best::Config stream16 = stream4;
+    stream16.cluster = 16;
+    stream16.threads = 1024;
+    stream16.packs = 8;
     DeviceLimits limits;
     ASSERT_TRUE(query_device_limits(0, &limits));
     for (DType t : {DType::f32, DType::f16, DType::bf16}) {
+        if (limits.cc_major >= 9) {
+            check_case(t, 301, 16001, 16001, 16001, 0, &stream4);
+            check_case(t, 300, 16001, 16003, 16002, 1, &stream4);
+            check_case(t, 40, 524288, 524288, 524288, 0, &stream16);
+        }
         check_case(t, 37, 200, 200, 200, 0, &group);
         check_case(t, 37, 201, 203, 201, 1, &group);
         check_case(t, 7, 3000, 3001, 3000, 0, &one_block);
