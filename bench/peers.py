@@ -142,7 +142,7 @@ def measure(name, fn, x, y, timer, bytes_moved, rows):
 def tune_configs(cols, dtype_bytes):
     """The configurations of best worth trying at this N: (label, tuple for the C API).
 
-    Tuple, sizes in 16-byte packs: path (0 group, 1 cluster, 2 two-pass, 3 grid), width,
+    Tuple, sizes in 16-byte packs: path (0 group, 1 cluster, 2 two-pass), width,
     packs, threads, cluster, l2 (two-pass: 1 = L2 evict_last/evict_first policies,
     2 = second pass backwards), rows (group: rows per group, 0 = its default).
     "auto" (None) is the dispatcher's own pick."""
@@ -179,27 +179,12 @@ def tune_configs(cols, dtype_bytes):
                 if 128 <= threads <= 1024:
                     out.append((f"cluster {cluster}x{threads}x{ppt}p",
                                 (1, 0, ppt, threads, cluster, 0, 0)))
-    if packs > 4096:  # the grid path: blocks on any SMs, 1 (1024 threads) or 2 (512) per SM
-        sms = torch.cuda.get_device_properties(0).multi_processor_count
-        for threads, ppt in ((1024, 4), (1024, 2), (512, 4)):
-            k = grid_blocks_per_row(packs, threads, ppt, sms * (2048 // threads))
-            if k:
-                out.append((f"grid {k}x{threads}x{ppt}p", (3, 0, ppt, threads, k, 0, 0)))
     if packs >= 65536:
         for cluster in (8, 16):
             for l2 in (0, 1, 2, 3):
                 out.append((f"two-pass {cluster}x1024 l2={l2}",
                             (2, 0, 0, 1024, cluster, l2, 0)))
     return out
-
-
-def grid_blocks_per_row(packs, threads, per_thread, resident):
-    """kernels/best_softmax.cu's grid_blocks_per_row: enough blocks for the row, then the count
-    that keeps the most of the `resident` blocks busy."""
-    least = -(-packs // (threads * per_thread))
-    if least > resident:
-        return 0
-    return max(range(least, resident + 1), key=lambda k: ((resident // k) * k, -k))
 
 
 def cli_points(cli, cols, elements, workdir):

@@ -629,138 +629,6 @@ __global__ void __launch_bounds__(1024)
 }
 // @endregion two-pass-kernel
 
-// @region grid-kernel: rows longer than a cluster holds -- blocks on any SMs meet through L2
-// A cluster stops at 16 SMs, and one 1024-thread block per SM then leaves each SM a single row's
-// slice: its loads, its reduction and its stores run one after another, and nothing fills the
-// gaps (2^19 fp32 at 83% of copy). Here a row is split over K blocks anywhere on the GPU, one
-// block per SM, and the whole grid is resident (a cooperative launch guarantees it), so the
-// blocks can wait for each other. Groups of K blocks take rows G apart (G = grid / K). Each block
-// holds two rows' slices in registers: the next row's loads are issued before this row's
-// reduction and stores, so DRAM always has reads queued, through the wait for the other blocks.
-// The K blocks of a row meet in global memory (L2). The workspace has one 8-byte slot per row and
-// block, poisoned before the launch with a pattern whose sum is negative, which no real sum is.
-// A block stores its (max, sum) into its slot of the row; warp 0 of every block polls the row's
-// K slots until none is poisoned. Each slot is written once and carries its own data, so no
-// fence is needed: a first version used a counter per group with release / acquire, and the
-// release waited for every load in flight, the next row's prefetch included (63% of copy at
-// N = 2^20 fp32, against 77% for two passes).
-constexpr int kMaxGridBlocks = 4096;         // blocks in one grid launch, at most
-constexpr unsigned char kUnwrittenByte = 0xBF;  // a slot of these bytes has sum -1.49...
-
-__device__ __forceinline__ void publish(uint64_t* slot, MaxSum v) {
-    const uint64_t bits = (uint64_t{__float_as_uint(v.s)} << 32) | __float_as_uint(v.m);
-    asm volatile("st.relaxed.gpu.global.b64 [%0], %1;" ::"l"(slot), "l"(bits) : "memory");
-}
-__device__ __forceinline__ MaxSum await_published(const uint64_t* slot) {
-    for (;;) {
-        uint64_t bits;
-        asm volatile("ld.relaxed.gpu.global.b64 %0, [%1];" : "=l"(bits) : "l"(slot) : "memory");
-        const MaxSum v{__uint_as_float(static_cast<unsigned>(bits)),
-                       __uint_as_float(static_cast<unsigned>(bits >> 32))};
-        if (!(v.s < 0.0f)) return v;  // a sum is >= 0 or NaN
-        __nanosleep(20);
-    }
-}
-
-template <typename T, int PACKS>
-struct GridRow {
-    static constexpr int V = Vec<T>::kSize;
-    const T* __restrict__ in;
-    T* __restrict__ out;
-    int64_t in_stride, out_stride;
-    int n, blocks_per_row, rank;
-
-    // Packs of `row` this block owns: [begin, end) of its aligned frame, in slices of whole
-    // 128-byte lines shared evenly between the K blocks (as in the cluster kernel).
-    __device__ void slice(int head, int* begin, int* end) const {
-        const int row_packs = (head + n + V - 1) / V;
-        const int size = ((row_packs + blocks_per_row - 1) / blocks_per_row + 7) / 8 * 8;
-        *begin = rank * size;
-        *end = min(row_packs, *begin + size);
-    }
-    __device__ void load(int64_t row, uint4 (&raw)[PACKS], int* head) const {
-        const T* src = in + row * in_stride;
-        *head = frame_head(src);
-        int begin, end;
-        slice(*head, &begin, &end);
-#pragma unroll
-        for (int p = 0; p < PACKS; ++p) {
-            const int q = begin + static_cast<int>(threadIdx.x) + p * static_cast<int>(blockDim.x);
-            if (q < end) raw[p] = load_raw(src - *head, q, *head, n);
-        }
-    }
-};
-
-template <typename T, int PACKS>
-__global__ void __launch_bounds__(1024)
-    best_grid_kernel(const T* __restrict__ in, T* __restrict__ out, int64_t rows, int64_t cols,
-                     int64_t in_stride, int64_t out_stride, int blocks_per_row,
-                     uint64_t* __restrict__ slots_of_rows) {
-    __shared__ MaxSum slots[32], peer_slots[32];  // per-warp partials: this block's, the row's
-    __shared__ MaxSum row_stats;
-    const int groups = gridDim.x / blocks_per_row;
-    const int group = blockIdx.x / blocks_per_row;
-    const GridRow<T, PACKS> g{in, out, in_stride, out_stride, static_cast<int>(cols),
-                              blocks_per_row, static_cast<int>(blockIdx.x % blocks_per_row)};
-
-    // Reduces, waits for the group and stores one row whose slice is in `raw`.
-    auto finish = [&](int64_t row, uint4(&raw)[PACKS], int head) {
-        int begin, end;
-        g.slice(head, &begin, &end);
-        auto pack_of = [&](int p) {
-            return begin + static_cast<int>(threadIdx.x) + p * static_cast<int>(blockDim.x);
-        };
-        float m = kNegInf;
-#pragma unroll
-        for (int p = 0; p < PACKS; ++p)
-            if (pack_of(p) < end) m = pack_max<T>(m, raw[p]);
-        const float shift = sum_shift(m);
-        float s = 0.0f;
-#pragma unroll
-        for (int p = 0; p < PACKS; ++p)
-            if (pack_of(p) < end) s = exp_in_place<T>(raw[p], shift, s);
-        const MaxSum block = block_merge(MaxSum{m, s}, slots);  // valid in warp 0
-        uint64_t* row_slots = slots_of_rows + row * blocks_per_row;
-        if (threadIdx.x == 0) publish(&row_slots[g.rank], block);
-        // Thread r polls slot r: all K slots in one L2 round trip. (Warp 0 polling them 32 at a
-        // time, a round trip each behind this SM's prefetch, measured 60% at 2^20 fp32.)
-        MaxSum v{kNegInf, 0.0f};
-        for (int r = threadIdx.x; r < blocks_per_row; r += blockDim.x)
-            v = merge(v, await_published(&row_slots[r]));
-        v = block_merge(v, peer_slots);
-        if (threadIdx.x == 0) row_stats = v;
-        __syncthreads();
-        const float factor = output_factor(m, row_stats);
-        T* dst = out + row * out_stride;
-        const bool same_frame = frame_head(dst) == head;
-#pragma unroll
-        for (int p = 0; p < PACKS; ++p) {
-            if (pack_of(p) >= end) continue;
-            float y[Vec<T>::kSize];
-            scale_pack<T>(raw[p], factor, y);
-            store_pack(dst, same_frame, pack_of(p), head, g.n, y);
-        }
-    };
-
-    // Two register sets, a and b, alternate: one row is finished while the next one loads.
-    uint4 a[PACKS], b[PACKS];
-    int head_a = 0, head_b = 0;
-    int64_t row = group;
-    if (row >= rows) return;  // the whole group: every block of it sees the same rows
-    g.load(row, a, &head_a);
-    for (;;) {
-        const int64_t next = row + groups;
-        if (next < rows) g.load(next, b, &head_b);
-        finish(row, a, head_a);
-        if (next >= rows) break;
-        row = next + groups;
-        if (row < rows) g.load(row, a, &head_a);
-        finish(next, b, head_b);
-        if (row >= rows) break;
-    }
-}
-// @endregion grid-kernel
-
 }  // namespace best
 }  // namespace sml
 
@@ -786,9 +654,6 @@ std::string Config::describe() const {
             return "two-pass cluster " + n + " x " + t + " threads" +
                    ((l2 & kL2Policy) != 0 ? ", L2 evict_last/first" : "") +
                    ((l2 & kL2Reverse) != 0 ? ", pass 2 backwards" : "");
-        case Path::kGrid:
-            return "grid " + n + " blocks x " + t + " threads x " + std::to_string(packs) +
-                   " packs";
     }
     return "?";
 }
@@ -866,17 +731,6 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
             return c;
         }
     }
-    // A row over blocks anywhere on the GPU, one 1024-thread block per SM holding 4 packs a
-    // thread twice over (this row and the next) [fp32 N <= 2^21 on an H100].
-    const int grid = grid_blocks_per_row(packs, 1024, 4, limits.sm_count);
-    if (grid > 0) {
-        c = Config{};
-        c.path = Config::Path::kGrid;
-        c.cluster = grid;
-        c.threads = 1024;
-        c.packs = 4;
-        return c;
-    }
     // Two passes over a cluster of one block per 8192 packs, up to 16 (measured: 2^19 fp16 79%
     // with 8 blocks, 56% with 16; 2^20 fp32 77% with 16, 67-71% with 8), the first read marked
     // evict_last in L2 and the second evict_first (2^20 fp32: 77% against 69% without).
@@ -895,22 +749,6 @@ template <typename T>
 static LaunchStep cluster_step(const LaunchArgs& a, const Config& c, cudaError_t* err);
 template <typename T>
 static LaunchStep two_pass_step(const LaunchArgs& a, const Config& c, cudaError_t* err);
-template <typename T>
-static LaunchStep grid_step(const LaunchArgs& a, const Config& c, cudaError_t* err);
-
-size_t workspace_bytes(const SoftmaxProblem& p, const Config& c) {
-    return c.path == Config::Path::kGrid ? sizeof(uint64_t) * p.rows * c.cluster : 0;
-}
-
-int grid_blocks_per_row(int64_t packs, int threads, int per_thread, int64_t resident) {
-    resident = std::min<int64_t>(resident, kMaxGridBlocks);
-    const int64_t least = (packs + int64_t{threads} * per_thread - 1) / (int64_t{threads} * per_thread);
-    if (least < 1 || least > resident) return 0;
-    int64_t best = least;
-    for (int64_t k = least + 1; k <= resident; ++k)
-        if ((resident / k) * k > (resident / best) * best) best = k;
-    return static_cast<int>(best);
-}
 
 template <typename T, int P, int W, int kRows>
 static LaunchStep make_group_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
@@ -1095,66 +933,6 @@ static LaunchStep two_pass_step(const LaunchArgs& a, const Config& c, cudaError_
     return {};
 }
 
-// The grid path: a cooperative launch (every block resident at once, or the launch fails rather
-// than deadlock), after poisoning the rows' slots in the workspace.
-template <typename T, int P>
-static LaunchStep make_grid_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
-    auto* kernel = best_grid_kernel<T, P>;
-    const SoftmaxProblem& p = a.problem;
-    auto* ws = static_cast<uint64_t*>(a.workspace);  // workspace_bytes(p, c) of them
-    if (ws == nullptr || c.cluster < 1) {
-        *err = cudaErrorInvalidValue;
-        return {};
-    }
-    int per_sm = 0;
-    *err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, c.threads, 0);
-    if (*err != cudaSuccess) return {};
-    const int64_t resident =
-        std::min<int64_t>(int64_t{per_sm} * a.limits.sm_count, kMaxGridBlocks);
-    const int64_t groups = std::min<int64_t>(resident / c.cluster, p.rows);
-    if (groups < 1) {
-        *err = cudaErrorCooperativeLaunchTooLarge;
-        return {};
-    }
-    cudaLaunchConfig_t cfg{};
-    cfg.gridDim = dim3(static_cast<unsigned>(groups * c.cluster));
-    cfg.blockDim = dim3(c.threads);
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeCooperative;
-    attr[0].val.cooperative = 1;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
-    LaunchStep s;
-    s.name = "best_grid";
-    s.func = reinterpret_cast<const void*>(kernel);
-    s.grid = cfg.gridDim;
-    s.block = cfg.blockDim;
-    const T* in = static_cast<const T*>(a.in);
-    T* out = static_cast<T*>(a.out);
-    const int blocks_per_row = c.cluster;
-    s.launch = [=](cudaStream_t st) mutable {
-        const size_t bytes = sizeof(uint64_t) * p.rows * blocks_per_row;
-        cudaError_t e = cudaMemsetAsync(ws, kUnwrittenByte, bytes, st);
-        if (e != cudaSuccess) return e;
-        cfg.stream = st;
-        cfg.attrs = attr;  // the copy's own attribute array
-        return cudaLaunchKernelEx(&cfg, kernel, in, out, p.rows, p.cols, p.in_stride,
-                                  p.out_stride, blocks_per_row, ws);
-    };
-    *err = cudaSuccess;
-    return s;
-}
-
-template <typename T>
-static LaunchStep grid_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
-    if (valid_threads(c.threads)) {  // 2 or 4 packs a thread, twice over (this row, the next)
-        if (c.packs == 2) return make_grid_step<T, 2>(a, c, err);
-        if (c.packs == 4) return make_grid_step<T, 4>(a, c, err);
-    }
-    *err = cudaErrorInvalidConfiguration;
-    return {};
-}
-
 template <typename T>
 static cudaError_t plan_typed(const LaunchArgs& a, const Config& c, std::vector<LaunchStep>* out) {
     cudaError_t err = cudaSuccess;
@@ -1168,9 +946,6 @@ static cudaError_t plan_typed(const LaunchArgs& a, const Config& c, std::vector<
             break;
         case Config::Path::kTwoPass:
             s = two_pass_step<T>(a, c, &err);
-            break;
-        case Config::Path::kGrid:
-            s = grid_step<T>(a, c, &err);
             break;
     }
     if (err != cudaSuccess) return err;
@@ -1190,8 +965,6 @@ static int64_t capacity(const Config& c, DType t) {
             return c.cluster * c.threads * c.packs * vec;
         case Config::Path::kTwoPass:
             return kUnlimitedCols;
-        case Config::Path::kGrid:
-            return int64_t{c.cluster} * c.threads * c.packs * vec;
     }
     return 0;
 }
@@ -1259,22 +1032,20 @@ static ResidentBlocks occupancy_of(const LaunchArgs& args) {
     };
 }
 
-// choose() with this GPU's occupancy, planned. Where the GPU cannot schedule the chosen cluster
-// (16 blocks need a GPC with 16 free SMs; a MIG slice may have none) or the grid (fewer resident
-// blocks than one row needs), two passes over 8 blocks (1 without clusters).
+// choose() with this GPU's occupancy, planned; where the GPU cannot schedule the chosen cluster
+// (16 blocks need a GPC with 16 free SMs; a MIG slice may have none), two passes over 8 blocks.
 // *chosen receives the configuration the steps run.
 static cudaError_t plan_chosen(const LaunchArgs& args, Config* chosen,
                                std::vector<LaunchStep>* steps) {
     Config c = choose(args.problem.cols, args.problem.dtype, rows_aligned(args), args.limits,
                       occupancy_of(args));
     cudaError_t err = plan_with(args, c, steps);
-    if ((err == cudaErrorInvalidClusterSize && c.path == Config::Path::kCluster) ||
-        (err == cudaErrorCooperativeLaunchTooLarge && c.path == Config::Path::kGrid)) {
+    if (err == cudaErrorInvalidClusterSize && c.path == Config::Path::kCluster) {
         (void)cudaGetLastError();
         steps->clear();
         c = Config{};
         c.path = Config::Path::kTwoPass;
-        c.cluster = args.limits.cc_major >= 9 ? 8 : 1;
+        c.cluster = 8;
         c.threads = 1024;
         c.l2 = Config::kL2Policy;
         err = plan_with(args, c, steps);
@@ -1295,21 +1066,15 @@ static cudaError_t plan(const LaunchArgs& args, std::vector<LaunchStep>* steps) 
     return plan_chosen(args, &c, steps);
 }
 
-// The current device's limits; the H100's where there is no device.
-static DeviceLimits current_limits() {
+// The traffic of the path `plan` takes on the current device (H100 values when there is none),
+// assuming cudaMalloc-aligned buffers.
+static Traffic predict(const SoftmaxProblem& p) {
     DeviceLimits limits = DeviceLimits::h100_reference();
     int device = 0;
     if (cudaGetDevice(&device) == cudaSuccess)
         query_device_limits(device, &limits);
     else
         (void)cudaGetLastError();
-    return limits;
-}
-
-// The traffic of the path `plan` takes on the current device (H100 values when there is none),
-// assuming cudaMalloc-aligned buffers.
-static Traffic predict(const SoftmaxProblem& p) {
-    const DeviceLimits limits = current_limits();
     const int vec = vec_of(p.dtype);
     const bool aligned = p.in_stride % vec == 0 && p.out_stride % vec == 0;
     Config c = choose(p.cols, p.dtype, aligned, limits);
@@ -1334,12 +1099,6 @@ static Traffic predict(const SoftmaxProblem& p) {
 
 }  // namespace best
 
-// The grid path's slots, for the configuration choose() takes on this device (rows assumed
-// unaligned: that never needs fewer blocks per row).
-static size_t best_workspace_bytes(const SoftmaxProblem& p) {
-    return best::workspace_bytes(p, best::choose(p.cols, p.dtype, false, best::current_limits()));
-}
-
 static int64_t best_max_cols(const DeviceLimits&, DType) {
     return kUnlimitedCols;
 }
@@ -1356,7 +1115,7 @@ KernelInfo best_kernel_info() {
         best_max_cols,
         "no limit: rows too long for a cluster's registers take the two-pass path",
         {"auto"},
-        best_workspace_bytes,
+        nullptr,
         best::plan,
         best::predict,
     };

@@ -13,16 +13,15 @@ namespace sml::best {
 // Which of best_softmax.cu's kernels runs a problem, and how it is shaped. Sizes are in 16-byte
 // packs (4 fp32 or 8 fp16/bf16 values), so one shape moves the same bytes in every dtype.
 struct Config {
-    // kGrid: a row over blocks anywhere on the GPU that meet through L2 (best_grid_kernel).
-    enum class Path { kGroup, kCluster, kTwoPass, kGrid };
+    enum class Path { kGroup, kCluster, kTwoPass };
     // Two-pass flags (best_two_pass_kernel): evict_last / evict_first L2 policies on the first /
     // second read; the second pass backwards over the slice.
     static constexpr int kL2Policy = 1, kL2Reverse = 2;
     Path path = Path::kGroup;
     int width = 0;    // group: lanes per row (1..32)
-    int packs = 0;    // group: packs per lane and row; cluster, grid: packs per thread and row
+    int packs = 0;    // group: packs per lane and row; cluster: packs per thread in registers
     int threads = 0;  // threads per block (group: 0 means 128)
-    int cluster = 1;  // cluster / two-pass / grid: blocks per row
+    int cluster = 1;  // cluster / two-pass: blocks per row
     int l2 = 0;       // two-pass: kL2Policy | kL2Reverse, how its second read finds L2
     int rows = 0;     // group: rows per group; 0 is the default, 4 / 2 / 1 for 1 / 2 / 4 packs
     int rows_per_group() const { return rows > 0 ? rows : (packs == 1 ? 4 : (packs == 2 ? 2 : 1)); }
@@ -40,16 +39,6 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
 // The configuration the registry's `best` runs for these arguments: choose() with the GPU's
 // occupancy, and two passes where this GPU cannot schedule the chosen cluster.
 Config plan_config(const LaunchArgs& args);
-
-// Device memory a configuration needs in LaunchArgs::workspace: the grid path's (max, sum) slot
-// per row and block; 0 for the other paths. The registry's workspace_bytes is this for the
-// configuration `best` chooses.
-size_t workspace_bytes(const SoftmaxProblem& p, const Config& c);
-
-// Blocks per row of the grid path for a row of `packs` 16-byte packs, with `resident` blocks of
-// `threads` x `per_thread` packs able to run at once: enough to hold the row, then whichever
-// count keeps the most blocks busy. 0 when the row does not fit.
-int grid_blocks_per_row(int64_t packs, int threads, int per_thread, int64_t resident);
 
 // Plans the launch for an explicit configuration (the tuning harness compares several).
 cudaError_t plan_with(const LaunchArgs& args, const Config& config, std::vector<LaunchStep>* steps);

@@ -69,11 +69,9 @@ HostInput make_input(DType dtype, int64_t rows, int64_t cols, int64_t stride, un
 struct DeviceBuffers {
     void* in = nullptr;
     void* out = nullptr;
-    void* workspace = nullptr;
     ~DeviceBuffers() {
         cudaFree(in);
         cudaFree(out);
-        cudaFree(workspace);
     }
 };
 
@@ -97,27 +95,18 @@ void check_case(DType dtype, int64_t rows, int64_t cols, int64_t in_stride, int6
     const size_t out_bytes = size_t(rows * out_stride * es);
     ASSERT_EQ(cudaMalloc(&buf.in, in_bytes), cudaSuccess);
     ASSERT_EQ(cudaMalloc(&buf.out, out_bytes), cudaSuccess);
-    const KernelInfo* k = find_kernel("best");
-    ASSERT_NE(k, nullptr);
-    const SoftmaxProblem problem{rows, cols, in_stride, out_stride, dtype};
-    const size_t ws_bytes =
-        config ? best::workspace_bytes(problem, *config) : k->workspace_bytes(problem);
-    if (ws_bytes > 0) {
-        ASSERT_EQ(cudaMalloc(&buf.workspace, ws_bytes), cudaSuccess);
-        // Garbage in the workspace: the grid path must prepare what it relies on itself.
-        ASSERT_EQ(cudaMemset(buf.workspace, 0x5A, ws_bytes), cudaSuccess);
-    }
     char* in = static_cast<char*>(buf.in) + in_offset * es;
     ASSERT_EQ(cudaMemcpy(in, h.raw.data(), h.raw.size(), cudaMemcpyHostToDevice), cudaSuccess);
     // 0xFF bytes are NaN in fp32, fp16 and bf16: an element the kernel skips cannot pass.
     ASSERT_EQ(cudaMemset(buf.out, 0xFF, out_bytes), cudaSuccess);
 
     LaunchArgs args;
-    args.problem = problem;
+    args.problem = SoftmaxProblem{rows, cols, in_stride, out_stride, dtype};
     args.in = in;
     args.out = buf.out;
-    args.workspace = buf.workspace;
     args.limits = limits;
+    const KernelInfo* k = find_kernel("best");
+    ASSERT_NE(k, nullptr);
     ASSERT_TRUE(check_problem(*k, args.problem, limits).ok());
     if (config) {
         std::vector<LaunchStep> steps;
@@ -203,30 +192,9 @@ TEST(BestPaths, EveryPathMatchesReference) {
     cluster16.cluster = 16;
     cluster16.threads = 416;
     cluster16.packs = 8;
-    // The grid path (any GPU with cooperative launches): more rows than groups, so a group
-    // alternates its two register sets and stops after either; blocks of a group with no live
-    // pack (40 blocks for a 250-pack row); the largest grid, one 1024-thread block per SM.
     DeviceLimits limits;
     ASSERT_TRUE(query_device_limits(0, &limits));
-    best::Config grid_small;
-    grid_small.path = best::Config::Path::kGrid;
-    grid_small.threads = 128;
-    grid_small.packs = 2;
-    grid_small.cluster = 13;
-    best::Config grid_idle = grid_small;
-    grid_idle.threads = 32;
-    grid_idle.cluster = 40;
-    const int64_t big = (int64_t{1} << 20) + 3;
-    best::Config grid_big = grid_small;
-    grid_big.threads = 1024;
-    grid_big.packs = 4;
-    grid_big.cluster = best::grid_blocks_per_row(big / 4 + 2, 1024, 4, limits.sm_count);
-    ASSERT_GT(grid_big.cluster, 0);
     for (DType t : {DType::f32, DType::f16, DType::bf16}) {
-        check_case(t, 301, 12001, 12001, 12001, 0, &grid_small);
-        check_case(t, 300, 12001, 12003, 12002, 1, &grid_small);
-        check_case(t, 50, 1000, 1000, 1000, 0, &grid_idle);
-        check_case(t, 5, big, big, big + 1, 1, &grid_big);
         check_case(t, 37, 200, 200, 200, 0, &group);
         check_case(t, 37, 201, 203, 201, 1, &group);
         check_case(t, 7, 3000, 3001, 3000, 0, &one_block);
@@ -249,8 +217,7 @@ TEST(BestPaths, PredictionFollowsThePath) {
     const KernelInfo* k = find_kernel("best");
     ASSERT_NE(k, nullptr);
     for (int64_t n :
-         {int64_t{32}, int64_t{4096}, int64_t{131072}, int64_t{1} << 19, int64_t{1} << 20,
-          int64_t{1} << 22}) {
+         {int64_t{32}, int64_t{4096}, int64_t{131072}, int64_t{1} << 19, int64_t{1} << 20}) {
         const SoftmaxProblem p = SoftmaxProblem::contiguous(64, n);
         const best::Config c = best::choose(n, DType::f32, true, limits);
         const double bytes = 64.0 * double(n) * 4;
@@ -258,11 +225,11 @@ TEST(BestPaths, PredictionFollowsThePath) {
         EXPECT_DOUBLE_EQ(k->predict(p).dram_read_bytes, reads * bytes) << c.describe();
         EXPECT_DOUBLE_EQ(k->predict(p).dram_write_bytes, bytes);
     }
-    // A row of 2^20 fp32 values (4 MiB) fits in the registers of half an H100's SMs (the grid
-    // path); 2^22 values do not, and are read twice.
+    // A row of 2^19 fp32 values (2 MiB) fits in the registers of a cluster of 16 SMs (Hopper); a
+    // row of 2^20 does not, and is read twice.
+    EXPECT_EQ(best::choose(int64_t{1} << 19, DType::f32, true, limits).path,
+              limits.cc_major >= 9 ? best::Config::Path::kCluster : best::Config::Path::kTwoPass);
     EXPECT_EQ(best::choose(int64_t{1} << 20, DType::f32, true, limits).path,
-              best::Config::Path::kGrid);
-    EXPECT_EQ(best::choose(int64_t{1} << 22, DType::f32, true, limits).path,
               best::Config::Path::kTwoPass);
 }
 

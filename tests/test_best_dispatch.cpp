@@ -93,41 +93,26 @@ TEST(BestDispatch, GroupRowsPerGroupDefaultsByPacks) {
     EXPECT_EQ(pick(256).rows_per_group(), 2);
 }
 
-TEST(BestDispatch, LongRowsSplitOverClustersThenTheGridThenTwoPasses) {
+TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     EXPECT_EQ(pick(65536).describe(), "cluster 4 x 512 threads x 8 packs");
     EXPECT_EQ(pick(100003, DType::f32, false).describe(), "cluster 7 x 448 threads x 8 packs");
     EXPECT_EQ(pick(131072).describe(), "cluster 8 x 512 threads x 8 packs");
     EXPECT_EQ(pick(262144).describe(), "cluster 8 x 1024 threads x 8 packs");
     EXPECT_EQ(pick(524288).describe(), "cluster 16 x 1024 threads x 8 packs");
-    // 2^20 fp32 is 262144 packs: 64 blocks of 1024 x 4 at least, and 66 keep all 132 SMs busy
-    // (2 rows at once).
-    EXPECT_EQ(pick(int64_t{1} << 20).describe(), "grid 66 blocks x 1024 threads x 4 packs");
-    // fp16 takes the shape of the fp32 row of the same bytes.
+    EXPECT_EQ(pick(int64_t{1} << 20).describe(),
+              "two-pass cluster 16 x 1024 threads, L2 evict_last/first");
+    // fp16 takes the shape of the fp32 row of the same bytes, up to 2^20 values on chip; two
+    // passes beyond, on a cluster of one block per 8192 packs.
     EXPECT_EQ(pick(262144, DType::f16).describe(), pick(131072).describe());
     EXPECT_EQ(pick(int64_t{1} << 20, DType::f16).describe(), pick(524288).describe());
-    EXPECT_EQ(pick(int64_t{1} << 21, DType::bf16).describe(), pick(int64_t{1} << 20).describe());
-    // Past 132 blocks x 4096 packs (2^21 fp32 values and a little more), two passes.
-    EXPECT_EQ(pick(132 * 16384).describe(), "grid 132 blocks x 1024 threads x 4 packs");
-    EXPECT_EQ(pick(132 * 16384 + 1).describe(),
+    EXPECT_EQ(pick(int64_t{1} << 21, DType::bf16).describe(),
               "two-pass cluster 16 x 1024 threads, L2 evict_last/first");
-}
-
-TEST(BestDispatch, GridBlocksPerRowKeepTheMostSmsBusy) {
-    EXPECT_EQ(best::grid_blocks_per_row(262144, 1024, 4, 132), 66);  // 2 x 66 = 132
-    EXPECT_EQ(best::grid_blocks_per_row(131072, 1024, 4, 132), 33);  // 4 x 33
-    EXPECT_EQ(best::grid_blocks_per_row(4096, 1024, 4, 132), 1);     // 132 x 1
-    EXPECT_EQ(best::grid_blocks_per_row(4097, 1024, 4, 132), 2);     // 66 x 2
-    EXPECT_EQ(best::grid_blocks_per_row(65536, 1024, 4, 132), 22);   // 16 leaves 4 SMs idle
-    EXPECT_EQ(best::grid_blocks_per_row(132 * 4096, 1024, 4, 132), 132);
-    EXPECT_EQ(best::grid_blocks_per_row(132 * 4096 + 1, 1024, 4, 132), 0);  // does not fit
 }
 
 TEST(BestDispatch, WithoutClustersOneBlockThenTwoPasses) {
     EXPECT_EQ(pick(32768, DType::f32, true, ampere()).describe(),
               "cluster 1 x 1024 threads x 8 packs");
     EXPECT_EQ(pick(32769, DType::f32, true, ampere()).describe(),
-              "grid 3 blocks x 1024 threads x 4 packs");
-    EXPECT_EQ(pick(132 * 16384 + 1, DType::f32, true, ampere()).describe(),
               "two-pass cluster 1 x 1024 threads, L2 evict_last/first");
 }
 
@@ -140,8 +125,6 @@ int64_t capacity(const Config& c, DType t) {
             return int64_t{c.cluster} * c.threads * c.packs * vec;
         case Path::kTwoPass:
             return kUnlimitedCols;
-        case Path::kGrid:
-            return int64_t{c.cluster} * c.threads * c.packs * vec;
     }
     return 0;
 }
@@ -163,10 +146,7 @@ TEST(BestDispatch, EveryShapeHoldsItsRowAndIsALegalLaunch) {
                     const int64_t slack = aligned ? 0 : 16 / dtype_size(t) - 1;
                     ASSERT_GE(capacity(c, t), cols + slack);
                     ASSERT_GE(c.cluster, 1);
-                    if (c.path == Path::kGrid)  // one block per SM, every block resident
-                        ASSERT_LE(c.cluster, limits.sm_count);
-                    else
-                        ASSERT_LE(c.cluster, limits.cc_major >= 9 ? 16 : 1);
+                    ASSERT_LE(c.cluster, limits.cc_major >= 9 ? 16 : 1);
                     if (c.path != Path::kGroup) {
                         ASSERT_EQ(c.threads % 32, 0);
                         ASSERT_GE(c.threads, 32);
