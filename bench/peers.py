@@ -168,11 +168,6 @@ def tune_configs(cols, dtype_bytes):
         threads = -(-(-(-packs // cluster)) // per_thread)
         return -(-threads // 32) * 32
 
-    if packs <= 256:  # a warp per row, several rows a block: 3, 4, 5 or 8 packs a lane
-        for per_lane in sorted({p for p in (3, 4, 5, 8) if 32 * p >= packs}):
-            for threads in (128, 256):
-                out.append((f"group w32 p{per_lane} t{threads}",
-                            (0, 32, per_lane, threads, 1, 0, 0)))
     for ppt in (2, 4, 8):  # one block per row (1 pack a thread measured slow everywhere)
         threads = threads_for(1, ppt)
         if 32 <= threads <= 1024:

@@ -807,20 +807,9 @@ static LaunchStep group_step(const LaunchArgs& a, const Config& c, cudaError_t* 
             case 32:
                 return group_rows_step<T, 32>(a, c, err);
         }
-    } else if (c.width == 32) {  // 2..8 packs a lane: only their default rows are compiled
+    } else if (c.width == 32) {  // 2 or 4 packs a lane: only their default rows are compiled
         if (c.packs == 2 && c.rows_per_group() == 2) return make_group_step<T, 2, 32, 2>(a, c, err);
-        if (c.rows_per_group() == 1) {
-            switch (c.packs) {
-                case 3:
-                    return make_group_step<T, 3, 32, 1>(a, c, err);
-                case 4:
-                    return make_group_step<T, 4, 32, 1>(a, c, err);
-                case 5:
-                    return make_group_step<T, 5, 32, 1>(a, c, err);
-                case 8:
-                    return make_group_step<T, 8, 32, 1>(a, c, err);
-            }
-        }
+        if (c.packs == 4 && c.rows_per_group() == 1) return make_group_step<T, 4, 32, 1>(a, c, err);
     }
     *err = cudaErrorInvalidConfiguration;
     return {};
