@@ -48,6 +48,8 @@ def load_peers(dtype):
 def gbps(point, pct=False):
     if point is None:
         return "not reached"  # the run stopped (time limit) before this point
+    if point["status"].startswith("skipped"):
+        return "not run"  # peers.py --triton-max-block
     if point["status"] != "ok":
         return "fails"
     return f"{point['gbps']:.0f} ({point['pct_of_copy']:.1f}%)" if pct else f"{point['gbps']:.0f}"
