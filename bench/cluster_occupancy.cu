@@ -1,6 +1,9 @@
 // How many thread-block clusters of each shape the GPU holds at once
 // (cudaOccupancyMaxActiveClusters), and so how many SMs a one-block-per-SM cluster path can use.
 // A 16-block cluster needs 16 free SMs in one GPC, and not every GPC of an H100 has 16.
+// NVIDIA H100 80GB HBM3, 2026-11-22 (bench/results/nvidia-h100-80gb-hbm3-2026-11-22-tune-4.txt,
+// device call 4): clusters of 1 or 2 blocks fill all 132 SMs; of 4 or 8, 120; of 7, 105;
+// of 16, 112 (7 clusters at once), for 512 and 1024 threads alike.
 // Build and run on the GPU machine:
 //   nvcc -O3 -arch=sm_90 -std=c++17 bench/cluster_occupancy.cu -o /tmp/cluster_occupancy
 //   /tmp/cluster_occupancy

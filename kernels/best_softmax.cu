@@ -40,11 +40,17 @@
 //     One reciprocal per row, then a multiply per element.
 //   - Stores carry the streaming hint (st.global.cs): the output is never read again.
 //
-// Tried on the H100 and not kept (bench/results/*-tune-2.txt, *-tune-3.txt): a persistent grid
-//   of clusters that overlaps the next row's loads with this row's stores (slower at every N);
+// Tried on the H100 and not kept (bench/results/*-tune-2.txt, -tune-3.txt, -tune-4.txt): a
+//   persistent grid of clusters that overlaps the next row's loads with this row's stores (slower
+//   at every N, twice: with the loads in registers, then copied into shared memory by cp.async);
 //   slices held partly in shared memory through cp.async (slower for fp32 and bf16); a looping
 //   grid for the group kernel (94-95%); a second pass that runs backwards over the slice (no
-//   better than the L2 policies alone).
+//   better than the L2 policies alone); rows split over blocks on any SMs that meet through
+//   global memory in a cooperative launch (36-86%, below clusters at every N); a warp per row with
+//   5 or 8 packs a lane for N = 1025 halves (fp16 +1 point, bf16 -8).
+// Why long rows stop near 83-89%: a cluster's blocks share one GPC, and on this H100 clusters of
+//   16 one-SM blocks fit 7 at a time (112 of 132 SMs), of 4 or 8 blocks 120 SMs
+//   (bench/cluster_occupancy.cu).
 //
 // Valid N: any N >= 1, every dtype. Without clusters (compute capability < 9) one block of up
 //   to 1024 threads holds 32768 fp32 values and the two-pass path runs one block per row beyond.

@@ -40,7 +40,10 @@ TEST(PeersChart, ReadsTheRecordedResults) {
     const Result<PeerRun> half = load_peer_run(recorded("fp16"));
     ASSERT_TRUE(half) << half.error().message;
     EXPECT_EQ(half->dtype, "fp16");
-    EXPECT_FALSE(half->complete);  // that run hit its time limit before N = 2^20
+    EXPECT_TRUE(half->complete);
+    per_contender.clear();
+    for (const PeerRun::Point& p : half->points) ++per_contender[p.contender];
+    EXPECT_EQ(per_contender["best"], 24);
 }
 
 // Every point on the chart is the file's own % of copy, and failed points are left out.
@@ -75,11 +78,33 @@ TEST(PeersChart, DrawsEachFilesNumbersAndLeavesFailuresOut) {
     EXPECT_EQ(find_series(*c, "triton")->points.size(), size_t(triton_ok));
     EXPECT_LT(triton_ok, best_points);  // the tutorial fails past N = 16384
 
-    // The chart says where Triton stops and that the fp16 run was cut short.
+    // The chart says where Triton stops; both runs are complete, so nothing is said to be cut.
     std::string notes;
     for (const std::string& n : c->panels.at(0).notes) notes += n + "\n";
     EXPECT_NE(notes.find("fails from N = 16385"), std::string::npos) << notes;
-    EXPECT_NE(notes.find("fp16 run stopped early"), std::string::npos) << notes;
+    EXPECT_EQ(notes.find("stopped early"), std::string::npos) << notes;
+
+    // A run cut short (peers.py writes "complete": false after every N until the end): the same
+    // fp16 file without its last N is drawn as far as it got, and the chart says so.
+    nlohmann::json cut;
+    std::ifstream(recorded("fp16")) >> cut;
+    cut["complete"] = false;
+    nlohmann::json kept = nlohmann::json::array();
+    for (const auto& p : cut["points"])
+        if (p["cols"].get<int64_t>() < (int64_t{1} << 20)) kept.push_back(p);
+    ASSERT_LT(kept.size(), cut["points"].size());
+    cut["points"] = kept;
+    const Result<PeerRun> fp16_cut = parse_peer_run(cut.dump(), "/tmp/cut-fp16.json");
+    ASSERT_TRUE(fp16_cut) << fp16_cut.error().message;
+    EXPECT_FALSE(fp16_cut->complete);
+    const Result<Chart> c_cut = build_peers_chart({*fp32, *fp16_cut});
+    ASSERT_TRUE(c_cut) << c_cut.error().message;
+    std::string cut_notes;
+    for (const std::string& n : c_cut->panels.at(0).notes) cut_notes += n + "\n";
+    EXPECT_NE(cut_notes.find("fp16 run stopped early"), std::string::npos) << cut_notes;
+    const Series* cut_best = find_series(*c_cut, "best_fp16");
+    ASSERT_NE(cut_best, nullptr);
+    EXPECT_EQ(cut_best->points.size(), find_series(*c, "best_fp16")->points.size() - 1);
 
     // The CSV holds the same series, with the bandwidth behind each point as its note.
     const std::string csv = chart_to_csv(*c);
