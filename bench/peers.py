@@ -156,11 +156,13 @@ def tune_configs(cols, dtype_bytes):
             width *= 2
         while 32 * per_lane < packs:
             per_lane *= 2
-        for threads in (128, 256, 512):
+        for threads in (32, 64, 128, 256, 512):
+            if threads < width:
+                continue
             out.append((f"group w{width} p{per_lane} t{threads}",
                         (0, width, per_lane, threads, 1, 0, 0)))
-            if per_lane == 1:  # 4 rows a group by default; 2 and 8 as well
-                for rows in (2, 8):
+            if per_lane == 1:  # 2 rows a group by default; 4 and 8 as well
+                for rows in (4, 8):
                     out.append((f"group w{width} p1 t{threads} r{rows}",
                                 (0, width, 1, threads, 1, 0, rows)))
         return out

@@ -7,7 +7,8 @@
 //   same bytes. fp32 numbers (choose() below has the exact rule):
 //
 //     N (fp32)        path                                               DRAM traffic
-//     <= 256          group: 1..32 lanes per row, 1-4 rows per group      read MN, write MN
+//     <= 256          group: 1..32 lanes per row, 2 rows per group,      read MN, write MN
+//                     one warp per block
 //     <= 32768        block per row, sized to the row in steps of a warp,  read MN, write MN
 //                     2, 4 or 8 packs a thread: whichever keeps the most
 //                     rows resident on an SM
@@ -32,7 +33,8 @@
 //   - Blocks are sized to the row in steps of one warp (2049 fp32 values take 160 threads, not
 //     256), and one-block rows launch without a cluster: measured faster than a cluster of 1.
 //   - Short rows use sub-warp groups: N = 32 fp32 is 8 lanes x one 16-byte load, and each group
-//     handles several rows so every thread has several loads in flight.
+//     handles two rows so every thread has two loads in flight; blocks are one warp (1 KB of rows
+//     at N = 32-128 fp32), which measured faster than larger blocks on one H100.
 //   - Every access is a 16-byte vector where possible. Rows need not be aligned: each row is
 //     viewed in an "aligned frame" (its address rounded down to 16 bytes); packs wholly inside
 //     the row move as vectors and only the two edge packs go element by element.
@@ -653,7 +655,8 @@ std::string Config::describe() const {
     switch (path) {
         case Path::kGroup:
             return "group " + std::to_string(width) + " lanes x " + std::to_string(packs) +
-                   " packs x " + std::to_string(rows_per_group()) + " rows";
+                   " packs x " + std::to_string(rows_per_group()) + " rows, " +
+                   std::to_string(threads > 0 ? threads : 32) + " threads";
         case Path::kCluster:
             return "cluster " + n + " x " + t + " threads x " + std::to_string(packs) + " packs";
         case Path::kTwoPass:
@@ -674,11 +677,17 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     // A misaligned row can straddle one extra pack of its aligned frame.
     const int64_t packs = (cols + (aligned ? 0 : vec - 1) + vec - 1) / vec;
     Config c;
-    if (packs <= 64) {  // [N <= 256] group path: lanes first (shuffles are cheap), then packs
+    // [N <= 256] group path: lanes first (shuffles are cheap), then packs; 2 rows per group and
+    // one warp per block, so a block covers at most 2 KB of rows (1 KB up to N = 128 fp32). On one
+    // H100 of the device pool, blocks covering 8-16 KB (128-512 threads, 4 rows per group) ran at
+    // 97-98% of copy at N = 32-256 and these at 100-101%; on others every shape was within 0.3%
+    // of copy (tune-3, tune-4 calls 10-11).
+    if (packs <= 64) {
         c.path = Config::Path::kGroup;
         c.packs = 1;
         for (c.width = 1; c.width < 32 && c.width < packs;) c.width *= 2;
         while (int64_t{32} * c.packs < packs) c.packs *= 2;
+        c.threads = 32;
         return c;
     }
     auto threads_for = [&](int cluster, int per_thread) {
@@ -759,7 +768,7 @@ static LaunchStep two_pass_step(const LaunchArgs& a, const Config& c, cudaError_
 template <typename T, int P, int W, int kRows>
 static LaunchStep make_group_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
     auto* kernel = best_group_kernel<T, P, W, kRows>;
-    const int threads = c.threads > 0 ? c.threads : 128;
+    const int threads = c.threads > 0 ? c.threads : 32;
     const SoftmaxProblem& p = a.problem;
     const int64_t rows_per_block = (threads / W) * kRows;
     // A group for every ROWS rows (the kernel loops only past 2^31 - 1 blocks).
