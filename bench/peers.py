@@ -6,7 +6,8 @@ same input tensor and with the same method:
   copy      torch device-to-device copy (out.copy_(x)): the speed of light for read N + write N
   torch     torch.softmax(x, dim=-1)
   triton    the Triton fused-softmax tutorial kernel (bench/triton_tutorial_softmax.py); above
-            N = 16384 it cannot compile on an H100 and the point is recorded as "fails: <why>"
+            N = 16384 it cannot compile on an H100 and the point is recorded as "fails: <why>";
+            where its block would exceed --triton-max-block it is recorded as "skipped"
   best      softmaxlab's `best` kernel through a small C entry point (bench/best_capi.cu), with
             ctypes, on torch's tensors and torch's stream
 The project's lesson kernels are added from a `softmaxlab-cli sweep` session when --cli is given

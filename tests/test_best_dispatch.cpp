@@ -30,7 +30,8 @@ Config pick(int64_t cols, DType t = DType::f32, bool aligned = true,
 
 TEST(BestDispatch, ShortRowsTakeSubWarpGroupsSizedToTheRow) {
     EXPECT_EQ(pick(1).describe(), "group 1 lanes x 1 packs x 2 rows, 32 threads");
-    EXPECT_EQ(pick(32).describe(), "group 8 lanes x 1 packs x 2 rows, 32 threads");  // 8 lanes x 4 fp32
+    EXPECT_EQ(pick(32).describe(),
+              "group 8 lanes x 1 packs x 2 rows, 32 threads");  // 8 lanes x 4 fp32
     EXPECT_EQ(pick(64).describe(), "group 16 lanes x 1 packs x 2 rows, 32 threads");
     EXPECT_EQ(pick(128).describe(), "group 32 lanes x 1 packs x 2 rows, 32 threads");
     EXPECT_EQ(pick(256).describe(), "group 32 lanes x 2 packs x 2 rows, 32 threads");
@@ -89,7 +90,7 @@ TEST(BestDispatch, GroupRowsPerGroupDefaultsByPacks) {
     Config c = pick(64);
     EXPECT_EQ(c.rows_per_group(), 2);
     EXPECT_EQ(c.threads, 32);  // one warp per block: 1 KB of rows at N = 64 fp32
-    c.rows = 4;  // the tuning harness's override
+    c.rows = 4;                // the tuning harness's override
     EXPECT_EQ(c.describe(), "group 16 lanes x 1 packs x 4 rows, 32 threads");
     EXPECT_EQ(pick(256).rows_per_group(), 2);
 }
