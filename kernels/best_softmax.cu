@@ -162,27 +162,14 @@ __device__ __forceinline__ uint4 pack(const float (&x)[Vec<T>::kSize]) {
 // Slots outside the row read as -inf, which leaves both the max and the sum unchanged.
 // I (the index type) is int where the row is known to be shorter than 2^31 values: half the
 // registers of int64_t for every pack's index, which the unrolled kernels hold many of.
-// `frame_readable`: the whole aligned frame lies inside the tensor's memory (a row, longer than
-// 16 bytes, that is neither the first nor the last), so an edge pack is one vector load with the
-// slots outside the row replaced by -inf, not V scalar loads. The neighbours' values it reads are
-// never used, so an in-place softmax that has already overwritten them is fine.
 template <typename T, class Load = PlainLoad, typename I>
 __device__ __forceinline__ uint4 load_raw(const T* frame, I q, int head, I cols,
-                                          const Load& load = Load{}, bool frame_readable = false) {
+                                          const Load& load = Load{}) {
     constexpr int V = Vec<T>::kSize;
     const I f0 = q * V;
     if (f0 >= head && f0 + V <= head + cols)
         return load(reinterpret_cast<const uint4*>(frame + f0));
-    alignas(16) T v[V];
-    if (frame_readable) {
-        *reinterpret_cast<uint4*>(v) = load(reinterpret_cast<const uint4*>(frame + f0));
-#pragma unroll
-        for (int k = 0; k < V; ++k)
-            if (f0 + k < head || f0 + k >= head + cols) v[k] = from_float<T>(kNegInf);
-        return *reinterpret_cast<uint4*>(v);
-    }
-    // An edge pack of the first or last row, element by element: its frame may reach past the
-    // tensor's allocation.
+    alignas(16) T v[V];  // an edge pack, element by element
 #pragma unroll
     for (int k = 0; k < V; ++k) {
         const I f = f0 + k;
@@ -529,7 +516,6 @@ __global__ void __launch_bounds__(1024)
     __shared__ RowStats stats;
     const unsigned rank = RowCluster::rank();
     const int64_t row = blockIdx.x / RowCluster::size();
-    const bool interior_row = row > 0 && row + 1 < gridDim.x / RowCluster::size();
     const T* src = in + row * in_stride;
     const int head = frame_head(src);
     const T* frame = src - head;
@@ -545,7 +531,7 @@ __global__ void __launch_bounds__(1024)
     uint4 raw[PACKS];
 #pragma unroll
     for (int p = 0; p < PACKS; ++p)
-        if (live(p)) raw[p] = load_raw(frame, pack_of(p), head, n, PlainLoad{}, interior_row);
+        if (live(p)) raw[p] = load_raw(frame, pack_of(p), head, n);
 
     // This thread's max, then exp(x - max) in place of every value, and their sum.
     float m = kNegInf;
