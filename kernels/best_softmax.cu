@@ -49,7 +49,8 @@
 //   grid for the group kernel (94-95%); a second pass that runs backwards over the slice (no
 //   better than the L2 policies alone); rows split over blocks on any SMs that meet through
 //   global memory in a cooperative launch (36-86%, below clusters at every N); a warp per row with
-//   5 or 8 packs a lane for N = 1025 halves (fp16 +1 point, bf16 -8).
+//   5 or 8 packs a lane for N = 1025 halves (fp16 +1 point, bf16 -8); edge packs of interior rows
+//   as one vector load (N = 2049 halves +3 points, N = 1025 halves -3, fp32 N = 100003 -2).
 // Why long rows stop near 83-89%: a cluster's blocks share one GPC, and on this H100 clusters of
 //   16 one-SM blocks fit 7 at a time (112 of 132 SMs), of 4 or 8 blocks 120 SMs
 //   (bench/cluster_occupancy.cu).
