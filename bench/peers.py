@@ -151,7 +151,7 @@ def tune_configs(cols, dtype_bytes):
     vec = 16 // dtype_bytes
     packs = -(-(cols + (vec - 1 if cols % vec else 0)) // vec)  # odd N: rows start unaligned
     out = [("auto", None)]
-    if packs <= 64:  # the sub-warp group kernel, at three block sizes
+    if packs <= 64:  # the sub-warp group kernel, at five block sizes
         width, per_lane = 1, 1
         while width < 32 and width < packs:
             width *= 2

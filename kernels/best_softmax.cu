@@ -657,7 +657,7 @@ std::string Config::describe() const {
         case Path::kGroup:
             return "group " + std::to_string(width) + " lanes x " + std::to_string(packs) +
                    " packs x " + std::to_string(rows_per_group()) + " rows, " +
-                   std::to_string(threads > 0 ? threads : 32) + " threads";
+                   std::to_string(group_threads()) + " threads";
         case Path::kCluster:
             return "cluster " + n + " x " + t + " threads x " + std::to_string(packs) + " packs";
         case Path::kTwoPass:
@@ -688,7 +688,7 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
         c.packs = 1;
         for (c.width = 1; c.width < 32 && c.width < packs;) c.width *= 2;
         while (int64_t{32} * c.packs < packs) c.packs *= 2;
-        c.threads = 32;
+        c.threads = c.group_threads();  // the default, one warp, named in describe()
         return c;
     }
     auto threads_for = [&](int cluster, int per_thread) {
@@ -769,7 +769,7 @@ static LaunchStep two_pass_step(const LaunchArgs& a, const Config& c, cudaError_
 template <typename T, int P, int W, int kRows>
 static LaunchStep make_group_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
     auto* kernel = best_group_kernel<T, P, W, kRows>;
-    const int threads = c.threads > 0 ? c.threads : 32;
+    const int threads = c.group_threads();
     const SoftmaxProblem& p = a.problem;
     const int64_t rows_per_block = (threads / W) * kRows;
     // A group for every ROWS rows (the kernel loops only past 2^31 - 1 blocks).

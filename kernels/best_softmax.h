@@ -20,11 +20,12 @@ struct Config {
     Path path = Path::kGroup;
     int width = 0;    // group: lanes per row (1..32)
     int packs = 0;    // group: packs per lane and row; cluster: packs per thread in registers
-    int threads = 0;  // threads per block (group: 0 means 32)
+    int threads = 0;  // threads per block (group: 0 means group_threads()'s default, one warp)
     int cluster = 1;  // cluster / two-pass: blocks per row
     int l2 = 0;       // two-pass: kL2Policy | kL2Reverse, how its second read finds L2
     int rows = 0;     // group: rows per group; 0 is the default, 2 / 2 / 1 for 1 / 2 / 4 packs
     int rows_per_group() const { return rows > 0 ? rows : (packs <= 2 ? 2 : 1); }
+    int group_threads() const { return threads > 0 ? threads : 32; }
     std::string describe() const;  // e.g. "cluster 4 x 512 threads x 4 packs"
 };
 
