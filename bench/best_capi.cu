@@ -48,6 +48,23 @@ sml::LaunchArgs make_args(const void* in, void* out, long long rows, long long c
     return a;
 }
 
+// best's workspace (the grid path's slots), grown as calls need more and kept.
+void* workspace(size_t bytes) {
+    static void* ws = nullptr;
+    static size_t size = 0;
+    if (bytes > size) {
+        cudaFree(ws);
+        ws = nullptr;
+        size = 0;
+        if (cudaMalloc(&ws, bytes) != cudaSuccess) {
+            (void)cudaGetLastError();
+            return nullptr;  // the grid path then reports cudaErrorInvalidValue
+        }
+        size = bytes;
+    }
+    return ws;
+}
+
 int launch(const std::vector<sml::LaunchStep>& steps) {
     for (const sml::LaunchStep& s : steps)
         if (cudaError_t e = s.launch(cudaStreamLegacy); e != cudaSuccess) return e;
@@ -70,7 +87,8 @@ int sml_best_softmax(const void* in, void* out, long long rows, long long cols, 
     PlanCache& cache = plan_cache();
     const std::string key = cache_key(in, out, rows, cols, dtype, "auto");
     if (cache.key != key) {
-        const sml::LaunchArgs a = make_args(in, out, rows, cols, dtype);
+        sml::LaunchArgs a = make_args(in, out, rows, cols, dtype);
+        a.workspace = workspace(sml::best::registry_workspace_bytes(a.problem));
         cache.key.clear();
         cache.steps.clear();
         if (cudaError_t e = sml::best_kernel_info().plan(a, &cache.steps); e != cudaSuccess)
@@ -80,13 +98,13 @@ int sml_best_softmax(const void* in, void* out, long long rows, long long cols, 
     return launch(cache.steps);
 }
 
-// An explicit configuration (path 0 group, 1 cluster, 2 two-pass), for tuning.
+// An explicit configuration (path 0 group, 1 cluster, 2 two-pass, 3 grid), for tuning.
 // Sizes in 16-byte packs, as in sml::best::Config; l2 is the two-pass kernel's L2 flags,
-// group_rows the group kernel's rows per group (0: its default).
+// group_rows the group kernel's rows per group (0: its default), lag the grid kernel's.
 int sml_best_softmax_with(const void* in, void* out, long long rows, long long cols, int dtype,
                           int path, int width, int packs, int threads, int cluster, int l2,
-                          int group_rows) {
-    const sml::LaunchArgs a = make_args(in, out, rows, cols, dtype);
+                          int group_rows, int lag) {
+    sml::LaunchArgs a = make_args(in, out, rows, cols, dtype);
     sml::best::Config c;
     c.path = static_cast<sml::best::Config::Path>(path);
     c.width = width;
@@ -95,10 +113,12 @@ int sml_best_softmax_with(const void* in, void* out, long long rows, long long c
     c.cluster = cluster;
     c.l2 = l2;
     c.rows = group_rows;
+    c.lag = lag;
+    a.workspace = workspace(sml::best::workspace_bytes(a.problem, c));
     PlanCache& cache = plan_cache();
-    char fields[96];  // every field, so two tuned variants never share a cached plan
-    std::snprintf(fields, sizeof fields, "%d %d %d %d %d %d %d", path, width, packs, threads,
-                  cluster, l2, group_rows);
+    char fields[112];  // every field, so two tuned variants never share a cached plan
+    std::snprintf(fields, sizeof fields, "%d %d %d %d %d %d %d %d", path, width, packs, threads,
+                  cluster, l2, group_rows, lag);
     const std::string key = cache_key(in, out, rows, cols, dtype, fields);
     if (cache.key != key) {
         cache.key.clear();

@@ -1,7 +1,8 @@
 #!/bin/bash
 # One device call for `best`: builds libsmlbest.so (bench/best_capi.cu) and, in a scratch copy,
-# gpu_test_best and softmaxlab-cli; times best's alternative configurations (peers.py --tune),
-# runs the GPU test, then the side-by-side peer benchmark. Few files land in $OUT (the device
+# gpu_test_best and softmaxlab-cli; runs the GPU test, times best's alternative configurations
+# (peers.py --tune; TUNE_TIMEOUT seconds each dtype, 240 by default), then the side-by-side peer
+# benchmark. Few files land in $OUT (the device
 # tool returns a limited number): build.txt, tune.txt, test.txt, peers.txt, peers/<device>.json.
 # Usage: bash bench/device_tune.sh [TUNE_COLS] (empty TUNE_COLS skips tuning; PEERS=0 skips the
 # peer benchmark, for a call that only tunes; TUNE_DTYPES="fp32 fp16 bf16" tunes each dtype,
@@ -24,17 +25,19 @@ rm -f $SRC/tests/*.cmake
 wait
 tail -5 /tmp/cmake.log /tmp/test-build.log >> "$OUT/build.txt"
 export PYTHONUNBUFFERED=1
+# The test first: a kernel that hangs or fails shows here, before the tuning spends the call.
+if [ -x $SRC/build/tests/gpu_test_best ]; then
+    timeout 300 $SRC/build/tests/gpu_test_best --gtest_color=no > "$OUT/test.txt" 2>&1
+    echo "gpu_test_best rc=$?" >> "$OUT/test.txt"
+fi
 if [ -n "$TUNE_COLS" ]; then
     for dtype in ${TUNE_DTYPES:-fp32}; do
         name=tune; cols=$TUNE_COLS
         [ "$dtype" != fp32 ] && name=tune-$dtype && cols=${TUNE_HALF_COLS:-$TUNE_COLS}
-        python3 bench/peers.py --lib /tmp/libsmlbest.so --tune --samples 20 --dtype $dtype \
-            --cols $cols > "$OUT/$name.txt" 2>&1
+        timeout ${TUNE_TIMEOUT:-240} python3 bench/peers.py --lib /tmp/libsmlbest.so --tune \
+            --samples 20 --dtype $dtype --cols $cols > "$OUT/$name.txt" 2>&1
+        echo "tune rc=$?" >> "$OUT/$name.txt"
     done
-fi
-if [ -x $SRC/build/tests/gpu_test_best ]; then
-    timeout 300 $SRC/build/tests/gpu_test_best --gtest_color=no > "$OUT/test.txt" 2>&1
-    echo "gpu_test_best rc=$?" >> "$OUT/test.txt"
 fi
 CLI=$(find $SRC/build -name softmaxlab-cli -type f -perm -u+x | head -1)
 if [ "${PEERS:-1}" != 0 ]; then

@@ -353,7 +353,7 @@ __device__ __forceinline__ MaxSum block_merge(MaxSum v, MaxSum* slots) {
     return v;
 }
 
-// @region cluster-glue: one place that knows about thread-block clusters (Hopper, sm_90+)
+// Cluster glue: one place that knows about thread-block clusters (Hopper, sm_90+).
 // RowCluster<false> is one block per row: plain __syncthreads, no cluster launch (measured
 // faster than a cluster of 1). Compiled for a GPU without clusters, RowCluster<true> is the same.
 template <bool kClustered>
@@ -440,7 +440,6 @@ __device__ __forceinline__ MaxSum row_stats(MaxSum mine, RowStats& st) {
     return st.row;
 }
 // @endregion cluster-reduce
-// @endregion cluster-glue
 
 // @region group-kernel: short rows -- WIDTH lanes per row, ROWS rows per group, in registers
 // A warp holds 32 / WIDTH groups; the loop bound is the same for the whole warp, so every lane
@@ -638,6 +637,185 @@ __global__ void __launch_bounds__(1024)
 }
 // @endregion two-pass-kernel
 
+// @region grid-kernel: rows longer than a cluster holds -- every SM holds a slice of every row
+// A cluster stops at 16 SMs, and on an H100 seven 16-SM clusters fit at once: 112 of 132 SMs
+// (bench/cluster_occupancy.cu), so 2 MB rows run at 83% of copy. Here every block of the grid
+// (all SMs) owns one slice of *every* row, and the blocks meet through global memory: each block
+// stores its slice's (max, sum) into a slot of the workspace, one per row and block, and reads
+// the row's K slots to finish it. The whole grid is resident (a cooperative launch guarantees
+// it), so blocks can wait for each other.
+// The wait is what cost an earlier version (bench/results tune-4: 36-86% of copy): a block
+// published a row and then waited for that same row, one L2 round trip per row with its stores
+// held back. Here a block runs LAG rows ahead of the row it finishes. In step i it
+//   1. issues the loads of row i + 2 (two rows of loads are always in flight),
+//   2. issues the loads of row i - LAG's slots (one per thread, for the first K threads),
+//   3. reduces row i (its slice already landed) and publishes the block's (max, sum),
+//   4. merges row i - LAG's slots -- published LAG steps ago, so normally all there -- and
+//      stores that row's slice.
+// A slot is 8 bytes (max, sum) written in one store: it carries its own data, so no fence is
+// needed (a fence waits for every load in flight, the prefetch included). The workspace is
+// poisoned before each launch with a pattern whose sum is negative, which no real sum is; a
+// thread that reads a poisoned slot leaves it to warp 0, which polls until it is written.
+// Registers hold a ring of LAG + 3 rows' slices, indexed by constants (the loop is unrolled over
+// the ring), so it never touches local memory.
+constexpr unsigned char kUnwrittenByte = 0xBF;  // a slot of these bytes has sum -1.49...
+constexpr int kGridAhead = 2;                   // rows whose loads are in flight past row i
+
+__device__ __forceinline__ void publish(uint64_t* slot, MaxSum v) {
+    const uint64_t bits = (uint64_t{__float_as_uint(v.s)} << 32) | __float_as_uint(v.m);
+    asm volatile("st.relaxed.gpu.global.b64 [%0], %1;" ::"l"(slot), "l"(bits) : "memory");
+}
+__device__ __forceinline__ uint64_t read_slot(const uint64_t* slot) {
+    uint64_t bits;
+    asm volatile("ld.relaxed.gpu.global.b64 %0, [%1];" : "=l"(bits) : "l"(slot) : "memory");
+    return bits;
+}
+__device__ __forceinline__ MaxSum slot_value(uint64_t bits) {
+    return MaxSum{__uint_as_float(static_cast<unsigned>(bits)),
+                  __uint_as_float(static_cast<unsigned>(bits >> 32))};
+}
+__device__ __forceinline__ bool unwritten(MaxSum v) {
+    return v.s < 0.0f;  // a real sum is >= 0 or NaN
+}
+__device__ __forceinline__ MaxSum await_slot(const uint64_t* slot) {
+    for (;;) {
+        const MaxSum v = slot_value(read_slot(slot));
+        if (!unwritten(v)) return v;
+        __nanosleep(32);
+    }
+}
+
+// One block's slice of a row: packs [begin, end) of the row's aligned frame, in whole 128-byte
+// lines shared evenly between the K blocks (as in the cluster kernel); thread t owns packs
+// begin + t, begin + t + T, ...
+template <typename T>
+struct GridSlice {
+    static constexpr int V = Vec<T>::kSize;
+    const T* frame;
+    int head, begin, end;
+    __device__ GridSlice(const T* row_start, int n, int blocks, int rank) {
+        head = frame_head(row_start);
+        frame = row_start - head;
+        const int row_packs = (head + n + V - 1) / V;
+        const int size = ((row_packs + blocks - 1) / blocks + 7) / 8 * 8;
+        begin = rank * size;
+        end = min(row_packs, begin + size);
+    }
+    __device__ int pack_of(int p) const {
+        return begin + static_cast<int>(threadIdx.x) + p * static_cast<int>(blockDim.x);
+    }
+    __device__ bool live(int p) const { return pack_of(p) < end; }
+};
+
+// Threads a block of the grid kernel may have: 1024 up to 2 packs a thread, then fewer, so a
+// thread may use more registers (65536 / threads) for its larger ring.
+constexpr int grid_max_threads(int packs) {
+    return packs <= 2 ? 1024 : 2048 / packs;
+}
+
+template <typename T, int PACKS, int LAG>
+__global__ void __launch_bounds__(grid_max_threads(PACKS))
+    best_grid_kernel(const T* __restrict__ in, T* __restrict__ out, int rows, int64_t cols,
+                     int64_t in_stride, int64_t out_stride, uint64_t* __restrict__ slots) {
+    constexpr int kStages = LAG + kGridAhead + 1;  // finishing, reducing, and 2 rows loading
+    constexpr int V = Vec<T>::kSize;
+    __shared__ MaxSum warp_sums[2][32];   // row i: each warp's (max, sum), by row parity
+    __shared__ MaxSum warp_slots[2][32];  // row i - LAG: each warp's merged slots; sum -1: unread
+    __shared__ MaxSum finished[2];        // row i - LAG's (max, sum), by row parity
+    const int blocks = gridDim.x, rank = blockIdx.x;
+    const int n = static_cast<int>(cols);  // a row of the grid path fits on chip: < 2^31 values
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
+    const int slot_warps = (blocks + 31) / 32;
+    auto slice_of = [&](int row) { return GridSlice<T>(in + row * in_stride, n, blocks, rank); };
+
+    uint4 raw[kStages][PACKS];  // the ring: row r's slice sits in stage r % kStages
+    float thread_max[kStages];
+
+    auto load = [&](int row, uint4(&dst)[PACKS]) {
+        const GridSlice<T> g = slice_of(row);
+#pragma unroll
+        for (int p = 0; p < PACKS; ++p)
+            if (g.live(p)) dst[p] = load_raw(g.frame, g.pack_of(p), g.head, n);
+    };
+    // Row i: this thread's max, the exps in place, and the warp's (max, sum) into warp_sums.
+    auto reduce = [&](int row, uint4(&x)[PACKS], float& m_out) {
+        const GridSlice<T> g = slice_of(row);
+        float m = kNegInf;
+#pragma unroll
+        for (int p = 0; p < PACKS; ++p)
+            if (g.live(p)) m = pack_max<T>(m, x[p]);
+        const float shift = sum_shift(m);
+        float s = 0.0f;
+#pragma unroll
+        for (int p = 0; p < PACKS; ++p)
+            if (g.live(p)) s = exp_in_place<T>(x[p], shift, s);
+        m_out = m;
+        const MaxSum w = warp_merge(MaxSum{m, s});
+        if (lane == 0) warp_sums[row & 1][warp] = w;
+    };
+    // Row f's slice, stored: exps times this thread's factor.
+    auto store = [&](int row, uint4(&x)[PACKS], float m) {
+        const GridSlice<T> g = slice_of(row);
+        const float factor = output_factor(m, finished[row & 1]);
+        T* dst = out + row * out_stride;
+        const bool same_frame = frame_head(dst) == g.head;
+#pragma unroll
+        for (int p = 0; p < PACKS; ++p) {
+            if (!g.live(p)) continue;
+            float y[V];
+            scale_pack<T>(x[p], factor, y);
+            store_pack(dst, same_frame, g.pack_of(p), g.head, n, y);
+        }
+    };
+
+#pragma unroll
+    for (int r = 0; r < kGridAhead; ++r)
+        if (r < rows) load(r, raw[r]);
+    for (int base = 0; base < rows + LAG; base += kStages) {
+#pragma unroll
+        for (int j = 0; j < kStages; ++j) {
+            const int i = base + j, f = i - LAG;  // reduce row i, finish row f
+            if (i >= rows + LAG) break;
+            const bool reducing = i < rows, finishing = f >= 0;
+            if (i + kGridAhead < rows) load(i + kGridAhead, raw[(j + kGridAhead) % kStages]);
+            uint64_t slot_bits = 0;
+            const bool slot_reader = finishing && static_cast<int>(threadIdx.x) < blocks;
+            if (slot_reader) slot_bits = read_slot(&slots[int64_t{f} * blocks + threadIdx.x]);
+            if (reducing) reduce(i, raw[j], thread_max[j]);
+            if (finishing && warp < slot_warps) {
+                const MaxSum v = slot_reader ? slot_value(slot_bits) : MaxSum{kNegInf, 0.0f};
+                const bool missing = __any_sync(kFullMask, slot_reader && unwritten(v));
+                const MaxSum w = warp_merge(missing || !slot_reader ? MaxSum{kNegInf, 0.0f} : v);
+                if (lane == 0) warp_slots[f & 1][warp] = missing ? MaxSum{kNegInf, -1.0f} : w;
+            }
+            __syncthreads();
+            if (warp == 0) {
+                if (reducing) {
+                    const MaxSum b = warp_merge(lane < warps ? warp_sums[i & 1][lane]
+                                                             : MaxSum{kNegInf, 0.0f});
+                    if (lane == 0) publish(&slots[int64_t{i} * blocks + rank], b);
+                }
+                if (finishing) {
+                    MaxSum v = lane < slot_warps ? warp_slots[f & 1][lane] : MaxSum{kNegInf, 0.0f};
+                    if (__any_sync(kFullMask, unwritten(v))) {  // someone is behind: wait for it
+                        v = MaxSum{kNegInf, 0.0f};
+                        for (int r = lane; r < blocks; r += 32)
+                            v = merge(v, await_slot(&slots[int64_t{f} * blocks + r]));
+                    }
+                    v = warp_merge(v);
+                    if (lane == 0) finished[f & 1] = v;
+                }
+            }
+            if (finishing) {
+                __syncthreads();
+                const int s = (j + kStages - LAG) % kStages;
+                store(f, raw[s], thread_max[s]);
+            }
+        }
+    }
+}
+// @endregion grid-kernel
+
 }  // namespace best
 }  // namespace sml
 
@@ -663,7 +841,9 @@ std::string Config::describe() const {
         case Path::kTwoPass:
             return "two-pass cluster " + n + " x " + t + " threads" +
                    ((l2 & kL2Policy) != 0 ? ", L2 evict_last/first" : "") +
-                   ((l2 & kL2Reverse) != 0 ? ", pass 2 backwards" : "");
+                   ((l2 & kL2Reverse) != 0 ? ", pass 2 backwards" : "");        case Path::kGrid:
+            return "grid " + n + " blocks x " + t + " threads x " + std::to_string(packs) +
+                   " packs, lag " + std::to_string(lag);
     }
     return "?";
 }
@@ -949,6 +1129,78 @@ static LaunchStep two_pass_step(const LaunchArgs& a, const Config& c, cudaError_
     return {};
 }
 
+// The grid path: a cooperative launch, so every block is resident at once (or the launch fails
+// rather than deadlock), after a memset that poisons the slots.
+template <typename T, int P, int LAG>
+static LaunchStep make_grid_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
+    auto* kernel = best_grid_kernel<T, P, LAG>;
+    const SoftmaxProblem& p = a.problem;
+    const int blocks = c.cluster;
+    const size_t bytes = workspace_bytes(p, c);
+    if (a.workspace == nullptr || blocks < 1 || blocks > c.threads || p.rows > 0x7fffffff ||
+        !valid_threads(c.threads, grid_max_threads(P))) {
+        *err = cudaErrorInvalidValue;
+        return {};
+    }
+    int per_sm = 0;
+    *err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, c.threads, 0);
+    if (*err != cudaSuccess) return {};
+    if (int64_t{per_sm} * a.limits.sm_count < blocks) {
+        *err = cudaErrorCooperativeLaunchTooLarge;
+        return {};
+    }
+    cudaLaunchConfig_t cfg{};
+    cfg.gridDim = dim3(static_cast<unsigned>(blocks));
+    cfg.blockDim = dim3(c.threads);
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeCooperative;
+    attr[0].val.cooperative = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    LaunchStep s;
+    s.name = "best_grid";
+    s.func = reinterpret_cast<const void*>(kernel);
+    s.grid = cfg.gridDim;
+    s.block = cfg.blockDim;
+    const T* in = static_cast<const T*>(a.in);
+    T* out = static_cast<T*>(a.out);
+    auto* slots = static_cast<uint64_t*>(a.workspace);
+    s.launch = [=](cudaStream_t st) mutable {
+        if (cudaError_t e = cudaMemsetAsync(slots, kUnwrittenByte, bytes, st); e != cudaSuccess)
+            return e;
+        cfg.stream = st;
+        cfg.attrs = attr;  // the copy's own attribute array
+        return cudaLaunchKernelEx(&cfg, kernel, in, out, static_cast<int>(p.rows), p.cols,
+                                  p.in_stride, p.out_stride, slots);
+    };
+    *err = cudaSuccess;
+    return s;
+}
+
+template <typename T, int P>
+static LaunchStep grid_lag_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
+    switch (c.lag) {
+        case 1:
+            return make_grid_step<T, P, 1>(a, c, err);
+        case 2:
+            return make_grid_step<T, P, 2>(a, c, err);
+        case 4:
+            return make_grid_step<T, P, 4>(a, c, err);
+    }
+    *err = cudaErrorInvalidConfiguration;
+    return {};
+}
+
+template <typename T>
+static LaunchStep grid_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
+    if (c.packs == 1) return grid_lag_step<T, 1>(a, c, err);
+    if (c.packs == 2) return grid_lag_step<T, 2>(a, c, err);
+    if (c.packs == 4) return grid_lag_step<T, 4>(a, c, err);
+    if (c.packs == 8) return grid_lag_step<T, 8>(a, c, err);
+    *err = cudaErrorInvalidConfiguration;
+    return {};
+}
+
 template <typename T>
 static cudaError_t plan_typed(const LaunchArgs& a, const Config& c, std::vector<LaunchStep>* out) {
     cudaError_t err = cudaSuccess;
@@ -962,6 +1214,8 @@ static cudaError_t plan_typed(const LaunchArgs& a, const Config& c, std::vector<
             break;
         case Config::Path::kTwoPass:
             s = two_pass_step<T>(a, c, &err);
+            break;        case Config::Path::kGrid:
+            s = grid_step<T>(a, c, &err);
             break;
     }
     if (err != cudaSuccess) return err;
@@ -978,7 +1232,8 @@ static int64_t capacity(const Config& c, DType t) {
         case Config::Path::kGroup:
             return c.width * c.packs * vec;
         case Config::Path::kCluster:
-            return c.cluster * c.threads * c.packs * vec;
+        case Config::Path::kGrid:
+            return int64_t{c.cluster} * c.threads * c.packs * vec;
         case Config::Path::kTwoPass:
             return kUnlimitedCols;
     }
@@ -1000,6 +1255,12 @@ cudaError_t plan_with(const LaunchArgs& args, const Config& config,
             return plan_typed<__nv_bfloat16>(args, config, steps);
     }
     return cudaErrorInvalidValue;
+}
+
+size_t workspace_bytes(const SoftmaxProblem& problem, const Config& config) {
+    if (config.path != Config::Path::kGrid) return 0;
+    return static_cast<size_t>(problem.rows) * static_cast<size_t>(config.cluster) *
+           sizeof(uint64_t);
 }
 
 // True when every row of in and out starts on a 16-byte boundary (vector loads need no slack).
@@ -1082,24 +1343,35 @@ static cudaError_t plan(const LaunchArgs& args, std::vector<LaunchStep>* steps) 
     return plan_chosen(args, &c, steps);
 }
 
-// The traffic of the path `plan` takes on the current device (H100 values when there is none),
-// assuming cudaMalloc-aligned buffers.
-static Traffic predict(const SoftmaxProblem& p) {
+static DeviceLimits current_limits() {
     DeviceLimits limits = DeviceLimits::h100_reference();
     int device = 0;
     if (cudaGetDevice(&device) == cudaSuccess)
         query_device_limits(device, &limits);
     else
         (void)cudaGetLastError();
+    return limits;
+}
+
+// The configuration `plan` takes for p on the current device (choose() on H100 values when there
+// is none), assuming cudaMalloc-aligned buffers.
+static Config config_for(const SoftmaxProblem& p) {
+    const DeviceLimits limits = current_limits();
     const int vec = vec_of(p.dtype);
     const bool aligned = p.in_stride % vec == 0 && p.out_stride % vec == 0;
-    Config c = choose(p.cols, p.dtype, aligned, limits);
-    if (limits.from_device) {  // the exact plan, with this GPU's occupancy and cluster limits
-        LaunchArgs a;
-        a.problem = p;
-        a.limits = limits;
-        c = plan_config(a);
-    }
+    if (!limits.from_device) return choose(p.cols, p.dtype, aligned, limits);
+    LaunchArgs a;  // the exact plan, with this GPU's occupancy and cluster limits
+    a.problem = p;
+    a.limits = limits;
+    return plan_config(a);
+}
+
+size_t registry_workspace_bytes(const SoftmaxProblem& p) {
+    return workspace_bytes(p, config_for(p));
+}
+
+static Traffic predict(const SoftmaxProblem& p) {
+    const Config c = config_for(p);
     const double bytes = static_cast<double>(p.rows) * p.cols * dtype_size(p.dtype);
     const int reads = c.path == Config::Path::kTwoPass ? 2 : 1;
     Traffic t;
@@ -1131,7 +1403,7 @@ KernelInfo best_kernel_info() {
         best_max_cols,
         "no limit: rows too long for a cluster's registers take the two-pass path",
         {"auto"},
-        nullptr,
+        best::registry_workspace_bytes,
         best::plan,
         best::predict,
     };

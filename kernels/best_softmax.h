@@ -13,7 +13,7 @@ namespace sml::best {
 // Which of best_softmax.cu's kernels runs a problem, and how it is shaped. Sizes are in 16-byte
 // packs (4 fp32 or 8 fp16/bf16 values), so one shape moves the same bytes in every dtype.
 struct Config {
-    enum class Path { kGroup, kCluster, kTwoPass };
+    enum class Path { kGroup, kCluster, kTwoPass, kGrid };
     // Two-pass flags (best_two_pass_kernel): evict_last / evict_first L2 policies on the first /
     // second read; the second pass backwards over the slice.
     static constexpr int kL2Policy = 1, kL2Reverse = 2;
@@ -21,9 +21,10 @@ struct Config {
     int width = 0;    // group: lanes per row (1..32)
     int packs = 0;    // group: packs per lane and row; cluster: packs per thread in registers
     int threads = 0;  // threads per block (group: 0 means group_threads()'s default, one warp)
-    int cluster = 1;  // cluster / two-pass: blocks per row
+    int cluster = 1;  // cluster / two-pass / grid: blocks per row (grid: the whole grid)
     int l2 = 0;       // two-pass: kL2Policy | kL2Reverse, how its second read finds L2
     int rows = 0;     // group: rows per group; 0 is the default, 2 / 2 / 1 for 1 / 2 / 4 packs
+    int lag = 0;      // grid: rows a block reduces ahead of the row it finishes (1, 2 or 4)
     int rows_per_group() const { return rows > 0 ? rows : (packs <= 2 ? 2 : 1); }
     int group_threads() const { return threads > 0 ? threads : 32; }
     std::string describe() const;  // e.g. "cluster 4 x 512 threads x 4 packs"
@@ -42,6 +43,14 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
 Config plan_config(const LaunchArgs& args);
 
 // Plans the launch for an explicit configuration (the tuning harness compares several).
+// The grid path needs args.workspace of workspace_bytes(args.problem, config) bytes.
 cudaError_t plan_with(const LaunchArgs& args, const Config& config, std::vector<LaunchStep>* steps);
+
+// Device memory a configuration needs besides input and output: the grid path's slots, one
+// 8-byte (max, sum) per row and block; 0 for every other path.
+size_t workspace_bytes(const SoftmaxProblem& problem, const Config& config);
+
+// workspace_bytes for the configuration the registry's `best` runs on the current device.
+size_t registry_workspace_bytes(const SoftmaxProblem& problem);
 
 }  // namespace sml::best

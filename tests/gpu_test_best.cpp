@@ -69,9 +69,11 @@ HostInput make_input(DType dtype, int64_t rows, int64_t cols, int64_t stride, un
 struct DeviceBuffers {
     void* in = nullptr;
     void* out = nullptr;
+    void* workspace = nullptr;
     ~DeviceBuffers() {
         cudaFree(in);
         cudaFree(out);
+        cudaFree(workspace);
     }
 };
 
@@ -108,6 +110,11 @@ void check_case(DType dtype, int64_t rows, int64_t cols, int64_t in_stride, int6
     const KernelInfo* k = find_kernel("best");
     ASSERT_NE(k, nullptr);
     ASSERT_TRUE(check_problem(*k, args.problem, limits).ok());
+    // The grid path's slots; the kernel poisons them itself before every launch.
+    const size_t ws_bytes = config ? best::workspace_bytes(args.problem, *config)
+                                   : k->workspace_bytes(args.problem);
+    if (ws_bytes > 0) ASSERT_EQ(cudaMalloc(&buf.workspace, ws_bytes), cudaSuccess);
+    args.workspace = buf.workspace;
     if (config) {
         std::vector<LaunchStep> steps;
         ASSERT_EQ(best::plan_with(args, *config, &steps), cudaSuccess);
@@ -194,6 +201,28 @@ TEST(BestPaths, EveryPathMatchesReference) {
     cluster16.packs = 8;
     DeviceLimits limits;
     ASSERT_TRUE(query_device_limits(0, &limits));
+    // The grid path: every block on every row, LAG rows between reducing and finishing a row.
+    // Row counts below, at and above the ring of LAG + 3 rows, so its start, its wrap and its end
+    // are all run; some grids are smaller than the GPU (any size that is resident works).
+    auto grid = [](int blocks, int threads, int packs, int lag) {
+        best::Config c;
+        c.path = best::Config::Path::kGrid;
+        c.cluster = blocks;
+        c.threads = threads;
+        c.packs = packs;
+        c.lag = lag;
+        return c;
+    };
+    const best::Config grid_gpu = grid(limits.sm_count, 1024, 1, 2);
+    const best::Config grid_wide = grid(limits.sm_count, 512, 4, 1);
+    const best::Config grid16 = grid(16, 256, 2, 4);
+    const best::Config grid8 = grid(8, 128, 8, 2);
+    for (DType t : {DType::f32, DType::f16, DType::bf16}) {
+        check_case(t, 9, 300001, 300001, 300001, 0, &grid_gpu);
+        check_case(t, 5, 1048576, 1048579, 1048576, 1, &grid_wide);
+        for (int64_t rows : {1, 2, 6, 7, 8, 11, 37}) check_case(t, rows, 30001, 30003, 30001, 1, &grid16);
+        for (int64_t rows : {1, 2, 5}) check_case(t, rows, 5000, 5000, 5000, 0, &grid8);
+    }
     for (DType t : {DType::f32, DType::f16, DType::bf16}) {
         check_case(t, 37, 200, 200, 200, 0, &group);
         check_case(t, 37, 201, 203, 201, 1, &group);
