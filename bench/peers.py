@@ -57,7 +57,7 @@ class BestLib:
         self.lib = ctypes.CDLL(path)
         ll, i, vp = ctypes.c_longlong, ctypes.c_int, ctypes.c_void_p
         self.lib.sml_best_softmax.argtypes = [vp, vp, ll, ll, i]
-        self.lib.sml_best_softmax_with.argtypes = [vp, vp, ll, ll, i] + [i] * 8
+        self.lib.sml_best_softmax_with.argtypes = [vp, vp, ll, ll, i] + [i] * 9
         self.lib.sml_best_describe.argtypes = [ll, i, ctypes.c_char_p, i]
         self.lib.sml_error_string.restype = ctypes.c_char_p
 
@@ -147,7 +147,8 @@ def tune_configs(cols, dtype_bytes, sm_count):
     Tuple, sizes in 16-byte packs: path (0 group, 1 cluster, 2 two-pass, 3 grid), width,
     packs, threads, cluster (grid: blocks in the grid), l2 (two-pass: 1 = L2
     evict_last/evict_first policies, 2 = second pass backwards), rows (group: rows per
-    group, 0 = its default), lag (grid: rows reduced ahead of the row finished).
+    group, 0 = its default), lag (grid: rows reduced ahead of the row finished), ahead
+    (grid: rows of loads in flight past the row reduced).
     "auto" (None) is the dispatcher's own pick."""
     vec = 16 // dtype_bytes
     packs = -(-(cols + (vec - 1 if cols % vec else 0)) // vec)  # odd N: rows start unaligned
@@ -162,11 +163,11 @@ def tune_configs(cols, dtype_bytes, sm_count):
             if threads < width:
                 continue
             out.append((f"group w{width} p{per_lane} t{threads}",
-                        (0, width, per_lane, threads, 1, 0, 0, 0)))
+                        (0, width, per_lane, threads, 1, 0, 0, 0, 0)))
             if per_lane == 1:  # 2 rows a group by default; 4 and 8 as well
                 for rows in (4, 8):
                     out.append((f"group w{width} p1 t{threads} r{rows}",
-                                (0, width, 1, threads, 1, 0, rows, 0)))
+                                (0, width, 1, threads, 1, 0, rows, 0, 0)))
         return out
 
     def threads_for(cluster, per_thread):
@@ -176,14 +177,14 @@ def tune_configs(cols, dtype_bytes, sm_count):
     for ppt in (2, 4, 8):  # one block per row (1 pack a thread measured slow everywhere)
         threads = threads_for(1, ppt)
         if 32 <= threads <= 1024:
-            out.append((f"cluster 1x{threads}x{ppt}p", (1, 0, ppt, threads, 1, 0, 0, 0)))
+            out.append((f"cluster 1x{threads}x{ppt}p", (1, 0, ppt, threads, 1, 0, 0, 0, 0)))
     if packs > 4096:  # clusters (3, 5, 6 and 12 blocks measured slow at every N), 4 or 8 packs
         for cluster in (2, 4, 7, 8, 16):
             for ppt in (4, 8):
                 threads = threads_for(cluster, ppt)
                 if 128 <= threads <= 1024:
                     out.append((f"cluster {cluster}x{threads}x{ppt}p",
-                                (1, 0, ppt, threads, cluster, 0, 0, 0)))
+                                (1, 0, ppt, threads, cluster, 0, 0, 0, 0)))
     if packs >= 65536:  # the grid: one or two blocks per SM, every block on every row
         for per_sm in (1, 2):
             blocks = sm_count * per_sm
@@ -193,13 +194,16 @@ def tune_configs(cols, dtype_bytes, sm_count):
                 if not (128 <= threads <= max_threads and threads * per_sm <= max_threads
                         and blocks <= threads):
                     continue
-                for lag in ((1, 2, 4) if ppt == 1 else (1, 2)):  # larger rings spill
-                    out.append((f"grid {blocks}x{threads}x{ppt}p lag{lag}",
-                                (3, 0, ppt, threads, blocks, 0, 0, lag)))
+                regs = min(255, 65536 // (threads * per_sm))  # a thread's, at this occupancy
+                for lag, ahead in ((2, 2), (2, 4), (4, 2)):
+                    if (lag + ahead + 1) * ppt * 4 + 36 > regs:
+                        continue  # the ring of slices would spill
+                    out.append((f"grid {blocks}x{threads}x{ppt}p lag{lag} ahead{ahead}",
+                                (3, 0, ppt, threads, blocks, 0, 0, lag, ahead)))
         for cluster in (8, 16):
             for l2 in (0, 1, 2, 3):
                 out.append((f"two-pass {cluster}x1024 l2={l2}",
-                            (2, 0, 0, 1024, cluster, l2, 0, 0)))
+                            (2, 0, 0, 1024, cluster, l2, 0, 0, 0)))
     return out
 
 

@@ -646,20 +646,23 @@ __global__ void __launch_bounds__(1024)
 // it), so blocks can wait for each other.
 // The wait is what cost an earlier version (bench/results tune-4: 36-86% of copy): a block
 // published a row and then waited for that same row, one L2 round trip per row with its stores
-// held back. Here a block runs LAG rows ahead of the row it finishes. In step i it
-//   1. issues the loads of row i + 2 (two rows of loads are always in flight),
-//   2. issues the loads of row i - LAG's slots (one per thread, for the first K threads),
-//   3. reduces row i (its slice already landed) and publishes the block's (max, sum),
-//   4. merges row i - LAG's slots -- published LAG steps ago, so normally all there -- and
-//      stores that row's slice.
+// held back. Here a block finishes a row LAG steps after reducing it, and no step waits on a
+// round trip it has just started. In step i it
+//   1. issues the loads of row i + AHEAD (AHEAD rows of loads are always in flight),
+//   2. reduces row i (its slice landed during the last AHEAD steps), publishes the block's
+//      (max, sum), and merges row f = i - LAG's slots, read during the step before,
+//   3. stores row f's slice,
+//   4. issues the reads of row f + 1's slots (one per thread, for the first K threads), which the
+//      next step merges: by then every block published that row at least LAG - 1 steps ago.
+// (Measured, tune-5: with the slots read and merged in the same step, every step waited one
+// loaded L2 round trip, ~2 us, whatever the row's size: 25-73% of copy.)
 // A slot is 8 bytes (max, sum) written in one store: it carries its own data, so no fence is
 // needed (a fence waits for every load in flight, the prefetch included). The workspace is
 // poisoned before each launch with a pattern whose sum is negative, which no real sum is; a
-// thread that reads a poisoned slot leaves it to warp 0, which polls until it is written.
-// Registers hold a ring of LAG + 3 rows' slices, indexed by constants (the loop is unrolled over
-// the ring), so it never touches local memory.
+// warp that reads a poisoned slot leaves the row to warp 0, which polls until all are written.
+// Registers hold a ring of LAG + AHEAD + 1 rows' slices, indexed by constants (the loop is
+// unrolled over the ring), so it never touches local memory.
 constexpr unsigned char kUnwrittenByte = 0xBF;  // a slot of these bytes has sum -1.49...
-constexpr int kGridAhead = 2;                   // rows whose loads are in flight past row i
 
 __device__ __forceinline__ void publish(uint64_t* slot, MaxSum v) {
     const uint64_t bits = (uint64_t{__float_as_uint(v.s)} << 32) | __float_as_uint(v.m);
@@ -713,23 +716,26 @@ constexpr int grid_max_threads(int packs) {
     return packs <= 2 ? 1024 : 2048 / packs;
 }
 
-template <typename T, int PACKS, int LAG>
+template <typename T, int PACKS, int LAG, int AHEAD>
 __global__ void __launch_bounds__(grid_max_threads(PACKS))
     best_grid_kernel(const T* __restrict__ in, T* __restrict__ out, int rows, int64_t cols,
                      int64_t in_stride, int64_t out_stride, uint64_t* __restrict__ slots) {
-    constexpr int kStages = LAG + kGridAhead + 1;  // finishing, reducing, and 2 rows loading
+    static_assert(LAG >= 2, "row f's slots are read one step after f + LAG - 1");
+    constexpr int kStages = LAG + AHEAD + 1;  // finishing, reducing, loading
     constexpr int V = Vec<T>::kSize;
     __shared__ MaxSum warp_sums[2][32];   // row i: each warp's (max, sum), by row parity
-    __shared__ MaxSum warp_slots[2][32];  // row i - LAG: each warp's merged slots; sum -1: unread
-    __shared__ MaxSum finished[2];        // row i - LAG's (max, sum), by row parity
+    __shared__ MaxSum warp_slots[2][32];  // row f: each warp's merged slots; sum -1: unwritten
+    __shared__ MaxSum finished[2];        // row f's (max, sum), by row parity
     const int blocks = gridDim.x, rank = blockIdx.x;
     const int n = static_cast<int>(cols);  // a row of the grid path fits on chip: < 2^31 values
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
     const int slot_warps = (blocks + 31) / 32;
+    const bool slot_reader = static_cast<int>(threadIdx.x) < blocks;
     auto slice_of = [&](int row) { return GridSlice<T>(in + row * in_stride, n, blocks, rank); };
 
     uint4 raw[kStages][PACKS];  // the ring: row r's slice sits in stage r % kStages
     float thread_max[kStages];
+    uint64_t slot_bits = 0;  // row f's slot number threadIdx.x, read during the last step
 
     auto load = [&](int row, uint4(&dst)[PACKS]) {
         const GridSlice<T> g = slice_of(row);
@@ -769,7 +775,7 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
     };
 
 #pragma unroll
-    for (int r = 0; r < kGridAhead; ++r)
+    for (int r = 0; r < AHEAD; ++r)
         if (r < rows) load(r, raw[r]);
     for (int base = 0; base < rows + LAG; base += kStages) {
 #pragma unroll
@@ -777,10 +783,7 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
             const int i = base + j, f = i - LAG;  // reduce row i, finish row f
             if (i >= rows + LAG) break;
             const bool reducing = i < rows, finishing = f >= 0;
-            if (i + kGridAhead < rows) load(i + kGridAhead, raw[(j + kGridAhead) % kStages]);
-            uint64_t slot_bits = 0;
-            const bool slot_reader = finishing && static_cast<int>(threadIdx.x) < blocks;
-            if (slot_reader) slot_bits = read_slot(&slots[int64_t{f} * blocks + threadIdx.x]);
+            if (i + AHEAD < rows) load(i + AHEAD, raw[(j + AHEAD) % kStages]);
             if (reducing) reduce(i, raw[j], thread_max[j]);
             if (finishing && warp < slot_warps) {
                 const MaxSum v = slot_reader ? slot_value(slot_bits) : MaxSum{kNegInf, 0.0f};
@@ -811,6 +814,9 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
                 const int s = (j + kStages - LAG) % kStages;
                 store(f, raw[s], thread_max[s]);
             }
+            const int next = f + 1;  // the row the next step finishes
+            if (slot_reader && next >= 0 && next < rows)
+                slot_bits = read_slot(&slots[int64_t{next} * blocks + threadIdx.x]);
         }
     }
 }
@@ -843,7 +849,8 @@ std::string Config::describe() const {
                    ((l2 & kL2Policy) != 0 ? ", L2 evict_last/first" : "") +
                    ((l2 & kL2Reverse) != 0 ? ", pass 2 backwards" : "");        case Path::kGrid:
             return "grid " + n + " blocks x " + t + " threads x " + std::to_string(packs) +
-                   " packs, lag " + std::to_string(lag);
+                   " packs, lag " + std::to_string(lag) + ", " + std::to_string(grid_ahead()) +
+                   " rows ahead";
     }
     return "?";
 }
@@ -1131,9 +1138,9 @@ static LaunchStep two_pass_step(const LaunchArgs& a, const Config& c, cudaError_
 
 // The grid path: a cooperative launch, so every block is resident at once (or the launch fails
 // rather than deadlock), after a memset that poisons the slots.
-template <typename T, int P, int LAG>
+template <typename T, int P, int LAG, int AHEAD>
 static LaunchStep make_grid_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
-    auto* kernel = best_grid_kernel<T, P, LAG>;
+    auto* kernel = best_grid_kernel<T, P, LAG, AHEAD>;
     const SoftmaxProblem& p = a.problem;
     const int blocks = c.cluster;
     const size_t bytes = workspace_bytes(p, c);
@@ -1179,14 +1186,10 @@ static LaunchStep make_grid_step(const LaunchArgs& a, const Config& c, cudaError
 
 template <typename T, int P>
 static LaunchStep grid_lag_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
-    switch (c.lag) {
-        case 1:
-            return make_grid_step<T, P, 1>(a, c, err);
-        case 2:
-            return make_grid_step<T, P, 2>(a, c, err);
-        case 4:
-            return make_grid_step<T, P, 4>(a, c, err);
-    }
+    const int ahead = c.grid_ahead();
+    if (c.lag == 2 && ahead == 2) return make_grid_step<T, P, 2, 2>(a, c, err);
+    if (c.lag == 2 && ahead == 4) return make_grid_step<T, P, 2, 4>(a, c, err);
+    if (c.lag == 4 && ahead == 2) return make_grid_step<T, P, 4, 2>(a, c, err);
     *err = cudaErrorInvalidConfiguration;
     return {};
 }

@@ -202,21 +202,22 @@ TEST(BestPaths, EveryPathMatchesReference) {
     DeviceLimits limits;
     ASSERT_TRUE(query_device_limits(0, &limits));
     // The grid path: every block on every row, LAG rows between reducing and finishing a row.
-    // Row counts below, at and above the ring of LAG + 3 rows, so its start, its wrap and its end
+    // Row counts below, at and above the ring of LAG + AHEAD + 1 rows, so its start, its wrap and its end
     // are all run; some grids are smaller than the GPU (any size that is resident works).
-    auto grid = [](int blocks, int threads, int packs, int lag) {
+    auto grid = [](int blocks, int threads, int packs, int lag, int ahead) {
         best::Config c;
         c.path = best::Config::Path::kGrid;
         c.cluster = blocks;
         c.threads = threads;
         c.packs = packs;
         c.lag = lag;
+        c.ahead = ahead;
         return c;
     };
-    const best::Config grid_gpu = grid(limits.sm_count, 1024, 1, 2);
-    const best::Config grid_wide = grid(limits.sm_count, 512, 4, 1);
-    const best::Config grid16 = grid(16, 256, 2, 4);
-    const best::Config grid8 = grid(8, 128, 8, 2);
+    const best::Config grid_gpu = grid(limits.sm_count, 1024, 1, 2, 4);
+    const best::Config grid_wide = grid(limits.sm_count, 512, 4, 2, 2);
+    const best::Config grid16 = grid(16, 256, 2, 4, 2);
+    const best::Config grid8 = grid(8, 128, 8, 2, 2);
     for (DType t : {DType::f32, DType::f16, DType::bf16}) {
         check_case(t, 9, 300001, 300001, 300001, 0, &grid_gpu);
         check_case(t, 5, 1048576, 1048579, 1048576, 1, &grid_wide);
