@@ -644,24 +644,26 @@ __global__ void __launch_bounds__(1024)
 // stores its slice's (max, sum) into a slot of the workspace, one per row and block, and reads
 // the row's K slots to finish it. The whole grid is resident (a cooperative launch guarantees
 // it), so blocks can wait for each other.
-// The wait is what cost an earlier version (bench/results tune-4: 36-86% of copy): a block
-// published a row and then waited for that same row, one L2 round trip per row with its stores
-// held back. Here a block finishes a row LAG steps after reducing it, and no step waits on a
-// round trip it has just started. In step i it
-//   1. issues the loads of row i + AHEAD (AHEAD rows of loads are always in flight),
-//   2. reduces row i (its slice landed during the last AHEAD steps), publishes the block's
-//      (max, sum), and merges row f = i - LAG's slots, read during the step before,
-//   3. stores row f's slice,
-//   4. issues the reads of row f + 1's slots (one per thread, for the first K threads), which the
-//      next step merges: by then every block published that row at least LAG - 1 steps ago.
-// (Measured, tune-5: with the slots read and merged in the same step, every step waited one
-// loaded L2 round trip, ~2 us, whatever the row's size: 25-73% of copy.)
+// Two things cost earlier versions (bench/results tune-4 and tune-5: 25-86% of copy):
+//   - A block published a row and then waited for that same row: a loaded L2 round trip, ~2 us,
+//     every row. Here a block finishes a row LAG steps after reducing it, and the slots it merges
+//     were read during the step before.
+//   - The next rows' loads went into registers, and a warp waits on loads through a handful of
+//     scoreboards that the compiler shares among them: waiting for row i also waited for the row
+//     just issued, so every step paid a full DRAM latency whatever the prefetch distance. Here
+//     they go to shared memory by cp.async, whose groups are waited for in order, oldest first
+//     (cp.async.wait_group AHEAD: all but the AHEAD newest rows have landed).
+// In step i a block
+//   1. starts the copies of row i + AHEAD into its shared-memory ring (AHEAD rows in flight),
+//   2. reduces row i, whose copies have landed: each thread reads back only the packs it copied
+//      itself, so no barrier is needed; the exps stay in a register ring of LAG + 1 rows,
+//   3. publishes the block's (max, sum) of row i, merges row f = i - LAG's slots, read during the
+//      step before, and stores row f's slice,
+//   4. reads row f + 1's slots (one per thread, for the first K threads) for the next step.
 // A slot is 8 bytes (max, sum) written in one store: it carries its own data, so no fence is
-// needed (a fence waits for every load in flight, the prefetch included). The workspace is
-// poisoned before each launch with a pattern whose sum is negative, which no real sum is; a
-// warp that reads a poisoned slot leaves the row to warp 0, which polls until all are written.
-// Registers hold a ring of LAG + AHEAD + 1 rows' slices, indexed by constants (the loop is
-// unrolled over the ring), so it never touches local memory.
+// needed (a fence waits for every load in flight). The workspace is poisoned before each launch
+// with a pattern whose sum is negative, which no real sum is; a warp that reads a poisoned slot
+// leaves the row to warp 0, which polls until all are written.
 constexpr unsigned char kUnwrittenByte = 0xBF;  // a slot of these bytes has sum -1.49...
 
 __device__ __forceinline__ void publish(uint64_t* slot, MaxSum v) {
@@ -680,12 +682,37 @@ __device__ __forceinline__ MaxSum slot_value(uint64_t bits) {
 __device__ __forceinline__ bool unwritten(MaxSum v) {
     return v.s < 0.0f;  // a real sum is >= 0 or NaN
 }
-__device__ __forceinline__ MaxSum await_slot(const uint64_t* slot) {
-    for (;;) {
-        const MaxSum v = slot_value(read_slot(slot));
-        if (!unwritten(v)) return v;
-        __nanosleep(32);
+// The merged (max, sum) of slots lane, lane + 32, ... of one row, polled until all are written:
+// each round reads every slot still unwritten at once, so a round costs one L2 round trip.
+__device__ __forceinline__ MaxSum await_slots(const uint64_t* row_slots, int blocks, int lane) {
+    MaxSum acc{kNegInf, 0.0f};
+    constexpr int kMaxPerLane = 32;  // blocks <= 1024
+    uint32_t pending = 0;
+    for (int k = 0; k < kMaxPerLane && lane + 32 * k < blocks; ++k) pending |= 1u << k;
+    while (pending != 0) {
+        for (int k = 0; k < kMaxPerLane; ++k) {
+            if ((pending >> k & 1u) == 0) continue;
+            const MaxSum v = slot_value(read_slot(&row_slots[lane + 32 * k]));
+            if (unwritten(v)) continue;
+            acc = merge(acc, v);
+            pending &= ~(1u << k);
+        }
+        if (pending != 0) __nanosleep(64);
     }
+    return acc;
+}
+
+// 16 bytes from global to shared memory without passing through registers (cp.async, sm_80+).
+__device__ __forceinline__ void copy_async16(uint4* dst, const void* src) {
+    const unsigned to = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(to), "l"(src) : "memory");
+}
+__device__ __forceinline__ void copy_async_commit() {
+    asm volatile("cp.async.commit_group;" ::: "memory");
+}
+template <int kNewest>
+__device__ __forceinline__ void copy_async_wait_all_but() {
+    asm volatile("cp.async.wait_group %0;" ::"n"(kNewest) : "memory");
 }
 
 // One block's slice of a row: packs [begin, end) of the row's aligned frame, in whole 128-byte
@@ -695,8 +722,8 @@ template <typename T>
 struct GridSlice {
     static constexpr int V = Vec<T>::kSize;
     const T* frame;
-    int head, begin, end;
-    __device__ GridSlice(const T* row_start, int n, int blocks, int rank) {
+    int head, begin, end, n;
+    __device__ GridSlice(const T* row_start, int cols, int blocks, int rank) : n(cols) {
         head = frame_head(row_start);
         frame = row_start - head;
         const int row_packs = (head + n + V - 1) / V;
@@ -708,6 +735,11 @@ struct GridSlice {
         return begin + static_cast<int>(threadIdx.x) + p * static_cast<int>(blockDim.x);
     }
     __device__ bool live(int p) const { return pack_of(p) < end; }
+    // Every value of the pack belongs to the row (the two edge packs may not).
+    __device__ bool interior(int p) const {
+        const int f0 = pack_of(p) * V;
+        return f0 >= head && f0 + V <= head + n;
+    }
 };
 
 // Threads a block of the grid kernel may have: 1024 up to 2 packs a thread, then fewer, so a
@@ -721,8 +753,10 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
     best_grid_kernel(const T* __restrict__ in, T* __restrict__ out, int rows, int64_t cols,
                      int64_t in_stride, int64_t out_stride, uint64_t* __restrict__ slots) {
     static_assert(LAG >= 2, "row f's slots are read one step after f + LAG - 1");
-    constexpr int kStages = LAG + AHEAD + 1;  // finishing, reducing, loading
+    constexpr int kRing = LAG + 1;           // register ring: rows reduced and not yet finished
+    constexpr int kStaged = AHEAD + 1;       // shared ring: rows in flight and the row reduced
     constexpr int V = Vec<T>::kSize;
+    extern __shared__ uint4 staged[];     // [kStaged][PACKS][blockDim.x]: thread t's packs
     __shared__ MaxSum warp_sums[2][32];   // row i: each warp's (max, sum), by row parity
     __shared__ MaxSum warp_slots[2][32];  // row f: each warp's merged slots; sum -1: unwritten
     __shared__ MaxSum finished[2];        // row f's (max, sum), by row parity
@@ -732,20 +766,34 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
     const int slot_warps = (blocks + 31) / 32;
     const bool slot_reader = static_cast<int>(threadIdx.x) < blocks;
     auto slice_of = [&](int row) { return GridSlice<T>(in + row * in_stride, n, blocks, rank); };
+    auto staged_pack = [&](int row, int p) {
+        return &staged[((row % kStaged) * PACKS + p) * static_cast<int>(blockDim.x) +
+                       static_cast<int>(threadIdx.x)];
+    };
 
-    uint4 raw[kStages][PACKS];  // the ring: row r's slice sits in stage r % kStages
-    float thread_max[kStages];
+    uint4 ring[kRing][PACKS];  // exps of row r in stage r % kRing, from its reduction to its store
+    float thread_max[kRing];
     uint64_t slot_bits = 0;  // row f's slot number threadIdx.x, read during the last step
 
-    auto load = [&](int row, uint4(&dst)[PACKS]) {
-        const GridSlice<T> g = slice_of(row);
+    // One cp.async group per row, empty past the last row, so "all but the AHEAD newest" is
+    // always "up to row i". Edge packs are read at reduction time, element by element.
+    auto start_copies = [&](int row) {
+        if (row < rows) {
+            const GridSlice<T> g = slice_of(row);
 #pragma unroll
-        for (int p = 0; p < PACKS; ++p)
-            if (g.live(p)) dst[p] = load_raw(g.frame, g.pack_of(p), g.head, n);
+            for (int p = 0; p < PACKS; ++p)
+                if (g.live(p) && g.interior(p))
+                    copy_async16(staged_pack(row, p), g.frame + g.pack_of(p) * V);
+        }
+        copy_async_commit();
     };
     // Row i: this thread's max, the exps in place, and the warp's (max, sum) into warp_sums.
     auto reduce = [&](int row, uint4(&x)[PACKS], float& m_out) {
         const GridSlice<T> g = slice_of(row);
+#pragma unroll
+        for (int p = 0; p < PACKS; ++p)
+            if (g.live(p))
+                x[p] = g.interior(p) ? *staged_pack(row, p) : load_raw(g.frame, g.pack_of(p), g.head, n);
         float m = kNegInf;
 #pragma unroll
         for (int p = 0; p < PACKS; ++p)
@@ -774,17 +822,16 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
         }
     };
 
+    for (int r = 0; r < AHEAD; ++r) start_copies(r);
+    for (int base = 0; base < rows + LAG; base += kRing) {
 #pragma unroll
-    for (int r = 0; r < AHEAD; ++r)
-        if (r < rows) load(r, raw[r]);
-    for (int base = 0; base < rows + LAG; base += kStages) {
-#pragma unroll
-        for (int j = 0; j < kStages; ++j) {
+        for (int j = 0; j < kRing; ++j) {
             const int i = base + j, f = i - LAG;  // reduce row i, finish row f
             if (i >= rows + LAG) break;
             const bool reducing = i < rows, finishing = f >= 0;
-            if (i + AHEAD < rows) load(i + AHEAD, raw[(j + AHEAD) % kStages]);
-            if (reducing) reduce(i, raw[j], thread_max[j]);
+            start_copies(i + AHEAD);
+            copy_async_wait_all_but<AHEAD>();  // row i has landed
+            if (reducing) reduce(i, ring[j], thread_max[j]);
             if (finishing && warp < slot_warps) {
                 const MaxSum v = slot_reader ? slot_value(slot_bits) : MaxSum{kNegInf, 0.0f};
                 const bool missing = __any_sync(kFullMask, slot_reader && unwritten(v));
@@ -800,25 +847,27 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
                 }
                 if (finishing) {
                     MaxSum v = lane < slot_warps ? warp_slots[f & 1][lane] : MaxSum{kNegInf, 0.0f};
-                    if (__any_sync(kFullMask, unwritten(v))) {  // someone is behind: wait for it
-                        v = MaxSum{kNegInf, 0.0f};
-                        for (int r = lane; r < blocks; r += 32)
-                            v = merge(v, await_slot(&slots[int64_t{f} * blocks + r]));
-                    }
+                    if (__any_sync(kFullMask, unwritten(v)))  // someone is behind: wait for it
+                        v = await_slots(&slots[int64_t{f} * blocks], blocks, lane);
                     v = warp_merge(v);
                     if (lane == 0) finished[f & 1] = v;
                 }
             }
             if (finishing) {
                 __syncthreads();
-                const int s = (j + kStages - LAG) % kStages;
-                store(f, raw[s], thread_max[s]);
+                const int s = (j + kRing - LAG) % kRing;  // = (j + 1) % kRing
+                store(f, ring[s], thread_max[s]);
             }
             const int next = f + 1;  // the row the next step finishes
             if (slot_reader && next >= 0 && next < rows)
                 slot_bits = read_slot(&slots[int64_t{next} * blocks + threadIdx.x]);
         }
     }
+}
+
+// Shared memory of the grid kernel's ring: AHEAD + 1 rows of `packs` packs a thread.
+constexpr size_t grid_staged_bytes(int threads, int packs, int ahead) {
+    return static_cast<size_t>(ahead + 1) * packs * threads * 16;
 }
 // @endregion grid-kernel
 
@@ -1149,8 +1198,12 @@ static LaunchStep make_grid_step(const LaunchArgs& a, const Config& c, cudaError
         *err = cudaErrorInvalidValue;
         return {};
     }
+    const size_t smem = grid_staged_bytes(c.threads, P, AHEAD);
+    *err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                static_cast<int>(smem));
+    if (*err != cudaSuccess) return {};
     int per_sm = 0;
-    *err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, c.threads, 0);
+    *err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, c.threads, smem);
     if (*err != cudaSuccess) return {};
     if (int64_t{per_sm} * a.limits.sm_count < blocks) {
         *err = cudaErrorCooperativeLaunchTooLarge;
@@ -1159,6 +1212,7 @@ static LaunchStep make_grid_step(const LaunchArgs& a, const Config& c, cudaError
     cudaLaunchConfig_t cfg{};
     cfg.gridDim = dim3(static_cast<unsigned>(blocks));
     cfg.blockDim = dim3(c.threads);
+    cfg.dynamicSmemBytes = smem;
     cudaLaunchAttribute attr[1];
     attr[0].id = cudaLaunchAttributeCooperative;
     attr[0].val.cooperative = 1;
@@ -1169,6 +1223,7 @@ static LaunchStep make_grid_step(const LaunchArgs& a, const Config& c, cudaError
     s.func = reinterpret_cast<const void*>(kernel);
     s.grid = cfg.gridDim;
     s.block = cfg.blockDim;
+    s.dynamic_smem = smem;
     const T* in = static_cast<const T*>(a.in);
     T* out = static_cast<T*>(a.out);
     auto* slots = static_cast<uint64_t*>(a.workspace);
@@ -1189,7 +1244,7 @@ static LaunchStep grid_lag_step(const LaunchArgs& a, const Config& c, cudaError_
     const int ahead = c.grid_ahead();
     if (c.lag == 2 && ahead == 2) return make_grid_step<T, P, 2, 2>(a, c, err);
     if (c.lag == 2 && ahead == 4) return make_grid_step<T, P, 2, 4>(a, c, err);
-    if (c.lag == 4 && ahead == 2) return make_grid_step<T, P, 4, 2>(a, c, err);
+    if (c.lag == 4 && ahead == 4) return make_grid_step<T, P, 4, 4>(a, c, err);
     *err = cudaErrorInvalidConfiguration;
     return {};
 }

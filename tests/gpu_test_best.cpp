@@ -216,7 +216,7 @@ TEST(BestPaths, EveryPathMatchesReference) {
     };
     const best::Config grid_gpu = grid(limits.sm_count, 1024, 1, 2, 4);
     const best::Config grid_wide = grid(limits.sm_count, 512, 4, 2, 2);
-    const best::Config grid16 = grid(16, 256, 2, 4, 2);
+    const best::Config grid16 = grid(16, 256, 2, 4, 4);
     const best::Config grid8 = grid(8, 128, 8, 2, 2);
     for (DType t : {DType::f32, DType::f16, DType::bf16}) {
         check_case(t, 9, 300001, 300001, 300001, 0, &grid_gpu);
