@@ -196,7 +196,7 @@ def tune_configs(cols, dtype_bytes, sm_count):
                     continue
                 regs = min(255, 65536 // max_threads)  # the kernel's cap (launch bounds)
                 for lag, ahead in ((3, 2), (4, 2), (5, 4), (6, 4)):
-                    if ppt > 1 and (lag + 1) * ppt * 4 + 48 > regs:
+                    if ppt > 2 and (lag + 1) * ppt * 4 + 48 > regs:
                         continue  # the register ring of exps would spill (ptxas -v)
                     if (ahead + 1) * (ppt * threads * 16 + blocks * 8) * per_sm > 227 * 1024:
                         continue  # the shared-memory ring would not fit
