@@ -194,11 +194,11 @@ def tune_configs(cols, dtype_bytes, sm_count):
                 if not (128 <= threads <= max_threads and threads * per_sm <= max_threads
                         and blocks <= threads):
                     continue
-                regs = min(255, 65536 // max_threads)  # the kernel's cap (launch bounds)
-                for lag, ahead in ((3, 2), (4, 2), (5, 4), (6, 4)):
-                    if ppt > 2 and (lag + 1) * ppt * 4 + 48 > regs:
-                        continue  # the register ring of exps would spill (ptxas -v)
-                    if (ahead + 1) * (ppt * threads * 16 + blocks * 8) * per_sm > 227 * 1024:
+                regs = min(255, 65536 // (threads * per_sm))  # a thread's, at this occupancy
+                for lag, ahead in ((2, 2), (2, 4), (4, 4)):
+                    if (lag + 1) * ppt * 4 + 36 > regs:
+                        continue  # the register ring of exps would spill
+                    if (ahead + 1) * ppt * threads * 16 * per_sm > 227 * 1024:
                         continue  # the shared-memory ring would not fit
                     out.append((f"grid {blocks}x{threads}x{ppt}p lag{lag} ahead{ahead}",
                                 (3, 0, ppt, threads, blocks, 0, 0, lag, ahead)))

@@ -644,30 +644,29 @@ __global__ void __launch_bounds__(1024)
 // stores its slice's (max, sum) into a slot of the workspace, one per row and block, and reads
 // the row's K slots to finish it. The whole grid is resident (a cooperative launch guarantees
 // it), so blocks can wait for each other.
-// Three things cost earlier versions (bench/results tune-4 and tune-5: 25-86% of copy), each a
-// wait on one loaded L2 or DRAM round trip (~2 us) in every step, whatever the row's size:
-//   - A block published a row and then waited for that same row. Here a block finishes a row LAG
-//     steps after reducing it.
+// Two things cost earlier versions (bench/results tune-4 and tune-5: 25-86% of copy):
+//   - A block published a row and then waited for that same row: a loaded L2 round trip, ~2 us,
+//     every row. Here a block finishes a row LAG steps after reducing it, and the slots it merges
+//     were read during the step before.
 //   - The next rows' loads went into registers, and a warp waits on loads through a handful of
 //     scoreboards that the compiler shares among them: waiting for row i also waited for the row
-//     just issued. Here they go to shared memory by cp.async, whose groups are waited for in
-//     order, oldest first (cp.async.wait_group AHEAD: all but the AHEAD newest have landed).
-//   - The slots a step merged were loaded by the step before: one round trip per step again.
-//     Here they are copied by cp.async too, in the group of row f + AHEAD... of the step
-//     f + LAG - AHEAD, so they land with the data the step f + LAG waits for anyway.
+//     just issued, so every step paid a full DRAM latency whatever the prefetch distance. Here
+//     they go to shared memory by cp.async, whose groups are waited for in order, oldest first
+//     (cp.async.wait_group AHEAD: all but the AHEAD newest rows have landed).
 // In step i a block
-//   1. starts the copies of row i + AHEAD into its shared-memory ring, and of the slots of row
-//      i + AHEAD - LAG, published at least LAG - AHEAD steps ago by every block on time;
+//   1. starts the copies of row i + AHEAD into its shared-memory ring (AHEAD rows in flight),
 //   2. reduces row i, whose copies have landed: each thread reads back only the packs it copied
-//      itself; the exps stay in a register ring of LAG + 1 rows;
-//   3. publishes the block's (max, sum) of row i (warp 0) and merges row f = i - LAG's slots
-//      (warp 1), then stores row f's slice.
+//      itself, so no barrier is needed; the exps stay in a register ring of LAG + 1 rows,
+//   3. merges, per warp, row f = i - LAG's slots, read during the step before, and at once
+//      reads row f + 1's slots (one per thread, for the first K threads) for the next step,
+//   4. publishes the block's (max, sum) of row i, finishes row f's and stores row f's slice.
+// (Also measured, tune-5 call 4: the slots copied by cp.async with the data, two steps after
+// they were published. Slower at every N, 17-75% of copy; not kept.)
 // A slot is 8 bytes (max, sum) written in one store: it carries its own data, so no fence is
-// needed (a fence waits for every load in flight). The workspace is poisoned before each launch;
-// a slot whose max or sum still has the poison's bits is late, and warp 1 polls it with
-// ld.relaxed until its sum is real (a sum is >= 0 or NaN, the poison's is -1.49).
+// needed (a fence waits for every load in flight). The workspace is poisoned before each launch
+// with a pattern whose sum is negative, which no real sum is; a warp that reads a poisoned slot
+// leaves the row to warp 0, which polls until all are written.
 constexpr unsigned char kUnwrittenByte = 0xBF;  // a slot of these bytes has sum -1.49...
-constexpr unsigned kUnwrittenWord = 0xBFBFBFBFu;
 
 __device__ __forceinline__ void publish(uint64_t* slot, MaxSum v) {
     const uint64_t bits = (uint64_t{__float_as_uint(v.s)} << 32) | __float_as_uint(v.m);
@@ -682,24 +681,31 @@ __device__ __forceinline__ MaxSum slot_value(uint64_t bits) {
     return MaxSum{__uint_as_float(static_cast<unsigned>(bits)),
                   __uint_as_float(static_cast<unsigned>(bits >> 32))};
 }
-// A slot read by cp.async (a weak read, which the memory model does not promise to see whole):
-// written for sure only when neither word is the poison's.
-__device__ __forceinline__ bool copied_whole(uint64_t bits) {
-    return static_cast<unsigned>(bits) != kUnwrittenWord &&
-           static_cast<unsigned>(bits >> 32) != kUnwrittenWord;
+__device__ __forceinline__ bool unwritten(MaxSum v) {
+    return v.s < 0.0f;  // a real sum is >= 0 or NaN
 }
-// A slot polled until written (ld.relaxed of 8 bytes sees a store of 8 bytes whole).
-__device__ __forceinline__ MaxSum await_slot(const uint64_t* slot) {
-    for (;;) {
-        const MaxSum v = slot_value(read_slot(slot));
-        if (!(v.s < 0.0f)) return v;
-        __nanosleep(64);
+// The merged (max, sum) of slots lane, lane + 32, ... of one row, polled until all are written:
+// each round reads every slot still unwritten at once, so a round costs one L2 round trip.
+__device__ __forceinline__ MaxSum await_slots(const uint64_t* row_slots, int blocks, int lane) {
+    MaxSum acc{kNegInf, 0.0f};
+    constexpr int kMaxPerLane = 32;  // blocks <= 1024
+    uint32_t pending = 0;
+    for (int k = 0; k < kMaxPerLane && lane + 32 * k < blocks; ++k) pending |= 1u << k;
+    while (pending != 0) {
+        for (int k = 0; k < kMaxPerLane; ++k) {
+            if ((pending >> k & 1u) == 0) continue;
+            const MaxSum v = slot_value(read_slot(&row_slots[lane + 32 * k]));
+            if (unwritten(v)) continue;
+            acc = merge(acc, v);
+            pending &= ~(1u << k);
+        }
+        if (pending != 0) __nanosleep(64);
     }
+    return acc;
 }
 
-// 16 bytes from global to shared memory without passing through registers (cp.async, sm_80+;
-// .cg: through L2 only, so a slot is never read from a stale L1 line).
-__device__ __forceinline__ void copy_async16(void* dst, const void* src) {
+// 16 bytes from global to shared memory without passing through registers (cp.async, sm_80+).
+__device__ __forceinline__ void copy_async16(uint4* dst, const void* src) {
     const unsigned to = static_cast<unsigned>(__cvta_generic_to_shared(dst));
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(to), "l"(src) : "memory");
 }
@@ -709,12 +715,6 @@ __device__ __forceinline__ void copy_async_commit() {
 template <int kNewest>
 __device__ __forceinline__ void copy_async_wait_all_but() {
     asm volatile("cp.async.wait_group %0;" ::"n"(kNewest) : "memory");
-}
-
-// Slots per row in the workspace: the grid's blocks, rounded up to even so a row's slots start on
-// 16 bytes (cp.async copies them two at a time).
-__host__ __device__ constexpr int grid_slot_stride(int blocks) {
-    return (blocks + 1) / 2 * 2;
 }
 
 // One block's slice of a row: packs [begin, end) of the row's aligned frame, in whole 128-byte
@@ -754,33 +754,31 @@ template <typename T, int PACKS, int LAG, int AHEAD>
 __global__ void __launch_bounds__(grid_max_threads(PACKS))
     best_grid_kernel(const T* __restrict__ in, T* __restrict__ out, int rows, int64_t cols,
                      int64_t in_stride, int64_t out_stride, uint64_t* __restrict__ slots) {
-    static_assert(LAG > AHEAD, "row f's slots are copied at step f + LAG - AHEAD, after f");
-    constexpr int kRing = LAG + 1;      // register ring: rows reduced and not yet finished
-    constexpr int kStaged = AHEAD + 1;  // shared rings: rows in flight and the row in use
+    static_assert(LAG >= 2, "row f's slots are read one step after f + LAG - 1");
+    constexpr int kRing = LAG + 1;           // register ring: rows reduced and not yet finished
+    constexpr int kStaged = AHEAD + 1;       // shared ring: rows in flight and the row reduced
     constexpr int V = Vec<T>::kSize;
-    // [kStaged][PACKS][blockDim.x] packs (thread t's own), then [kStaged][stride] slots.
-    extern __shared__ uint4 staged[];
-    __shared__ MaxSum warp_sums[2][32];  // row i: each warp's (max, sum), by row parity
-    __shared__ MaxSum finished[2];       // row f's (max, sum), by row parity
-    const int blocks = gridDim.x, rank = blockIdx.x, stride = grid_slot_stride(blocks);
+    extern __shared__ uint4 staged[];     // [kStaged][PACKS][blockDim.x]: thread t's packs
+    __shared__ MaxSum warp_sums[2][32];   // row i: each warp's (max, sum), by row parity
+    __shared__ MaxSum warp_slots[2][32];  // row f: each warp's merged slots; sum -1: unwritten
+    __shared__ MaxSum finished[2];        // row f's (max, sum), by row parity
+    const int blocks = gridDim.x, rank = blockIdx.x;
     const int n = static_cast<int>(cols);  // a row of the grid path fits on chip: < 2^31 values
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
-    const int slot_warp = warps > 1 ? 1 : 0;  // merges the slots while warp 0 publishes
+    const int slot_warps = (blocks + 31) / 32;
+    const bool slot_reader = static_cast<int>(threadIdx.x) < blocks;
     auto slice_of = [&](int row) { return GridSlice<T>(in + row * in_stride, n, blocks, rank); };
     auto staged_pack = [&](int row, int p) {
         return &staged[((row % kStaged) * PACKS + p) * static_cast<int>(blockDim.x) +
                        static_cast<int>(threadIdx.x)];
     };
-    uint64_t* staged_slots =
-        reinterpret_cast<uint64_t*>(staged + kStaged * PACKS * static_cast<int>(blockDim.x));
-    auto slots_of = [&](int row) { return &staged_slots[(row % kStaged) * stride]; };
 
     uint4 ring[kRing][PACKS];  // exps of row r in stage r % kRing, from its reduction to its store
     float thread_max[kRing];
+    uint64_t slot_bits = 0;  // row f's slot number threadIdx.x, read during the last step
 
-    // One cp.async group per step, empty past the last row, so "all but the AHEAD newest" is
-    // always "up to step i's row and slots". Edge packs are read at reduction time, element by
-    // element.
+    // One cp.async group per row, empty past the last row, so "all but the AHEAD newest" is
+    // always "up to row i". Edge packs are read at reduction time, element by element.
     auto start_copies = [&](int row) {
         if (row < rows) {
             const GridSlice<T> g = slice_of(row);
@@ -789,10 +787,6 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
                 if (g.live(p) && g.interior(p))
                     copy_async16(staged_pack(row, p), g.frame + g.pack_of(p) * V);
         }
-        const int f = row - LAG;  // the slots this group brings, for the step that finishes f
-        const int pair = 2 * static_cast<int>(threadIdx.x);
-        if (f >= 0 && f < rows && pair < blocks)
-            copy_async16(slots_of(f) + pair, &slots[int64_t{f} * stride + pair]);
         copy_async_commit();
     };
     // Row i: this thread's max, the exps in place, and the warp's (max, sum) into warp_sums.
@@ -801,8 +795,7 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
 #pragma unroll
         for (int p = 0; p < PACKS; ++p)
             if (g.live(p))
-                x[p] = g.interior(p) ? *staged_pack(row, p)
-                                     : load_raw(g.frame, g.pack_of(p), g.head, n);
+                x[p] = g.interior(p) ? *staged_pack(row, p) : load_raw(g.frame, g.pack_of(p), g.head, n);
         float m = kNegInf;
 #pragma unroll
         for (int p = 0; p < PACKS; ++p)
@@ -815,18 +808,6 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
         m_out = m;
         const MaxSum w = warp_merge(MaxSum{m, s});
         if (lane == 0) warp_sums[row & 1][warp] = w;
-    };
-    // Row f's (max, sum) from its K slots (one warp): copied ones, and late ones polled.
-    auto merge_slots = [&](int row) {
-        const uint64_t* copied = slots_of(row);
-        MaxSum v{kNegInf, 0.0f};
-        for (int r = lane; r < blocks; r += 32) {
-            const uint64_t bits = copied[r];
-            v = merge(v, copied_whole(bits) ? slot_value(bits)
-                                            : await_slot(&slots[int64_t{row} * stride + r]));
-        }
-        v = warp_merge(v);
-        if (lane == 0) finished[row & 1] = v;
     };
     // Row f's slice, stored: exps times this thread's factor.
     auto store = [&](int row, uint4(&x)[PACKS], float m) {
@@ -851,15 +832,33 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
             if (i >= rows + LAG) break;
             const bool reducing = i < rows, finishing = f >= 0;
             start_copies(i + AHEAD);
-            copy_async_wait_all_but<AHEAD>();  // row i and row f's slots have landed
+            copy_async_wait_all_but<AHEAD>();  // row i has landed
             if (reducing) reduce(i, ring[j], thread_max[j]);
-            __syncthreads();  // warp_sums written; the slots other threads copied visible
-            if (warp == 0 && reducing) {
-                const MaxSum b =
-                    warp_merge(lane < warps ? warp_sums[i & 1][lane] : MaxSum{kNegInf, 0.0f});
-                if (lane == 0) publish(&slots[int64_t{i} * stride + rank], b);
+            if (finishing && warp < slot_warps) {
+                const MaxSum v = slot_reader ? slot_value(slot_bits) : MaxSum{kNegInf, 0.0f};
+                const bool missing = __any_sync(kFullMask, slot_reader && unwritten(v));
+                const MaxSum w = warp_merge(missing || !slot_reader ? MaxSum{kNegInf, 0.0f} : v);
+                if (lane == 0) warp_slots[f & 1][warp] = missing ? MaxSum{kNegInf, -1.0f} : w;
             }
-            if (warp == slot_warp && finishing) merge_slots(f);
+            // Row f + 1's slots, for the next step: read as soon as row f's are merged, so the
+            // round trip overlaps this step's publishing, merging and stores as well.
+            if (slot_reader && f + 1 >= 0 && f + 1 < rows)
+                slot_bits = read_slot(&slots[int64_t{f + 1} * blocks + threadIdx.x]);
+            __syncthreads();
+            if (warp == 0) {
+                if (reducing) {
+                    const MaxSum b = warp_merge(lane < warps ? warp_sums[i & 1][lane]
+                                                             : MaxSum{kNegInf, 0.0f});
+                    if (lane == 0) publish(&slots[int64_t{i} * blocks + rank], b);
+                }
+                if (finishing) {
+                    MaxSum v = lane < slot_warps ? warp_slots[f & 1][lane] : MaxSum{kNegInf, 0.0f};
+                    if (__any_sync(kFullMask, unwritten(v)))  // someone is behind: wait for it
+                        v = await_slots(&slots[int64_t{f} * blocks], blocks, lane);
+                    v = warp_merge(v);
+                    if (lane == 0) finished[f & 1] = v;
+                }
+            }
             if (finishing) {
                 __syncthreads();
                 const int s = (j + kRing - LAG) % kRing;  // = (j + 1) % kRing
@@ -869,11 +868,9 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
     }
 }
 
-// Shared memory of the grid kernel's rings: AHEAD + 1 rows of `packs` packs a thread, and of
-// the grid's slots.
-constexpr size_t grid_staged_bytes(int threads, int packs, int ahead, int blocks) {
-    return static_cast<size_t>(ahead + 1) *
-           (static_cast<size_t>(packs) * threads * 16 + grid_slot_stride(blocks) * 8);
+// Shared memory of the grid kernel's ring: AHEAD + 1 rows of `packs` packs a thread.
+constexpr size_t grid_staged_bytes(int threads, int packs, int ahead) {
+    return static_cast<size_t>(ahead + 1) * packs * threads * 16;
 }
 // @endregion grid-kernel
 
@@ -1204,7 +1201,7 @@ static LaunchStep make_grid_step(const LaunchArgs& a, const Config& c, cudaError
         *err = cudaErrorInvalidValue;
         return {};
     }
-    const size_t smem = grid_staged_bytes(c.threads, P, AHEAD, blocks);
+    const size_t smem = grid_staged_bytes(c.threads, P, AHEAD);
     *err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                 static_cast<int>(smem));
     if (*err != cudaSuccess) return {};
@@ -1248,10 +1245,9 @@ static LaunchStep make_grid_step(const LaunchArgs& a, const Config& c, cudaError
 template <typename T, int P>
 static LaunchStep grid_lag_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
     const int ahead = c.grid_ahead();
-    if (c.lag == 3 && ahead == 2) return make_grid_step<T, P, 3, 2>(a, c, err);
-    if (c.lag == 4 && ahead == 2) return make_grid_step<T, P, 4, 2>(a, c, err);
-    if (c.lag == 5 && ahead == 4) return make_grid_step<T, P, 5, 4>(a, c, err);
-    if (c.lag == 6 && ahead == 4) return make_grid_step<T, P, 6, 4>(a, c, err);
+    if (c.lag == 2 && ahead == 2) return make_grid_step<T, P, 2, 2>(a, c, err);
+    if (c.lag == 2 && ahead == 4) return make_grid_step<T, P, 2, 4>(a, c, err);
+    if (c.lag == 4 && ahead == 4) return make_grid_step<T, P, 4, 4>(a, c, err);
     *err = cudaErrorInvalidConfiguration;
     return {};
 }
@@ -1324,8 +1320,8 @@ cudaError_t plan_with(const LaunchArgs& args, const Config& config,
 
 size_t workspace_bytes(const SoftmaxProblem& problem, const Config& config) {
     if (config.path != Config::Path::kGrid) return 0;
-    return static_cast<size_t>(problem.rows) *
-           static_cast<size_t>(grid_slot_stride(config.cluster)) * sizeof(uint64_t);
+    return static_cast<size_t>(problem.rows) * static_cast<size_t>(config.cluster) *
+           sizeof(uint64_t);
 }
 
 // True when every row of in and out starts on a 16-byte boundary (vector loads need no slack).

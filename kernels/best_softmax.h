@@ -24,8 +24,8 @@ struct Config {
     int cluster = 1;  // cluster / two-pass / grid: blocks per row (grid: the whole grid)
     int l2 = 0;       // two-pass: kL2Policy | kL2Reverse, how its second read finds L2
     int rows = 0;     // group: rows per group; 0 is the default, 2 / 2 / 1 for 1 / 2 / 4 packs
-    int lag = 0;      // grid: rows a block reduces ahead of the row it finishes (> ahead)
-    int ahead = 0;    // grid: rows of loads in flight past the row reduced; 0 is 2
+    int lag = 0;      // grid: rows a block reduces ahead of the row it finishes (2 or 4)
+    int ahead = 0;    // grid: rows of loads in flight past the row reduced; 0 is 2 (2 or 4)
     int rows_per_group() const { return rows > 0 ? rows : (packs <= 2 ? 2 : 1); }
     int group_threads() const { return threads > 0 ? threads : 32; }
     int grid_ahead() const { return ahead > 0 ? ahead : 2; }
@@ -49,7 +49,7 @@ Config plan_config(const LaunchArgs& args);
 cudaError_t plan_with(const LaunchArgs& args, const Config& config, std::vector<LaunchStep>* steps);
 
 // Device memory a configuration needs besides input and output: the grid path's slots, one
-// 8-byte (max, sum) per row and block (blocks rounded up to even); 0 for every other path.
+// 8-byte (max, sum) per row and block; 0 for every other path.
 size_t workspace_bytes(const SoftmaxProblem& problem, const Config& config);
 
 // workspace_bytes for the configuration the registry's `best` runs on the current device.

@@ -214,14 +214,14 @@ TEST(BestPaths, EveryPathMatchesReference) {
         c.ahead = ahead;
         return c;
     };
-    const best::Config grid_gpu = grid(limits.sm_count, 1024, 1, 5, 4);
-    const best::Config grid_wide = grid(limits.sm_count, 512, 4, 3, 2);
-    const best::Config grid15 = grid(15, 256, 2, 6, 4);
-    const best::Config grid8 = grid(8, 128, 8, 4, 2);
+    const best::Config grid_gpu = grid(limits.sm_count, 1024, 1, 2, 4);
+    const best::Config grid_wide = grid(limits.sm_count, 512, 4, 2, 2);
+    const best::Config grid16 = grid(16, 256, 2, 4, 4);
+    const best::Config grid8 = grid(8, 128, 8, 2, 2);
     for (DType t : {DType::f32, DType::f16, DType::bf16}) {
         check_case(t, 9, 300001, 300001, 300001, 0, &grid_gpu);
         check_case(t, 5, 1048576, 1048579, 1048576, 1, &grid_wide);
-        for (int64_t rows : {1, 2, 6, 7, 8, 11, 37}) check_case(t, rows, 30001, 30003, 30001, 1, &grid15);
+        for (int64_t rows : {1, 2, 6, 7, 8, 11, 37}) check_case(t, rows, 30001, 30003, 30001, 1, &grid16);
         for (int64_t rows : {1, 2, 5}) check_case(t, rows, 5000, 5000, 5000, 0, &grid8);
     }
     for (DType t : {DType::f32, DType::f16, DType::bf16}) {
