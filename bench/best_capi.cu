@@ -119,8 +119,8 @@ int sml_best_softmax_with(const void* in, void* out, long long rows, long long c
     a.workspace = workspace(sml::best::workspace_bytes(a.problem, c));
     PlanCache& cache = plan_cache();
     char fields[112];  // every field, so two tuned variants never share a cached plan
-    std::snprintf(fields, sizeof fields, "%d %d %d %d %d %d %d %d %d", path, width, packs,
-                  threads, cluster, l2, group_rows, lag, ahead);
+    std::snprintf(fields, sizeof fields, "%d %d %d %d %d %d %d %d %d", path, width, packs, threads,
+                  cluster, l2, group_rows, lag, ahead);
     const std::string key = cache_key(in, out, rows, cols, dtype, fields);
     if (cache.key != key) {
         cache.key.clear();

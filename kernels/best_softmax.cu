@@ -14,6 +14,9 @@
 //                     rows resident on an SM
 //     <= 131072       cluster of 2..8 blocks of <= 512 threads, 8 packs    read MN, write MN
 //     <= 524288       cluster of 8, then 16, blocks of 1024 threads        read MN, write MN
+//     <= 1081344      grid: one block per SM, each holding a slice of      read MN, write MN
+//                     every row; blocks meet through (max, sum) slots
+//                     in global memory, 4 rows behind the row they reduce
 //     longer          two-pass online over a cluster of up to 16 blocks,   read 2MN (part of
 //                     with L2 eviction policies on its two reads           the second from L2),
 //                     (the row no longer fits on chip)                     write MN
@@ -47,13 +50,14 @@
 //   at every N, twice: with the loads in registers, then copied into shared memory by cp.async);
 //   slices held partly in shared memory through cp.async (slower for fp32 and bf16); a looping
 //   grid for the group kernel (94-95%); a second pass that runs backwards over the slice (no
-//   better than the L2 policies alone); rows split over blocks on any SMs that meet through
-//   global memory in a cooperative launch (36-86%, below clusters at every N); a warp per row with
+//   better than the L2 policies alone); the grid path for rows a 16-block cluster holds (2 MB
+//   rows: 58-63% against 83%; it pays only where its per-row overhead is small next to the row's
+//   bytes, and where nothing else keeps the row on chip); a warp per row with
 //   5 or 8 packs a lane for N = 1025 halves (fp16 +1 point, bf16 -8); edge packs of interior rows
 //   as one vector load (N = 2049 halves +3 points, N = 1025 halves -3, fp32 N = 100003 -2).
-// Why long rows stop near 83-89%: a cluster's blocks share one GPC, and on this H100 clusters of
-//   16 one-SM blocks fit 7 at a time (112 of 132 SMs), of 4 or 8 blocks 120 SMs
-//   (bench/cluster_occupancy.cu).
+// Why 1-2 MB rows stop near 83-89%: a cluster's blocks share one GPC, and on this H100 clusters
+//   of 16 one-SM blocks fit 7 at a time (112 of 132 SMs), of 4 or 8 blocks 120 SMs
+//   (bench/cluster_occupancy.cu). The grid path uses every SM, but pays a fixed cost per row.
 //
 // Valid N: any N >= 1, every dtype. Without clusters (compute capability < 9) one block of up
 //   to 1024 threads holds 32768 fp32 values and the two-pass path runs one block per row beyond.
@@ -657,11 +661,13 @@ __global__ void __launch_bounds__(1024)
 //   1. starts the copies of row i + AHEAD into its shared-memory ring (AHEAD rows in flight),
 //   2. reduces row i, whose copies have landed: each thread reads back only the packs it copied
 //      itself, so no barrier is needed; the exps stay in a register ring of LAG + 1 rows,
-//   3. merges, per warp, row f = i - LAG's slots, read during the step before, and at once
-//      reads row f + 1's slots (one per thread, for the first K threads) for the next step,
-//   4. publishes the block's (max, sum) of row i, finishes row f's and stores row f's slice.
-// (Also measured, tune-5 call 4: the slots copied by cp.async with the data, two steps after
-// they were published. Slower at every N, 17-75% of copy; not kept.)
+//   3. publishes the block's (max, sum) of row i, merges row f = i - LAG's slots, read during the
+//      step before, and stores row f's slice,
+//   4. reads row f + 1's slots (one per thread, for the first K threads) for the next step.
+// A lag of 4 rows measured best: with 2, a row's slots were often read before every block had
+// published them, and warp 0's polling cost a round trip (tune-5 call 3: 2^20 fp32 86% with lag
+// 2, 91% with lag 4). Also measured and not kept (tune-5 calls 4-5): the slots copied by cp.async
+// with the data (17-75%), and read half a step earlier (worse at every lag but 4).
 // A slot is 8 bytes (max, sum) written in one store: it carries its own data, so no fence is
 // needed (a fence waits for every load in flight). The workspace is poisoned before each launch
 // with a pattern whose sum is negative, which no real sum is; a warp that reads a poisoned slot
@@ -705,16 +711,26 @@ __device__ __forceinline__ MaxSum await_slots(const uint64_t* row_slots, int blo
 }
 
 // 16 bytes from global to shared memory without passing through registers (cp.async, sm_80+).
+// Compiled for a GPU before Ampere (no cp.async), the copy is a plain load and store: correct,
+// without the overlap.
 __device__ __forceinline__ void copy_async16(uint4* dst, const void* src) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     const unsigned to = static_cast<unsigned>(__cvta_generic_to_shared(dst));
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(to), "l"(src) : "memory");
+#else
+    *dst = *static_cast<const uint4*>(src);
+#endif
 }
 __device__ __forceinline__ void copy_async_commit() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     asm volatile("cp.async.commit_group;" ::: "memory");
+#endif
 }
 template <int kNewest>
 __device__ __forceinline__ void copy_async_wait_all_but() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     asm volatile("cp.async.wait_group %0;" ::"n"(kNewest) : "memory");
+#endif
 }
 
 // One block's slice of a row: packs [begin, end) of the row's aligned frame, in whole 128-byte
@@ -755,8 +771,8 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
     best_grid_kernel(const T* __restrict__ in, T* __restrict__ out, int rows, int64_t cols,
                      int64_t in_stride, int64_t out_stride, uint64_t* __restrict__ slots) {
     static_assert(LAG >= 2, "row f's slots are read one step after f + LAG - 1");
-    constexpr int kRing = LAG + 1;           // register ring: rows reduced and not yet finished
-    constexpr int kStaged = AHEAD + 1;       // shared ring: rows in flight and the row reduced
+    constexpr int kRing = LAG + 1;      // register ring: rows reduced and not yet finished
+    constexpr int kStaged = AHEAD + 1;  // shared ring: rows in flight and the row reduced
     constexpr int V = Vec<T>::kSize;
     extern __shared__ uint4 staged[];     // [kStaged][PACKS][blockDim.x]: thread t's packs
     __shared__ MaxSum warp_sums[2][32];   // row i: each warp's (max, sum), by row parity
@@ -795,7 +811,8 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
 #pragma unroll
         for (int p = 0; p < PACKS; ++p)
             if (g.live(p))
-                x[p] = g.interior(p) ? *staged_pack(row, p) : load_raw(g.frame, g.pack_of(p), g.head, n);
+                x[p] = g.interior(p) ? *staged_pack(row, p)
+                                     : load_raw(g.frame, g.pack_of(p), g.head, n);
         float m = kNegInf;
 #pragma unroll
         for (int p = 0; p < PACKS; ++p)
@@ -840,15 +857,11 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
                 const MaxSum w = warp_merge(missing || !slot_reader ? MaxSum{kNegInf, 0.0f} : v);
                 if (lane == 0) warp_slots[f & 1][warp] = missing ? MaxSum{kNegInf, -1.0f} : w;
             }
-            // Row f + 1's slots, for the next step: read as soon as row f's are merged, so the
-            // round trip overlaps this step's publishing, merging and stores as well.
-            if (slot_reader && f + 1 >= 0 && f + 1 < rows)
-                slot_bits = read_slot(&slots[int64_t{f + 1} * blocks + threadIdx.x]);
             __syncthreads();
             if (warp == 0) {
                 if (reducing) {
-                    const MaxSum b = warp_merge(lane < warps ? warp_sums[i & 1][lane]
-                                                             : MaxSum{kNegInf, 0.0f});
+                    const MaxSum b =
+                        warp_merge(lane < warps ? warp_sums[i & 1][lane] : MaxSum{kNegInf, 0.0f});
                     if (lane == 0) publish(&slots[int64_t{i} * blocks + rank], b);
                 }
                 if (finishing) {
@@ -864,6 +877,9 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
                 const int s = (j + kRing - LAG) % kRing;  // = (j + 1) % kRing
                 store(f, ring[s], thread_max[s]);
             }
+            const int next = f + 1;  // the row the next step finishes
+            if (slot_reader && next >= 0 && next < rows)
+                slot_bits = read_slot(&slots[int64_t{next} * blocks + threadIdx.x]);
         }
     }
 }
@@ -899,12 +915,40 @@ std::string Config::describe() const {
         case Path::kTwoPass:
             return "two-pass cluster " + n + " x " + t + " threads" +
                    ((l2 & kL2Policy) != 0 ? ", L2 evict_last/first" : "") +
-                   ((l2 & kL2Reverse) != 0 ? ", pass 2 backwards" : "");        case Path::kGrid:
+                   ((l2 & kL2Reverse) != 0 ? ", pass 2 backwards" : "");
+        case Path::kGrid:
             return "grid " + n + " blocks x " + t + " threads x " + std::to_string(packs) +
                    " packs, lag " + std::to_string(lag) + ", " + std::to_string(grid_ahead()) +
                    " rows ahead";
     }
     return "?";
+}
+
+// Two passes over a cluster of one block per 8192 packs, up to 16 (measured: 2^19 fp16 79%
+// with 8 blocks, 56% with 16; 2^20 fp32 77% with 16, 67-71% with 8), the first read marked
+// evict_last in L2 and the second evict_first (2^20 fp32: 77% against 69% without).
+static Config two_pass_for(int64_t packs, const DeviceLimits& limits) {
+    Config c;
+    c.path = Config::Path::kTwoPass;
+    c.cluster =
+        static_cast<int>(std::min<int64_t>(limits.cc_major >= 9 ? 16 : 1, (packs + 8191) / 8192));
+    c.threads = 1024;
+    c.l2 = Config::kL2Policy;
+    return c;
+}
+
+// The grid path's shape for a row of `packs`: one block per SM, 4 packs a thread, 4 rows of lag
+// and 4 of loads ahead (tune-5). threads > 512 means the row does not fit.
+static Config grid_for(int64_t packs, const DeviceLimits& limits) {
+    Config c;
+    c.path = Config::Path::kGrid;
+    c.cluster = std::max(1, limits.sm_count);
+    c.packs = 4;
+    const int64_t slice = ((packs + c.cluster - 1) / c.cluster + 7) / 8 * 8;
+    c.threads = static_cast<int>(std::min<int64_t>(((slice + 3) / 4 + 31) / 32 * 32, 1 << 20));
+    c.lag = 4;
+    c.ahead = 4;
+    return c;
 }
 
 // @region choose-path: the dispatch by N -- smallest on-chip home for the row, else two passes
@@ -986,15 +1030,13 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
             return c;
         }
     }
-    // Two passes over a cluster of one block per 8192 packs, up to 16 (measured: 2^19 fp16 79%
-    // with 8 blocks, 56% with 16; 2^20 fp32 77% with 16, 67-71% with 8), the first read marked
-    // evict_last in L2 and the second evict_first (2^20 fp32: 77% against 69% without).
-    c = Config{};
-    c.path = Config::Path::kTwoPass;
-    c.cluster = static_cast<int>(std::min<int64_t>(largest, (packs + 8191) / 8192));
-    c.threads = 1024;
-    c.l2 = Config::kL2Policy;
-    return c;
+    // Rows past a 16-block cluster, up to 2048 packs a block [fp32 N <= 1081344 on 132 SMs]: the
+    // grid, one block per SM holding a slice of every row, 4 packs a thread (measured at
+    // 2^20 fp32: 90-91% of copy, against 77% for two passes; tune-5 calls 3 and 5). Hopper only,
+    // where it was measured.
+    const Config grid = grid_for(packs, limits);
+    if (limits.cc_major >= 9 && grid.threads <= 512) return grid;
+    return two_pass_for(packs, limits);
 }
 // @endregion choose-path
 
@@ -1275,7 +1317,8 @@ static cudaError_t plan_typed(const LaunchArgs& a, const Config& c, std::vector<
             break;
         case Config::Path::kTwoPass:
             s = two_pass_step<T>(a, c, &err);
-            break;        case Config::Path::kGrid:
+            break;
+        case Config::Path::kGrid:
             s = grid_step<T>(a, c, &err);
             break;
     }
@@ -1371,13 +1414,23 @@ static ResidentBlocks occupancy_of(const LaunchArgs& args) {
 }
 
 // choose() with this GPU's occupancy, planned; where the GPU cannot schedule the chosen cluster
-// (16 blocks need a GPC with 16 free SMs; a MIG slice may have none), two passes over 8 blocks.
+// (16 blocks need a GPC with 16 free SMs; a MIG slice may have none), two passes over 8 blocks,
+// and where it cannot keep the grid path's blocks resident at once, two passes.
 // *chosen receives the configuration the steps run.
 static cudaError_t plan_chosen(const LaunchArgs& args, Config* chosen,
                                std::vector<LaunchStep>* steps) {
     Config c = choose(args.problem.cols, args.problem.dtype, rows_aligned(args), args.limits,
                       occupancy_of(args));
     cudaError_t err = plan_with(args, c, steps);
+    if (err == cudaErrorCooperativeLaunchTooLarge && c.path == Config::Path::kGrid) {
+        // Fewer blocks fit at once than the GPU has SMs (MPS, a MIG slice, another kernel's
+        // reservation): two passes, which need no resident grid.
+        (void)cudaGetLastError();
+        steps->clear();
+        const int vec = vec_of(args.problem.dtype);
+        c = two_pass_for((args.problem.cols + vec - 1) / vec + 1, args.limits);
+        err = plan_with(args, c, steps);
+    }
     if (err == cudaErrorInvalidClusterSize && c.path == Config::Path::kCluster) {
         (void)cudaGetLastError();
         steps->clear();
@@ -1458,11 +1511,12 @@ KernelInfo best_kernel_info() {
         "Best path: dispatch by N",
         "kernels/best_softmax.cu",
         8,
-        "Picks a sub-warp, cluster (DSMEM) or two-pass kernel by N, with 16-byte I/O and fp16/bf16",
+        "Picks a sub-warp, cluster (DSMEM), grid or two-pass kernel by N, with 16-byte I/O and "
+        "fp16/bf16",
         kAllDTypes,
         1,
         best_max_cols,
-        "no limit: rows too long for a cluster's registers take the two-pass path",
+        "no limit: rows too long for the whole GPU's registers take the two-pass path",
         {"auto"},
         best::registry_workspace_bytes,
         best::plan,

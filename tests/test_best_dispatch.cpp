@@ -101,14 +101,35 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     EXPECT_EQ(pick(131072).describe(), "cluster 8 x 512 threads x 8 packs");
     EXPECT_EQ(pick(262144).describe(), "cluster 8 x 1024 threads x 8 packs");
     EXPECT_EQ(pick(524288).describe(), "cluster 16 x 1024 threads x 8 packs");
+    // Past 16 SMs, the grid: every SM holds a slice of every row, up to 2048 packs a block.
+    EXPECT_EQ(pick(524289).describe(),
+              "grid 132 blocks x 256 threads x 4 packs, lag 4, 4 rows ahead");
     EXPECT_EQ(pick(int64_t{1} << 20).describe(),
+              "grid 132 blocks x 512 threads x 4 packs, lag 4, 4 rows ahead");
+    EXPECT_EQ(pick(132 * 2048 * 4).path, Path::kGrid);
+    // Longer rows are read twice, on a cluster of one block per 8192 packs.
+    EXPECT_EQ(pick(132 * 2048 * 4 + 1).describe(),
               "two-pass cluster 16 x 1024 threads, L2 evict_last/first");
-    // fp16 takes the shape of the fp32 row of the same bytes, up to 2^20 values on chip; two
-    // passes beyond, on a cluster of one block per 8192 packs.
+    EXPECT_EQ(pick(int64_t{1} << 21).describe(),
+              "two-pass cluster 16 x 1024 threads, L2 evict_last/first");
+    // fp16 takes the shape of the fp32 row of the same bytes.
     EXPECT_EQ(pick(262144, DType::f16).describe(), pick(131072).describe());
     EXPECT_EQ(pick(int64_t{1} << 20, DType::f16).describe(), pick(524288).describe());
-    EXPECT_EQ(pick(int64_t{1} << 21, DType::bf16).describe(),
-              "two-pass cluster 16 x 1024 threads, L2 evict_last/first");
+    EXPECT_EQ(pick(int64_t{1} << 21, DType::bf16).describe(), pick(int64_t{1} << 20).describe());
+    EXPECT_EQ(pick(int64_t{1} << 22, DType::bf16).describe(), pick(int64_t{1} << 21).describe());
+}
+
+// The grid is sized by the GPU's SMs, and its workspace holds a slot per row and block.
+TEST(BestDispatch, GridFollowsTheSmCountAndSizesItsWorkspace) {
+    DeviceLimits pcie = kH100;
+    pcie.sm_count = 114;  // an H100 PCIe: 114 x 2048 packs hold 933888 fp32 values
+    EXPECT_EQ(pick(900000, DType::f32, true, pcie).describe(),
+              "grid 114 blocks x 512 threads x 4 packs, lag 4, 4 rows ahead");
+    EXPECT_EQ(pick(int64_t{1} << 20, DType::f32, true, pcie).path, Path::kTwoPass);
+    EXPECT_EQ(pick(int64_t{1} << 20, DType::f32, true, ampere()).path, Path::kTwoPass);
+    const SoftmaxProblem p = SoftmaxProblem::contiguous(256, int64_t{1} << 20);
+    EXPECT_EQ(best::workspace_bytes(p, pick(int64_t{1} << 20)), 256u * 132 * 8);
+    EXPECT_EQ(best::workspace_bytes(p, pick(524288)), 0u);
 }
 
 TEST(BestDispatch, WithoutClustersOneBlockThenTwoPasses) {
@@ -124,6 +145,7 @@ int64_t capacity(const Config& c, DType t) {
         case Path::kGroup:
             return int64_t{c.width} * c.packs * vec;
         case Path::kCluster:
+        case Path::kGrid:
             return int64_t{c.cluster} * c.threads * c.packs * vec;
         case Path::kTwoPass:
             return kUnlimitedCols;
@@ -148,7 +170,13 @@ TEST(BestDispatch, EveryShapeHoldsItsRowAndIsALegalLaunch) {
                     const int64_t slack = aligned ? 0 : 16 / dtype_size(t) - 1;
                     ASSERT_GE(capacity(c, t), cols + slack);
                     ASSERT_GE(c.cluster, 1);
-                    ASSERT_LE(c.cluster, limits.cc_major >= 9 ? 16 : 1);
+                    if (c.path == Path::kGrid) {  // blocks on every SM; 4 packs a thread
+                        ASSERT_EQ(c.cluster, limits.sm_count);
+                        ASSERT_LE(c.threads * c.packs, 2048);
+                        ASSERT_GT(c.lag, c.ahead - 1);
+                    } else {
+                        ASSERT_LE(c.cluster, limits.cc_major >= 9 ? 16 : 1);
+                    }
                     if (c.path != Path::kGroup) {
                         ASSERT_EQ(c.threads % 32, 0);
                         ASSERT_GE(c.threads, 32);
