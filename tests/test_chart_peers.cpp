@@ -83,6 +83,22 @@ TEST(PeersChart, DrawsEachFilesNumbersAndLeavesFailuresOut) {
     for (const std::string& n : c->panels.at(0).notes) notes += n + "\n";
     EXPECT_NE(notes.find("fails from N = 16385"), std::string::npos) << notes;
     EXPECT_EQ(notes.find("stopped early"), std::string::npos) << notes;
+    EXPECT_EQ(notes.find("not run"), std::string::npos) << notes;  // 2^20 is past its failures
+
+    // A point never run ("skipped: ...", peers.py --triton-max-block) is not a failure: with the
+    // tutorial's failures turned into skips, the chart says "not run from", not "fails from".
+    nlohmann::json skipped_doc = doc;
+    for (auto& p : skipped_doc["points"])
+        if (p["contender"] == "triton" && p["status"] != "ok")
+            p["status"] = "skipped: BLOCK_SIZE is above --triton-max-block";
+    const Result<PeerRun> fp32_skipped = parse_peer_run(skipped_doc.dump(), "/tmp/skip.json");
+    ASSERT_TRUE(fp32_skipped) << fp32_skipped.error().message;
+    const Result<Chart> c_skipped = build_peers_chart({*fp32_skipped});
+    ASSERT_TRUE(c_skipped) << c_skipped.error().message;
+    std::string skip_notes;
+    for (const std::string& n : c_skipped->panels.at(0).notes) skip_notes += n + "\n";
+    EXPECT_EQ(skip_notes.find("fails from"), std::string::npos) << skip_notes;
+    EXPECT_NE(skip_notes.find("not run from N = 16385"), std::string::npos) << skip_notes;
 
     // A run cut short (peers.py writes "complete": false after every N until the end): the same
     // fp16 file without its last N is drawn as far as it got, and the chart says so.

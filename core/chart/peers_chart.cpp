@@ -108,8 +108,9 @@ Result<Chart> build_peers_chart(const std::vector<PeerRun>& runs, const std::str
     const PeerRun& first = runs.front();
     Chart c;
     c.kind = "peers";
-    c.title = !title.empty() ? title
-                             : "best vs torch.softmax and the Triton tutorial, % of copy (same run)";
+    c.title = !title.empty()
+                  ? title
+                  : "best vs torch.softmax and the Triton tutorial, % of copy (same run)";
     c.subtitle = (first.device.empty() ? "unknown device" : first.device) + "  ·  " +
                  first.created_utc.substr(0, 10) + "  ·  " + peers_command(first.command);
 
@@ -147,11 +148,14 @@ Result<Chart> build_peers_chart(const std::vector<PeerRun>& runs, const std::str
         ser.color = l.color;
         ser.marker = l.marker;
         ser.dashed = l.dashed;
-        int64_t first_failure = 0;
+        // A point that ran and failed ("fails: ...") and one that was never run ("skipped: ...",
+        // e.g. peers.py --triton-max-block) are told apart: only the first is the peer's limit.
+        int64_t first_failure = 0, first_skipped = 0;
         for (const PeerRun::Point& p : l.run->points) {
             if (p.contender != l.contender) continue;
             if (!p.ok) {
-                if (first_failure == 0 || p.cols < first_failure) first_failure = p.cols;
+                int64_t& first = p.status.rfind("skipped", 0) == 0 ? first_skipped : first_failure;
+                if (first == 0 || p.cols < first) first = p.cols;
                 continue;
             }
             Point pt;
@@ -164,6 +168,9 @@ Result<Chart> build_peers_chart(const std::vector<PeerRun>& runs, const std::str
                   [](const Point& a, const Point& b) { return a.x < b.x; });
         if (first_failure > 0)
             panel.notes.push_back(l.label + " fails from N = " + std::to_string(first_failure));
+        if (first_skipped > 0 && (first_failure == 0 || first_skipped < first_failure))
+            panel.notes.push_back(l.label + " not run from N = " + std::to_string(first_skipped) +
+                                  " (peers.py --triton-max-block)");
         if (!ser.points.empty()) panel.series.push_back(std::move(ser));
     }
     if (panel.series.empty())
@@ -171,7 +178,8 @@ Result<Chart> build_peers_chart(const std::vector<PeerRun>& runs, const std::str
                      "the run failed everywhere; see its log"};
     for (const PeerRun& r : runs)
         if (!r.complete)
-            panel.notes.push_back(r.dtype + " run stopped early (time limit): drawn as far as it got");
+            panel.notes.push_back(r.dtype +
+                                  " run stopped early (time limit): drawn as far as it got");
     panel.series.push_back(reference_line("copy bandwidth = 100%", "copy", 100, false));
     if (!fit_pct_of_copy_axes(&panel))
         return Error{first.path + ": no contender has a point above 0% of copy",
