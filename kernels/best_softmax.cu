@@ -1112,6 +1112,17 @@ static LaunchStep group_step(const LaunchArgs& a, const Config& c, cudaError_t* 
     return {};
 }
 
+// A LaunchStep's description of a cudaLaunchKernelEx launch (its `launch` is set by the caller).
+static LaunchStep step_for(const char* name, const void* func, const cudaLaunchConfig_t& cfg) {
+    LaunchStep s;
+    s.name = name;
+    s.func = func;
+    s.grid = cfg.gridDim;
+    s.block = cfg.blockDim;
+    s.dynamic_smem = cfg.dynamicSmemBytes;
+    return s;
+}
+
 // Launches with a cluster of `cluster` blocks along x (cudaLaunchKernelEx). Clusters above 8
 // blocks are "non-portable": they need an opt-in per kernel, and a GPU (or a MIG slice) may have
 // no GPC that holds one -- then this returns cudaErrorInvalidClusterSize and `plan` falls back.
@@ -1164,12 +1175,7 @@ static LaunchStep make_cluster_launch(const char* name, RowKernel<T> clustered, 
             return {};
         }
     }
-    LaunchStep s;
-    s.name = name;
-    s.func = reinterpret_cast<const void*>(kernel);
-    s.grid = cfg.gridDim;
-    s.block = cfg.blockDim;
-    s.dynamic_smem = smem;
+    LaunchStep s = step_for(name, reinterpret_cast<const void*>(kernel), cfg);
     const T* in = static_cast<const T*>(a.in);
     T* out = static_cast<T*>(a.out);
     s.launch = [=](cudaStream_t st) mutable {
@@ -1263,12 +1269,7 @@ static LaunchStep make_grid_step(const LaunchArgs& a, const Config& c, cudaError
     attr[0].val.cooperative = 1;
     cfg.attrs = attr;
     cfg.numAttrs = 1;
-    LaunchStep s;
-    s.name = "best_grid";
-    s.func = reinterpret_cast<const void*>(kernel);
-    s.grid = cfg.gridDim;
-    s.block = cfg.blockDim;
-    s.dynamic_smem = smem;
+    LaunchStep s = step_for("best_grid", reinterpret_cast<const void*>(kernel), cfg);
     const T* in = static_cast<const T*>(a.in);
     T* out = static_cast<T*>(a.out);
     auto* slots = static_cast<uint64_t*>(a.workspace);
