@@ -88,8 +88,9 @@ struct LaunchStep {
     const void* func = nullptr;  // the __global__ function, for cudaFuncGetAttributes / occupancy
     dim3 grid{1, 1, 1};
     dim3 block{1, 1, 1};
-    size_t dynamic_smem = 0;                          // bytes
-    std::function<cudaError_t(cudaStream_t)> launch;  // enqueues exactly this launch
+    size_t dynamic_smem = 0;  // bytes
+    std::function<cudaError_t(cudaStream_t)>
+        launch;  // enqueues this launch (after a memset it needs)
 };
 
 // ---------------------------------------------------------------------------------------------
