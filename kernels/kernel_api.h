@@ -89,8 +89,9 @@ struct LaunchStep {
     dim3 grid{1, 1, 1};
     dim3 block{1, 1, 1};
     size_t dynamic_smem = 0;  // bytes
-    std::function<cudaError_t(cudaStream_t)>
-        launch;  // enqueues this launch (after a memset it needs)
+    // Enqueues this launch, after any memset the kernel needs first (best's grid path poisons its
+    // workspace so).
+    std::function<cudaError_t(cudaStream_t)> launch;
 };
 
 // ---------------------------------------------------------------------------------------------
