@@ -511,56 +511,83 @@ __global__ void __launch_bounds__(512)
 // threads ran at 83% so, 86% with even slices.) Any block size up to 1024, so at most 64 regs a
 // thread: blocks of 512 or fewer then fit two or more per SM, and one block's loads overlap
 // another's stores. Slots past the slice's end are neither loaded nor computed.
+// That slice, [begin, end) of the frame, with its loads, its exps and its stores: the grid kernel
+// shares the same slices between all the blocks of the grid.
+template <typename T>
+struct RowSlice {
+    static constexpr int V = Vec<T>::kSize;
+    const T* frame;
+    int head, begin, end, n;
+    __device__ RowSlice(const T* row_start, int cols, unsigned blocks, unsigned rank) : n(cols) {
+        head = frame_head(row_start);
+        frame = row_start - head;
+        const int row_packs = (head + n + V - 1) / V;  // packs of the frame that hold row values
+        const int size = static_cast<int>(((row_packs + blocks - 1) / blocks + 7) / 8 * 8);
+        begin = static_cast<int>(rank) * size;
+        end = min(row_packs, begin + size);  // <= begin + T * PACKS
+    }
+    __device__ int pack_of(int p) const {
+        return begin + static_cast<int>(threadIdx.x) + p * static_cast<int>(blockDim.x);
+    }
+    __device__ bool live(int p) const { return pack_of(p) < end; }
+    // Every value of the pack belongs to the row (the two edge packs may not).
+    __device__ bool interior(int p) const {
+        const int f0 = pack_of(p) * V;
+        return f0 >= head && f0 + V <= head + n;
+    }
+    template <int PACKS>
+    __device__ void load(uint4 (&x)[PACKS]) const {
+#pragma unroll
+        for (int p = 0; p < PACKS; ++p)
+            if (live(p)) x[p] = load_raw(frame, pack_of(p), head, n);
+    }
+    // This thread's max, then exp(x - max) in place of every value, and their sum.
+    template <int PACKS>
+    __device__ MaxSum exps(uint4 (&x)[PACKS]) const {
+        float m = kNegInf;
+#pragma unroll
+        for (int p = 0; p < PACKS; ++p)
+            if (live(p)) m = pack_max<T>(m, x[p]);
+        const float shift = sum_shift(m);
+        float s = 0.0f;
+#pragma unroll
+        for (int p = 0; p < PACKS; ++p)
+            if (live(p)) s = exp_in_place<T>(x[p], shift, s);
+        return MaxSum{m, s};
+    }
+    // The output: the exps times this thread's factor, into the row that starts at out_row.
+    template <int PACKS>
+    __device__ void store(T* out_row, const uint4 (&x)[PACKS], float factor) const {
+        const bool same_frame = frame_head(out_row) == head;
+#pragma unroll
+        for (int p = 0; p < PACKS; ++p) {
+            if (!live(p)) continue;
+            float y[V];
+            scale_pack<T>(x[p], factor, y);
+            store_pack(out_row, same_frame, pack_of(p), head, n, y);
+        }
+    }
+};
+
 template <typename T, int PACKS, bool kClustered>
 __global__ void __launch_bounds__(1024)
     best_cluster_kernel(const T* __restrict__ in, T* __restrict__ out, int64_t cols,
                         int64_t in_stride, int64_t out_stride) {
     using RowCluster = RowCluster<kClustered>;
-    constexpr int V = Vec<T>::kSize;
     __shared__ RowStats stats;
-    const unsigned rank = RowCluster::rank();
     const int64_t row = blockIdx.x / RowCluster::size();
-    const T* src = in + row * in_stride;
-    const int head = frame_head(src);
-    const T* frame = src - head;
-    const int threads = blockDim.x;
-    const int n = static_cast<int>(cols);          // on-chip rows are far below 2^31 values
-    const int row_packs = (head + n + V - 1) / V;  // packs of the frame that hold row values
-    const int slice = ((row_packs + RowCluster::size() - 1) / RowCluster::size() + 7) / 8 * 8;
-    const int slice_begin = static_cast<int>(rank) * slice;
-    const int slice_end = min(row_packs, slice_begin + slice);  // <= slice_begin + T * PACKS
-    auto pack_of = [&](int p) { return slice_begin + static_cast<int>(threadIdx.x) + p * threads; };
-    auto live = [&](int p) { return pack_of(p) < slice_end; };
+    // On-chip rows are far below 2^31 values.
+    const RowSlice<T> g(in + row * in_stride, static_cast<int>(cols), RowCluster::size(),
+                        RowCluster::rank());
 
     uint4 raw[PACKS];
-#pragma unroll
-    for (int p = 0; p < PACKS; ++p)
-        if (live(p)) raw[p] = load_raw(frame, pack_of(p), head, n);
-
-    // This thread's max, then exp(x - max) in place of every value, and their sum.
-    float m = kNegInf;
-#pragma unroll
-    for (int p = 0; p < PACKS; ++p)
-        if (live(p)) m = pack_max<T>(m, raw[p]);
-    const float shift = sum_shift(m);
-    float s = 0.0f;
-#pragma unroll
-    for (int p = 0; p < PACKS; ++p)
-        if (live(p)) s = exp_in_place<T>(raw[p], shift, s);
-    const float factor = output_factor(m, row_stats<kClustered>(MaxSum{m, s}, stats));
+    g.load(raw);
+    const MaxSum mine = g.exps(raw);
+    const float factor = output_factor(mine.m, row_stats<kClustered>(mine, stats));
     // This block has read its peers' shared memory for the last time. It must not exit before
     // they have read its own, but it can store while they catch up: arrive now, wait at the end.
     RowCluster::arrive();
-
-    T* dst = out + row * out_stride;
-    const bool same_frame = frame_head(dst) == head;
-#pragma unroll
-    for (int p = 0; p < PACKS; ++p) {
-        if (!live(p)) continue;
-        float y[V];
-        scale_pack<T>(raw[p], factor, y);
-        store_pack(dst, same_frame, pack_of(p), head, n, y);
-    }
+    g.store(out + row * out_stride, raw, factor);
     RowCluster::wait();
 }
 // @endregion cluster-kernel
@@ -733,33 +760,6 @@ __device__ __forceinline__ void copy_async_wait_all_but() {
 #endif
 }
 
-// One block's slice of a row: packs [begin, end) of the row's aligned frame, in whole 128-byte
-// lines shared evenly between the K blocks (as in the cluster kernel); thread t owns packs
-// begin + t, begin + t + T, ...
-template <typename T>
-struct GridSlice {
-    static constexpr int V = Vec<T>::kSize;
-    const T* frame;
-    int head, begin, end, n;
-    __device__ GridSlice(const T* row_start, int cols, int blocks, int rank) : n(cols) {
-        head = frame_head(row_start);
-        frame = row_start - head;
-        const int row_packs = (head + n + V - 1) / V;
-        const int size = ((row_packs + blocks - 1) / blocks + 7) / 8 * 8;
-        begin = rank * size;
-        end = min(row_packs, begin + size);
-    }
-    __device__ int pack_of(int p) const {
-        return begin + static_cast<int>(threadIdx.x) + p * static_cast<int>(blockDim.x);
-    }
-    __device__ bool live(int p) const { return pack_of(p) < end; }
-    // Every value of the pack belongs to the row (the two edge packs may not).
-    __device__ bool interior(int p) const {
-        const int f0 = pack_of(p) * V;
-        return f0 >= head && f0 + V <= head + n;
-    }
-};
-
 // Threads a block of the grid kernel may have: 1024 up to 2 packs a thread, then fewer, so a
 // thread may use more registers (65536 / threads) for its larger ring.
 constexpr int grid_max_threads(int packs) {
@@ -783,7 +783,7 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
     const int slot_warps = (blocks + 31) / 32;
     const bool slot_reader = static_cast<int>(threadIdx.x) < blocks;
-    auto slice_of = [&](int row) { return GridSlice<T>(in + row * in_stride, n, blocks, rank); };
+    auto slice_of = [&](int row) { return RowSlice<T>(in + row * in_stride, n, blocks, rank); };
     auto staged_pack = [&](int row, int p) {
         return &staged[((row % kStaged) * PACKS + p) * static_cast<int>(blockDim.x) +
                        static_cast<int>(threadIdx.x)];
@@ -797,7 +797,7 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
     // always "up to row i". Edge packs are read at reduction time, element by element.
     auto start_copies = [&](int row) {
         if (row < rows) {
-            const GridSlice<T> g = slice_of(row);
+            const RowSlice<T> g = slice_of(row);
 #pragma unroll
             for (int p = 0; p < PACKS; ++p)
                 if (g.live(p) && g.interior(p))
@@ -807,38 +807,20 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
     };
     // Row i: this thread's max, the exps in place, and the warp's (max, sum) into warp_sums.
     auto reduce = [&](int row, uint4(&x)[PACKS], float& m_out) {
-        const GridSlice<T> g = slice_of(row);
+        const RowSlice<T> g = slice_of(row);
 #pragma unroll
         for (int p = 0; p < PACKS; ++p)
             if (g.live(p))
                 x[p] = g.interior(p) ? *staged_pack(row, p)
                                      : load_raw(g.frame, g.pack_of(p), g.head, n);
-        float m = kNegInf;
-#pragma unroll
-        for (int p = 0; p < PACKS; ++p)
-            if (g.live(p)) m = pack_max<T>(m, x[p]);
-        const float shift = sum_shift(m);
-        float s = 0.0f;
-#pragma unroll
-        for (int p = 0; p < PACKS; ++p)
-            if (g.live(p)) s = exp_in_place<T>(x[p], shift, s);
-        m_out = m;
-        const MaxSum w = warp_merge(MaxSum{m, s});
+        const MaxSum mine = g.exps(x);
+        m_out = mine.m;
+        const MaxSum w = warp_merge(mine);
         if (lane == 0) warp_sums[row & 1][warp] = w;
     };
     // Row f's slice, stored: exps times this thread's factor.
     auto store = [&](int row, uint4(&x)[PACKS], float m) {
-        const GridSlice<T> g = slice_of(row);
-        const float factor = output_factor(m, finished[row & 1]);
-        T* dst = out + row * out_stride;
-        const bool same_frame = frame_head(dst) == g.head;
-#pragma unroll
-        for (int p = 0; p < PACKS; ++p) {
-            if (!g.live(p)) continue;
-            float y[V];
-            scale_pack<T>(x[p], factor, y);
-            store_pack(dst, same_frame, g.pack_of(p), g.head, n, y);
-        }
+        slice_of(row).store(out + row * out_stride, x, output_factor(m, finished[row & 1]));
     };
 
     for (int r = 0; r < AHEAD; ++r) start_copies(r);
