@@ -194,7 +194,9 @@ def tune_configs(cols, dtype_bytes, sm_count):
                 if not (128 <= threads <= max_threads and threads * per_sm <= max_threads
                         and blocks <= threads):
                     continue
-                regs = min(255, 65536 // (threads * per_sm))  # a thread's, at this occupancy
+                # A rough bound: ptxas caps a thread at 65536 / grid_max_threads registers
+                # whatever the launch, so a few shapes listed here spill (ptxas -v says which).
+                regs = min(255, 65536 // (threads * per_sm))
                 for lag, ahead in ((2, 2), (2, 4), (4, 4)):
                     if (lag + 1) * ppt * 4 + 36 > regs:
                         continue  # the register ring of exps would spill
