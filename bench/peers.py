@@ -57,7 +57,7 @@ class BestLib:
         self.lib = ctypes.CDLL(path)
         ll, i, vp = ctypes.c_longlong, ctypes.c_int, ctypes.c_void_p
         self.lib.sml_best_softmax.argtypes = [vp, vp, ll, ll, i]
-        self.lib.sml_best_softmax_with.argtypes = [vp, vp, ll, ll, i] + [i] * 9
+        self.lib.sml_best_softmax_with.argtypes = [vp, vp, ll, ll, i] + [i] * len(CONFIG_FIELDS)
         self.lib.sml_best_describe.argtypes = [ll, i, ctypes.c_char_p, i]
         self.lib.sml_error_string.restype = ctypes.c_char_p
 
@@ -141,14 +141,27 @@ def measure(name, fn, x, y, timer, bytes_moved, rows):
     return point
 
 
+# The fields of the C API's configuration tuple, in order (sml::best::Config; sizes in 16-byte
+# packs): path (0 group, 1 cluster, 2 two-pass, 3 grid), width (group: lanes per row), packs,
+# threads, cluster (grid: blocks per team), l2 (two-pass: 1 = L2 evict_last/evict_first
+# policies, 2 = second pass backwards), rows (group: rows per group, 0 = its default), lag (grid:
+# rows reduced ahead of the row finished), ahead (grid: rows of loads in flight past the row
+# reduced), teams (grid: independent teams of `cluster` blocks, each on every teams-th row).
+CONFIG_FIELDS = ("path", "width", "packs", "threads", "cluster", "l2", "rows", "lag", "ahead",
+                 "teams")
+
+
+def config(path, **fields):
+    """The C API's tuple for one configuration; fields left out are 0 (cluster: 1)."""
+    fields.setdefault("cluster", 1)
+    unknown = set(fields) - set(CONFIG_FIELDS)
+    assert not unknown, unknown
+    return tuple([path] + [fields.get(f, 0) for f in CONFIG_FIELDS[1:]])
+
+
 def tune_configs(cols, dtype_bytes, sm_count):
     """The configurations of best worth trying at this N: (label, tuple for the C API).
 
-    Tuple, sizes in 16-byte packs: path (0 group, 1 cluster, 2 two-pass, 3 grid), width,
-    packs, threads, cluster (grid: blocks in the grid), l2 (two-pass: 1 = L2
-    evict_last/evict_first policies, 2 = second pass backwards), rows (group: rows per
-    group, 0 = its default), lag (grid: rows reduced ahead of the row finished), ahead
-    (grid: rows of loads in flight past the row reduced).
     "auto" (None) is the dispatcher's own pick."""
     vec = 16 // dtype_bytes
     packs = -(-(cols + (vec - 1 if cols % vec else 0)) // vec)  # odd N: rows start unaligned
@@ -163,11 +176,11 @@ def tune_configs(cols, dtype_bytes, sm_count):
             if threads < width:
                 continue
             out.append((f"group w{width} p{per_lane} t{threads}",
-                        (0, width, per_lane, threads, 1, 0, 0, 0, 0)))
+                        config(0, width=width, packs=per_lane, threads=threads)))
             if per_lane == 1:  # 2 rows a group by default; 4 and 8 as well
                 for rows in (4, 8):
                     out.append((f"group w{width} p1 t{threads} r{rows}",
-                                (0, width, 1, threads, 1, 0, rows, 0, 0)))
+                                config(0, width=width, packs=1, threads=threads, rows=rows)))
         return out
 
     def threads_for(cluster, per_thread):
@@ -177,37 +190,38 @@ def tune_configs(cols, dtype_bytes, sm_count):
     for ppt in (2, 4, 8):  # one block per row (1 pack a thread measured slow everywhere)
         threads = threads_for(1, ppt)
         if 32 <= threads <= 1024:
-            out.append((f"cluster 1x{threads}x{ppt}p", (1, 0, ppt, threads, 1, 0, 0, 0, 0)))
+            out.append((f"cluster 1x{threads}x{ppt}p", config(1, packs=ppt, threads=threads)))
     if packs > 4096:  # clusters (3, 5, 6 and 12 blocks measured slow at every N), 4 or 8 packs
         for cluster in (2, 4, 7, 8, 16):
             for ppt in (4, 8):
                 threads = threads_for(cluster, ppt)
                 if 128 <= threads <= 1024:
                     out.append((f"cluster {cluster}x{threads}x{ppt}p",
-                                (1, 0, ppt, threads, cluster, 0, 0, 0, 0)))
-    if packs >= 65536:  # the grid: one or two blocks per SM, every block on every row
-        for per_sm in (1, 2):
-            blocks = sm_count * per_sm
-            for ppt in (1, 2, 4, 8):
-                threads = threads_for(blocks, ppt)
-                max_threads = 1024 if ppt <= 2 else 2048 // ppt  # grid_max_threads
-                if not (128 <= threads <= max_threads and threads * per_sm <= max_threads
-                        and blocks <= threads):
-                    continue
-                # A rough bound: ptxas caps a thread at 65536 / grid_max_threads registers
-                # whatever the launch, so a few shapes listed here spill (ptxas -v says which).
-                regs = min(255, 65536 // (threads * per_sm))
-                for lag, ahead in ((2, 2), (2, 4), (4, 4)):
-                    if (lag + 1) * ppt * 4 + 36 > regs:
-                        continue  # the register ring of exps would spill
-                    if (ahead + 1) * ppt * threads * 16 * per_sm > 227 * 1024:
-                        continue  # the shared-memory ring would not fit
-                    out.append((f"grid {blocks}x{threads}x{ppt}p lag{lag} ahead{ahead}",
-                                (3, 0, ppt, threads, blocks, 0, 0, lag, ahead)))
+                                config(1, packs=ppt, threads=threads, cluster=cluster)))
+    if packs >= 65536:  # the grid: a block per SM in each of 1-4 teams, each on every teams-th row
+        blocks = sm_count
+        for ppt in (2, 4, 8):  # 1 pack a thread measured slower at every N (tune-5)
+            # At least a thread per block of a team: the first `blocks` threads read the slots.
+            threads = max(threads_for(blocks, ppt), -(-blocks // 32) * 32)
+            max_threads = 1024 if ppt <= 2 else 2048 // ppt  # grid_max_threads
+            if not 128 <= threads <= max_threads:
+                continue
+            for teams in (1, 2, 3, 4):
+                if threads * teams > 1024:  # beyond that, registers run out at any shape
+                    continue  # (a shape too large to be resident fails its launch, and says so)
+                for lag, ahead in ((2, 2), (4, 2)):  # (4, 4) measured no faster (tune-6)
+                    if (lag + 1) * ppt * 4 + 36 > 65536 // max_threads:
+                        continue  # the register ring of exps would spill (a rough bound)
+                    if (ahead + 1) * ppt * threads * 16 * teams > 227 * 1024:
+                        continue  # the shared-memory rings would not fit
+                    out.append((f"grid {blocks}x{threads}x{ppt}p lag{lag} ahead{ahead} "
+                                f"teams{teams}",
+                                config(3, packs=ppt, threads=threads, cluster=blocks, lag=lag,
+                                       ahead=ahead, teams=teams)))
         for cluster in (8, 16):
-            for l2 in (0, 1, 2, 3):
+            for l2 in (1, 3):  # 0 and 2 (no L2 policies) measured slower at every N
                 out.append((f"two-pass {cluster}x1024 l2={l2}",
-                            (2, 0, 0, 1024, cluster, l2, 0, 0, 0)))
+                            config(2, threads=1024, cluster=cluster, l2=l2)))
     return out
 
 
@@ -241,6 +255,8 @@ def main():
     ap.add_argument("--dtype", default="fp32", choices=sorted(DTYPES))
     ap.add_argument("--samples", type=int, default=30)
     ap.add_argument("--tune", action="store_true", help="time best's alternatives, not peers")
+    ap.add_argument("--only", metavar="TEXT", help="--tune: only the configurations whose label "
+                    "contains TEXT (\"grid 132x256x4p lag4 ahead2 teams2\"), e.g. under ncu")
     ap.add_argument("--no-peers", action="store_true", help="only copy and best")
     ap.add_argument("--triton-max-block", type=int, default=1 << 19, metavar="ELEMENTS",
                     help="skip the Triton tutorial where its BLOCK_SIZE (next_pow2(N)) is larger: "
@@ -290,6 +306,8 @@ def main():
         contenders = [("copy", lambda: y.copy_(x))]
         if args.tune:
             for label, cfg in tune_configs(cols, esize, sm_count):
+                if args.only and args.only not in label:
+                    continue
                 contenders.append((label, lambda cfg=cfg: best.run(x, y, code, cfg) or y))
         else:
             if triton_softmax is not None:

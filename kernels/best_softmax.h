@@ -21,14 +21,16 @@ struct Config {
     int width = 0;    // group: lanes per row (1..32)
     int packs = 0;    // group: packs per lane and row; cluster: packs per thread in registers
     int threads = 0;  // threads per block (group: 0 means group_threads()'s default, one warp)
-    int cluster = 1;  // cluster / two-pass / grid: blocks per row (grid: the whole grid)
+    int cluster = 1;  // cluster / two-pass / grid: blocks per row (grid: per team)
     int l2 = 0;       // two-pass: kL2Policy | kL2Reverse, how its second read finds L2
     int rows = 0;     // group: rows per group; 0 is the default, 2 / 2 / 1 for 1 / 2 / 4 packs
     int lag = 0;      // grid: rows a block reduces ahead of the row it finishes (2 or 4)
     int ahead = 0;    // grid: rows of loads in flight past the row reduced; 0 is 2 (2 or 4)
+    int teams = 0;    // grid: teams of `cluster` blocks, each on every teams-th row; 0 is 1
     int rows_per_group() const { return rows > 0 ? rows : (packs <= 2 ? 2 : 1); }
     int group_threads() const { return threads > 0 ? threads : 32; }
     int grid_ahead() const { return ahead > 0 ? ahead : 2; }
+    int grid_teams() const { return teams > 0 ? teams : 1; }
     std::string describe() const;  // e.g. "cluster 4 x 512 threads x 4 packs"
 };
 

@@ -204,7 +204,7 @@ TEST(BestPaths, EveryPathMatchesReference) {
     // The grid path: every block on every row, LAG rows between reducing and finishing a row.
     // Row counts below, at and above the ring of LAG + AHEAD + 1 rows, so its start, its wrap and
     // its end are all run; some grids are smaller than the GPU (any size that is resident works).
-    auto grid = [](int blocks, int threads, int packs, int lag, int ahead) {
+    auto grid = [](int blocks, int threads, int packs, int lag, int ahead, int teams = 1) {
         best::Config c;
         c.path = best::Config::Path::kGrid;
         c.cluster = blocks;
@@ -212,18 +212,27 @@ TEST(BestPaths, EveryPathMatchesReference) {
         c.packs = packs;
         c.lag = lag;
         c.ahead = ahead;
+        c.teams = teams;
         return c;
     };
     const best::Config grid_gpu = grid(limits.sm_count, 1024, 1, 2, 4);
     const best::Config grid_wide = grid(limits.sm_count, 512, 4, 2, 2);
     const best::Config grid16 = grid(16, 256, 2, 4, 4);
     const best::Config grid8 = grid(8, 128, 8, 2, 2);
+    // Teams: 2 or 3 grids of 16 blocks, each on every 2nd or 3rd row (row counts that leave a
+    // team with no row, one row, or one row fewer than the others).
+    const best::Config teams2 = grid(16, 256, 4, 4, 2, 2);
+    const best::Config teams3 = grid(16, 128, 2, 2, 2, 3);
     for (DType t : {DType::f32, DType::f16, DType::bf16}) {
         check_case(t, 9, 300001, 300001, 300001, 0, &grid_gpu);
         check_case(t, 5, 1048576, 1048579, 1048576, 1, &grid_wide);
         for (int64_t rows : {1, 2, 6, 7, 8, 11, 37})
             check_case(t, rows, 30001, 30003, 30001, 1, &grid16);
         for (int64_t rows : {1, 2, 5}) check_case(t, rows, 5000, 5000, 5000, 0, &grid8);
+        for (int64_t rows : {1, 2, 3, 7, 12, 37}) {
+            check_case(t, rows, 30001, 30003, 30001, 1, &teams2);
+            check_case(t, rows, 12345, 12345, 12347, 0, &teams3);
+        }
     }
     for (DType t : {DType::f32, DType::f16, DType::bf16}) {
         check_case(t, 37, 200, 200, 200, 0, &group);
@@ -256,13 +265,17 @@ TEST(BestPaths, PredictionFollowsThePath) {
         EXPECT_DOUBLE_EQ(k->predict(p).dram_read_bytes, reads * bytes) << c.describe();
         EXPECT_DOUBLE_EQ(k->predict(p).dram_write_bytes, bytes);
     }
-    // A row of 2^19 fp32 values (2 MiB) fits in the registers of a cluster of 16 SMs (Hopper); a
-    // row of 2^20 takes the grid on an H100 SXM (132 SMs hold it), and one of 2^21 is read twice.
-    EXPECT_EQ(best::choose(int64_t{1} << 19, DType::f32, true, limits).path,
+    // A row of 2^18 fp32 values (1 MiB) fits in the registers of a cluster of 8 SMs (Hopper);
+    // rows of 2^19 and 2^20 take the grid on an H100 SXM (132 SMs hold them), and one of 2^21 is
+    // read twice.
+    EXPECT_EQ(best::choose(int64_t{1} << 18, DType::f32, true, limits).path,
               limits.cc_major >= 9 ? best::Config::Path::kCluster : best::Config::Path::kTwoPass);
-    if (limits.cc_major >= 9 && limits.sm_count >= 132)
+    if (limits.cc_major >= 9 && limits.sm_count >= 132) {
+        EXPECT_EQ(best::choose(int64_t{1} << 19, DType::f32, true, limits).path,
+                  best::Config::Path::kGrid);
         EXPECT_EQ(best::choose(int64_t{1} << 20, DType::f32, true, limits).path,
                   best::Config::Path::kGrid);
+    }
     EXPECT_EQ(best::choose(int64_t{1} << 21, DType::f32, true, limits).path,
               best::Config::Path::kTwoPass);
 }

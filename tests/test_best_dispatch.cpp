@@ -100,12 +100,17 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     EXPECT_EQ(pick(100003, DType::f32, false).describe(), "cluster 7 x 448 threads x 8 packs");
     EXPECT_EQ(pick(131072).describe(), "cluster 8 x 512 threads x 8 packs");
     EXPECT_EQ(pick(262144).describe(), "cluster 8 x 1024 threads x 8 packs");
-    EXPECT_EQ(pick(524288).describe(), "cluster 16 x 1024 threads x 8 packs");
-    // Past 16 SMs, the grid: every SM holds a slice of every row, up to 2048 packs a block.
-    EXPECT_EQ(pick(524289).describe(),
-              "grid 132 blocks x 256 threads x 4 packs, lag 4, 4 rows ahead");
+    EXPECT_EQ(pick(524280).describe(), "cluster 16 x 1024 threads x 8 packs");
+    // From 2 MB rows, the grid: every SM holds a slice of every row, up to 2048 packs a block;
+    // two teams of blocks, each on every other row, while their registers fit (256 threads).
+    EXPECT_EQ(pick(524288).describe(),
+              "grid 132 blocks x 256 threads x 4 packs, lag 2, 2 rows ahead, 2 teams");
+    EXPECT_EQ(pick(524289).describe(), pick(524288).describe());
+    EXPECT_EQ(pick(540672).describe(), pick(524288).describe());
+    EXPECT_EQ(pick(540673).describe(),
+              "grid 132 blocks x 288 threads x 4 packs, lag 4, 2 rows ahead");
     EXPECT_EQ(pick(int64_t{1} << 20).describe(),
-              "grid 132 blocks x 512 threads x 4 packs, lag 4, 4 rows ahead");
+              "grid 132 blocks x 512 threads x 4 packs, lag 4, 2 rows ahead");
     EXPECT_EQ(pick(132 * 2048 * 4).path, Path::kGrid);
     // Longer rows are read twice, on a cluster of one block per 8192 packs.
     EXPECT_EQ(pick(132 * 2048 * 4 + 1).describe(),
@@ -124,12 +129,16 @@ TEST(BestDispatch, GridFollowsTheSmCountAndSizesItsWorkspace) {
     DeviceLimits pcie = kH100;
     pcie.sm_count = 114;  // an H100 PCIe: 114 x 2048 packs hold 933888 fp32 values
     EXPECT_EQ(pick(900000, DType::f32, true, pcie).describe(),
-              "grid 114 blocks x 512 threads x 4 packs, lag 4, 4 rows ahead");
+              "grid 114 blocks x 512 threads x 4 packs, lag 4, 2 rows ahead");
+    // 2 MB rows there would leave one team (288 threads a block): the 16-block cluster instead.
+    EXPECT_EQ(pick(524288, DType::f32, true, pcie).describe(),
+              "cluster 16 x 1024 threads x 8 packs");
     EXPECT_EQ(pick(int64_t{1} << 20, DType::f32, true, pcie).path, Path::kTwoPass);
     EXPECT_EQ(pick(int64_t{1} << 20, DType::f32, true, ampere()).path, Path::kTwoPass);
     const SoftmaxProblem p = SoftmaxProblem::contiguous(256, int64_t{1} << 20);
     EXPECT_EQ(best::workspace_bytes(p, pick(int64_t{1} << 20)), 256u * 132 * 8);
-    EXPECT_EQ(best::workspace_bytes(p, pick(524288)), 0u);
+    EXPECT_EQ(best::workspace_bytes(p, pick(524288)), 256u * 132 * 8);  // with two teams too
+    EXPECT_EQ(best::workspace_bytes(p, pick(524280)), 0u);
 }
 
 TEST(BestDispatch, WithoutClustersOneBlockThenTwoPasses) {
@@ -174,6 +183,8 @@ TEST(BestDispatch, EveryShapeHoldsItsRowAndIsALegalLaunch) {
                         ASSERT_EQ(c.cluster, limits.sm_count);
                         ASSERT_LE(c.threads * c.packs, 2048);
                         ASSERT_GT(c.lag, c.ahead - 1);
+                        ASSERT_LE(c.threads * c.grid_teams(), 512);  // 128 registers a thread
+                        ASSERT_GE(c.threads, c.cluster);  // a slot reader per block of a team
                     } else {
                         ASSERT_LE(c.cluster, limits.cc_major >= 9 ? 16 : 1);
                     }

@@ -1,0 +1,31 @@
+#!/bin/bash
+# Nsight Compute on one of best's tuning configurations (bench/peers.py --tune --only LABEL): where
+# a kernel's time goes (warp stall reasons, issue, memory throughput), for the GPU machine.
+# Usage: bash bench/profile_best.sh DTYPE COLS KERNEL_REGEX "LABEL" ["LABEL" ...]
+#   e.g. bash bench/profile_best.sh fp32 524288 best_grid "grid 132x256x4p lag4 ahead2 teams2"
+# Writes $OUT/ncu-<n>.txt per label (OUT defaults to /tmp/sml-out). The clocks are left alone
+# (--clock-control none), as the device notes ask; the 3rd launch is profiled (after warm-up).
+set -o pipefail
+OUT=${OUT:-/tmp/sml-out}
+mkdir -p "$OUT"
+dtype=$1 cols=$2 regex=$3
+shift 3
+LIB=/tmp/libsmlbest.so
+if [ ! -f $LIB ]; then
+    nvcc -O3 -arch=sm_90 -std=c++17 --expt-relaxed-constexpr -lineinfo -Xcompiler -fPIC -shared \
+        -I. bench/best_capi.cu kernels/best_softmax.cu kernels/device_limits.cu -o $LIB || exit 1
+fi
+n=0
+for label in "$@"; do
+    n=$((n + 1))
+    {
+        echo "# $dtype N=$cols: $label"
+        ncu --clock-control none --kernel-name "regex:$regex" --launch-skip 2 --launch-count 1 \
+            --section SpeedOfLight --section WarpStateStats --section SchedulerStats \
+            --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats \
+            python3 bench/peers.py --lib $LIB --tune --samples 20 --dtype "$dtype" --cols "$cols" \
+            --only "$label" 2>&1
+    } > "$OUT/ncu-$n.txt"
+    grep -E "^N=|Duration|Memory Throughput|Issue Slots Busy|Stall|No Eligible|Warp Cycles" \
+        "$OUT/ncu-$n.txt" | head -30
+done
