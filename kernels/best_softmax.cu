@@ -1119,11 +1119,9 @@ static LaunchStep group_step(const LaunchArgs& a, const Config& c, cudaError_t* 
             case 32:
                 return group_rows_step<T, 32>(a, c, err);
         }
-    } else if (c.width == 32) {  // 2, 4, 5 or 6 packs a lane: one rows setting each is compiled
+    } else if (c.width == 32) {  // 2 or 4 packs a lane: only their default rows are compiled
         if (c.packs == 2 && c.rows_per_group() == 2) return make_group_step<T, 2, 32, 2>(a, c, err);
         if (c.packs == 4 && c.rows_per_group() == 1) return make_group_step<T, 4, 32, 1>(a, c, err);
-        if (c.packs == 5 && c.rows_per_group() == 1) return make_group_step<T, 5, 32, 1>(a, c, err);
-        if (c.packs == 6 && c.rows_per_group() == 1) return make_group_step<T, 6, 32, 1>(a, c, err);
     }
     *err = cudaErrorInvalidConfiguration;
     return {};
