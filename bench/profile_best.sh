@@ -3,7 +3,7 @@
 # a kernel's time goes (warp stall reasons, issue, memory throughput), for the GPU machine.
 # Usage: bash bench/profile_best.sh DTYPE COLS KERNEL_REGEX "LABEL" ["LABEL" ...]
 #   e.g. bash bench/profile_best.sh fp32 524288 best_grid "grid 132x256x4p lag4 ahead2 teams2"
-# Writes $OUT/ncu-<n>.txt per label (OUT defaults to /tmp/sml-out). The clocks are left alone
+# Writes $OUT/ncu-<dtype>-<cols>-<n>.txt per label (OUT defaults to /tmp/sml-out). The clocks are left alone
 # (--clock-control none), as the device notes ask; the 3rd launch is profiled (after warm-up).
 set -o pipefail
 OUT=${OUT:-/tmp/sml-out}
@@ -23,9 +23,10 @@ for label in "$@"; do
         ncu --clock-control none --kernel-name "regex:$regex" --launch-skip 2 --launch-count 1 \
             --section SpeedOfLight --section WarpStateStats --section SchedulerStats \
             --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats \
+            --section InstructionStats \
             python3 bench/peers.py --lib $LIB --tune --samples 20 --dtype "$dtype" --cols "$cols" \
             --only "$label" 2>&1
-    } > "$OUT/ncu-$n.txt"
-    grep -E "^N=|Duration|Memory Throughput|Issue Slots Busy|Stall|No Eligible|Warp Cycles" \
-        "$OUT/ncu-$n.txt" | head -30
+    } > "$OUT/ncu-$dtype-$cols-$n.txt"
+    grep -E "^N=|Duration|DRAM Throughput|Issued Warp|No Eligible|Warp Cycles Per Issued|Executed Instructions  " \
+        "$OUT/ncu-$dtype-$cols-$n.txt" | head -30
 done
