@@ -3,8 +3,9 @@
 # a kernel's time goes (warp stall reasons, issue, memory throughput), for the GPU machine.
 # Usage: bash bench/profile_best.sh DTYPE COLS KERNEL_REGEX "LABEL" ["LABEL" ...]
 #   e.g. bash bench/profile_best.sh fp32 524288 best_grid "grid 132x256x4p lag4 ahead2 teams2"
-# Writes $OUT/ncu-<dtype>-<cols>-<n>.txt per label (OUT defaults to /tmp/sml-out). The clocks are left alone
-# (--clock-control none), as the device notes ask; the 3rd launch is profiled (after warm-up).
+# Writes $OUT/ncu-<dtype>-<cols>-<n>.txt per label (OUT defaults to /tmp/sml-out). The clocks are
+# left alone (--clock-control none), as the device notes ask; the 3rd launch is profiled (after
+# warm-up).
 set -o pipefail
 OUT=${OUT:-/tmp/sml-out}
 mkdir -p "$OUT"
@@ -27,6 +28,6 @@ for label in "$@"; do
             python3 bench/peers.py --lib $LIB --tune --samples 20 --dtype "$dtype" --cols "$cols" \
             --only "$label" 2>&1
     } > "$OUT/ncu-$dtype-$cols-$n.txt"
-    grep -E "^N=|Duration|DRAM Throughput|Issued Warp|No Eligible|Warp Cycles Per Issued|Executed Instructions  " \
-        "$OUT/ncu-$dtype-$cols-$n.txt" | head -30
+    summary="^N=|Duration|DRAM Throughput|Issued Warp|No Eligible|Warp Cycles Per Issued|Executed Ins"
+    grep -E "$summary" "$OUT/ncu-$dtype-$cols-$n.txt" | head -30
 done
