@@ -337,12 +337,17 @@ __device__ __forceinline__ float group_reduce(float v, Op op) {
     return v;
 }
 
+// The warp's (max, sum): the max first, then each lane's sum scaled to it once, then the sums.
+// One exp a lane instead of two a level of pairwise merges (five levels): the same result up to
+// rounding, and half the shuffles' dependent arithmetic.
 __device__ __forceinline__ MaxSum warp_merge(MaxSum v) {
+    float m = v.m;
 #pragma unroll
-    for (int mask = 16; mask > 0; mask /= 2)
-        v = merge(v, MaxSum{__shfl_xor_sync(kFullMask, v.m, mask),
-                            __shfl_xor_sync(kFullMask, v.s, mask)});
-    return v;
+    for (int mask = 16; mask > 0; mask /= 2) m = fmaxf(m, __shfl_xor_sync(kFullMask, m, mask));
+    float s = v.m == m ? v.s : v.s * ex2((v.m - m) * kLog2e);  // an all -inf warp keeps s = 0
+#pragma unroll
+    for (int mask = 16; mask > 0; mask /= 2) s += __shfl_xor_sync(kFullMask, s, mask);
+    return MaxSum{m, s};
 }
 
 // The block's (max, sum), valid in warp 0. `slots` holds one partial per warp (at most 32).
@@ -875,8 +880,8 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
                 if (lane == 0) publish(&slots[i * slot_stride + rank], b);
             }
             if (finishing) {  // every warp merges the few slot-warp results itself
-                MaxSum row{kNegInf, 0.0f};
-                for (int w = 0; w < slot_warps; ++w) row = merge(row, warp_slots[f & 1][w]);
+                const MaxSum row =
+                    warp_merge(lane < slot_warps ? warp_slots[f & 1][lane] : MaxSum{kNegInf, 0.0f});
                 const int s = (j + kRing - LAG) % kRing;  // = (j + 1) % kRing
                 slice_of(f).store(out + f * out_stride, ring[s], output_factor(thread_max[s], row));
             }
