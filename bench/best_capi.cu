@@ -1,7 +1,6 @@
 // A tiny C entry point to the `best` kernel, so bench/peers.py can time it with ctypes in the
 // same process, on the same tensors and with the same timing code as torch and Triton.
-// Build: nvcc -O3 -arch=sm_90 -std=c++17 --expt-relaxed-constexpr -Xcompiler -fPIC -shared -I.
-//        bench/best_capi.cu kernels/best_softmax.cu kernels/device_limits.cu -o libsmlbest.so
+// Build: bash bench/build_libsmlbest.sh [OUTPUT] (nvcc, sm_90, into /tmp/libsmlbest.so).
 // Launches go to the legacy default stream, which is the stream torch uses unless told otherwise.
 #include <cstdio>
 #include <cstring>

@@ -15,9 +15,7 @@ SRC=/tmp/sml-src  # scratch copy without tests/*.cmake (end-to-end extras not ne
 rm -rf $SRC && mkdir -p $SRC && tar -cf - --exclude='./build*' . | tar -xf - -C $SRC
 rm -f $SRC/tests/*.cmake
 {
-    nvcc -O3 -arch=sm_90 -std=c++17 --expt-relaxed-constexpr -lineinfo -Xcompiler -fPIC -shared \
-        -I. bench/best_capi.cu kernels/best_softmax.cu kernels/device_limits.cu \
-        -o /tmp/libsmlbest.so 2>&1 || echo "libsmlbest build failed"
+    bash bench/build_libsmlbest.sh /tmp/libsmlbest.so 2>&1 || echo "libsmlbest build failed"
 } > "$OUT/build.txt" &
 (cmake -S $SRC -B $SRC/build -G Ninja -DSML_WITH_GUI=OFF -DCMAKE_CUDA_ARCHITECTURES=90 \
     > /tmp/cmake.log 2>&1 && cmake --build $SRC/build -j 12 --target gpu_test_best softmaxlab-cli \

@@ -12,10 +12,8 @@ mkdir -p "$OUT"
 dtype=$1 cols=$2 regex=$3
 shift 3
 LIB=/tmp/libsmlbest.so
-if [ ! -f $LIB ]; then
-    nvcc -O3 -arch=sm_90 -std=c++17 --expt-relaxed-constexpr -lineinfo -Xcompiler -fPIC -shared \
-        -I. bench/best_capi.cu kernels/best_softmax.cu kernels/device_limits.cu -o $LIB || exit 1
-fi
+# Built every time: a warm machine may hold a library from an earlier call's tree.
+bash bench/build_libsmlbest.sh $LIB || exit 1
 n=0
 for label in "$@"; do
     n=$((n + 1))

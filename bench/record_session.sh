@@ -16,9 +16,7 @@ mkdir -p "$LOGS"
 export PYTHONUNBUFFERED=1
 
 # libsmlbest.so for peers.py, built while CMake builds the rest.
-nvcc -O3 -arch=sm_90 -std=c++17 --expt-relaxed-constexpr -lineinfo -Xcompiler -fPIC -shared \
-  -I. bench/best_capi.cu kernels/best_softmax.cu kernels/device_limits.cu \
-  -o /tmp/libsmlbest.so >"$LOGS/libsmlbest.log" 2>&1 &
+bash bench/build_libsmlbest.sh /tmp/libsmlbest.so >"$LOGS/libsmlbest.log" 2>&1 &
 LIB_PID=$!
 
 OUT_DR=$(mktemp -d)
