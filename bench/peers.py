@@ -191,9 +191,10 @@ def tune_configs(cols, dtype_bytes, sm_count):
         threads = threads_for(1, ppt)
         if 32 <= threads <= 1024:
             out.append((f"cluster 1x{threads}x{ppt}p", config(1, packs=ppt, threads=threads)))
-    if packs > 4096:  # clusters (3, 5, 6 and 12 blocks measured slow at every N), 4 or 8 packs
-        for cluster in (2, 4, 7, 8, 16):
-            for ppt in (4, 8):
+    if packs > 4096:  # clusters of 2-8 and 16 blocks at 8 packs a thread (the dispatcher's), and
+        # 4 packs at the sizes that ever measured well with it (3, 5, 6, 12 blocks did not)
+        for cluster in (2, 3, 4, 5, 6, 7, 8, 16):
+            for ppt in (4, 8) if cluster in (2, 4, 7, 8, 16) else (8,):
                 threads = threads_for(cluster, ppt)
                 if 128 <= threads <= 1024:
                     out.append((f"cluster {cluster}x{threads}x{ppt}p",

@@ -98,6 +98,13 @@ TEST(BestDispatch, GroupRowsPerGroupDefaultsByPacks) {
 TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     EXPECT_EQ(pick(65536).describe(), "cluster 4 x 512 threads x 8 packs");
     EXPECT_EQ(pick(100003, DType::f32, false).describe(), "cluster 7 x 448 threads x 8 packs");
+    // Of the sizes that fit in 512 threads, the fewest dead pack slots: fp16 N = 100003 is 12502
+    // packs, 810 slots dead on 4 x 416 threads and 42 on 7 x 224; ties go to fewer blocks.
+    EXPECT_EQ(pick(100003, DType::f16, false).describe(), "cluster 7 x 224 threads x 8 packs");
+    EXPECT_EQ(pick(50000).describe(), "cluster 7 x 224 threads x 8 packs");      // 4 x 416: 812
+    EXPECT_EQ(pick(40000).describe(), "cluster 4 x 320 threads x 8 packs");      // 5, 8 tie at 240
+    EXPECT_EQ(pick(90000).describe(), "cluster 8 x 352 threads x 8 packs");      // 6 x 480: 540
+    EXPECT_EQ(pick(4 * 12288).describe(), "cluster 3 x 512 threads x 8 packs");  // 4, 6, 8: 0 too
     EXPECT_EQ(pick(131072).describe(), "cluster 8 x 512 threads x 8 packs");
     EXPECT_EQ(pick(262144).describe(), "cluster 8 x 1024 threads x 8 packs");
     EXPECT_EQ(pick(524280).describe(), "cluster 16 x 1024 threads x 8 packs");
