@@ -21,7 +21,7 @@ rm -f $SRC/tests/*.cmake
     > /tmp/cmake.log 2>&1 && cmake --build $SRC/build -j 12 --target gpu_test_best softmaxlab-cli \
     > /tmp/test-build.log 2>&1; echo "cmake build rc=$?" >> /tmp/test-build.log) &
 wait
-tail -5 /tmp/cmake.log /tmp/test-build.log >> "$OUT/build.txt"
+tail -n 5 /tmp/cmake.log /tmp/test-build.log >> "$OUT/build.txt"
 export PYTHONUNBUFFERED=1
 # The test first: a kernel that hangs or fails shows here, before the tuning spends the call.
 if [ -x $SRC/build/tests/gpu_test_best ]; then

@@ -12,7 +12,8 @@
 //     <= 32768        block per row, sized to the row in steps of a warp,  read MN, write MN
 //                     2, 4 or 8 packs a thread: whichever keeps the most
 //                     rows resident on an SM
-//     <= 131072       cluster of 2..8 blocks of <= 512 threads, 8 packs    read MN, write MN
+//     <= 131072       cluster of 2..8 blocks of <= 512 threads, 8 packs,   read MN, write MN
+//                     the size that keeps the most rows resident
 //     <= 524288       cluster of 8, then 16, blocks of 1024 threads        read MN, write MN
 //     <= 1081344      grid: one block per SM, each holding a slice of      read MN, write MN
 //                     every row; blocks meet through (max, sum) slots
@@ -1031,21 +1032,28 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     c.packs = per_thread;
     const int portable = limits.cc_major >= 9 ? 8 : 1;
     const int largest = limits.cc_major >= 9 ? 16 : 1;
-    // Of the sizes whose blocks fit in 512 threads, the one with the fewest dead pack slots (ties
-    // to fewer blocks): a dead slot is a thread's load that is never issued, so bytes in flight
-    // lost. fp16 N = 100003 (12502 packs) ran at 86% on 4 x 416 threads (6% dead) and 90% on
-    // 7 x 224 (0.3%; tune-6, tune-7). The sweep's other cluster rows keep the smallest size that
-    // fits, which is also the one with the fewest dead slots there.
-    int64_t fewest_dead = -1;
+    // Of the sizes whose blocks fit in 512 threads, the one that keeps the most rows in flight:
+    // resident blocks per SM (the occupancy calculator's) times SMs, over blocks per cluster. As
+    // for one block a row, resident rows are bytes in flight; ties go to fewer blocks. On an
+    // H100 (tune-7) it picked the fastest size, or one within 0.2% of it, at each N measured:
+    // fp32 N = 90000 6 x 480 threads, 95.5% of copy (fewest dead slots, 8 x 352, 87%), fp16 N =
+    // 100003 5 x 320, 90% (the first size that fits, 4 x 416, 86%). Without a GPU to ask, 64
+    // registers a thread: the clustered kernel's launch bounds (1024) cap it there, and it uses
+    // 60-62 (ptxas -v), so an SM holds 1024 of its threads.
+    int best_blocks = 0;
     for (int cl = 2; cl <= portable; ++cl) {
-        const int threads = threads_for(cl, per_thread);
-        const int64_t dead = int64_t{cl} * threads * per_thread - packs;
-        if (threads > 512 || (fewest_dead >= 0 && dead >= fewest_dead)) continue;
-        fewest_dead = dead;
-        c.cluster = cl;
-        c.threads = threads;
+        Config b = c;
+        b.cluster = cl;
+        b.threads = threads_for(cl, per_thread);
+        if (b.threads > 512) continue;
+        const int blocks = resident ? resident(b) : 1024 / b.threads;  // per SM
+        // blocks / cl > best_blocks / c.cluster, without the division
+        if (best_blocks == 0 || int64_t{blocks} * c.cluster > int64_t{best_blocks} * cl) {
+            best_blocks = blocks;
+            c = b;
+        }
     }
-    if (fewest_dead >= 0) return c;
+    if (best_blocks > 0) return c;
     // From 2 MB rows [fp32 N >= 524288], where the grid below runs two teams, it is faster than
     // 16 blocks (tune-6: 94% against 83% at 2 MB fp32): seven 16-block clusters leave 20 of 132
     // SMs idle. (With one team, as on a GPU of fewer SMs, it measured 58-67% at 2 MB.)
@@ -1405,32 +1413,38 @@ static bool rows_aligned(const LaunchArgs& a) {
            a.problem.out_stride % vec == 0;
 }
 
-template <typename T>
-static const void* one_block_kernel(int packs) {
+template <typename T, bool kClustered>
+static const void* cluster_kernel(int packs) {
     switch (packs) {
         case 2:
-            return reinterpret_cast<const void*>(best_cluster_kernel<T, 2, false>);
+            return reinterpret_cast<const void*>(best_cluster_kernel<T, 2, kClustered>);
         case 4:
-            return reinterpret_cast<const void*>(best_cluster_kernel<T, 4, false>);
+            return reinterpret_cast<const void*>(best_cluster_kernel<T, 4, kClustered>);
         case 8:
-            return reinterpret_cast<const void*>(best_cluster_kernel<T, 8, false>);
+            return reinterpret_cast<const void*>(best_cluster_kernel<T, 8, kClustered>);
     }
     return nullptr;
 }
 
-// Resident blocks per SM of a one-block-per-row configuration, from the occupancy calculator.
+template <typename T>
+static const void* cluster_kernel(const Config& c) {
+    return c.cluster > 1 ? cluster_kernel<T, true>(c.packs) : cluster_kernel<T, false>(c.packs);
+}
+
+// Resident blocks per SM of a cluster-path configuration (one block a row, or a cluster's
+// blocks, which run the kernel that exchanges through DSMEM), from the occupancy calculator.
 static ResidentBlocks occupancy_of(const LaunchArgs& args) {
     return [dtype = args.problem.dtype](const Config& c) {
         const void* kernel = nullptr;
         switch (dtype) {
             case DType::f32:
-                kernel = one_block_kernel<float>(c.packs);
+                kernel = cluster_kernel<float>(c);
                 break;
             case DType::f16:
-                kernel = one_block_kernel<__half>(c.packs);
+                kernel = cluster_kernel<__half>(c);
                 break;
             case DType::bf16:
-                kernel = one_block_kernel<__nv_bfloat16>(c.packs);
+                kernel = cluster_kernel<__nv_bfloat16>(c);
                 break;
         }
         int blocks = 0;

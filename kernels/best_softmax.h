@@ -34,11 +34,13 @@ struct Config {
     std::string describe() const;  // e.g. "cluster 4 x 512 threads x 4 packs"
 };
 
-// Resident blocks per SM for a configuration (the occupancy calculator, where there is a GPU).
+// Resident blocks per SM for a cluster-path configuration (the occupancy calculator, where there
+// is a GPU). choose() compares shapes by rows in flight, this times SMs over blocks per cluster.
 using ResidentBlocks = std::function<int(const Config&)>;
 
 // The choice `best` makes. `aligned`: every row of input and output starts on 16 bytes.
-// Without `resident`, the one-block shapes are chosen as if occupancy were never the limit.
+// Without `resident`, one-block shapes take 4 packs a thread, else 8, and cluster sizes are
+// compared as if every thread held 64 registers (the clustered kernel's cap).
 Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limits,
               const ResidentBlocks& resident = nullptr);
 
