@@ -164,48 +164,20 @@ __device__ __forceinline__ uint4 pack(const float (&x)[Vec<T>::kSize]) {
     return *reinterpret_cast<uint4*>(v);
 }
 
-// Which of a row's two edge packs (the 16-byte packs its first and last values share with bytes
-// that are not the row's) may be read whole: those whose other bytes still lie inside the
-// tensor, which spans rows of `stride` elements from the first row's start. Every edge pack but
-// the tensor's very first and very last qualifies: the bytes are the next or previous row's, or
-// the gap of a stride.
-struct ReadableEdges {
-    bool before = false, after = false;
-    template <typename T>
-    __device__ static ReadableEdges of(int64_t row, int64_t rows, int64_t stride) {
-        return {row * stride >= Vec<T>::kSize, (rows - 1 - row) * stride >= Vec<T>::kSize};
-    }
-};
-
 // Pack `q` of the aligned frame of a row that occupies frame slots [head, head + cols).
-// Slots outside the row read as -inf, which leaves both the max and the sum unchanged. An edge
-// pack is one vector load, its slots outside the row overwritten in registers, where `edges`
-// says its 16 bytes are readable; else (the tensor's own ends) it is read element by element.
-// (Element by element every row's, the edge packs cost fp16 N = 100003 3% of copy against
-// N = 100008, whose rows are 16-byte aligned: the warps holding them issue their other loads
-// ~60 instructions late, and the row's reduction waits for its slowest warp.)
+// Slots outside the row read as -inf, which leaves both the max and the sum unchanged.
 // I (the index type) is int where the row is known to be shorter than 2^31 values: half the
 // registers of int64_t for every pack's index, which the unrolled kernels hold many of.
 template <typename T, class Load = PlainLoad, typename I>
 __device__ __forceinline__ uint4 load_raw(const T* frame, I q, int head, I cols,
-                                          const Load& load = Load{}, ReadableEdges edges = {}) {
+                                          const Load& load = Load{}) {
     constexpr int V = Vec<T>::kSize;
     const I f0 = q * V;
-    const bool starts_in = f0 >= head, ends_in = f0 + V <= head + cols;
-    if (starts_in && ends_in) return load(reinterpret_cast<const uint4*>(frame + f0));
-    alignas(16) T v[V];
-    if ((starts_in || edges.before) && (ends_in || edges.after) && f0 + V > head &&
-        f0 < head + cols) {
-        *reinterpret_cast<uint4*>(v) = load(reinterpret_cast<const uint4*>(frame + f0));
+    if (f0 >= head && f0 + V <= head + cols)
+        return load(reinterpret_cast<const uint4*>(frame + f0));
+    alignas(16) T v[V];  // an edge pack, element by element
 #pragma unroll
-        for (int k = 0; k < V; ++k) {
-            const I f = f0 + k;
-            if (f < head || f >= head + cols) v[k] = from_float<T>(kNegInf);
-        }
-        return *reinterpret_cast<uint4*>(v);
-    }
-#pragma unroll
-    for (int k = 0; k < V; ++k) {  // an edge pack at the tensor's ends, element by element
+    for (int k = 0; k < V; ++k) {
         const I f = f0 + k;
         v[k] = (f >= head && f < head + cols) ? frame[f] : from_float<T>(kNegInf);
     }
@@ -592,10 +564,10 @@ struct RowSlice {
         return f0 >= head && f0 + V <= head + n;
     }
     template <int PACKS>
-    __device__ void load(uint4 (&x)[PACKS], ReadableEdges edges) const {
+    __device__ void load(uint4 (&x)[PACKS]) const {
 #pragma unroll
         for (int p = 0; p < PACKS; ++p)
-            if (live(p)) x[p] = load_raw(frame, pack_of(p), head, n, PlainLoad{}, edges);
+            if (live(p)) x[p] = load_raw(frame, pack_of(p), head, n);
     }
     // This thread's max, then exp(x - max) in place of every value, and their sum.
     template <int PACKS>
@@ -637,10 +609,7 @@ __global__ void __launch_bounds__(1024)
                         RowCluster::rank());
 
     uint4 raw[PACKS];
-    // Edge packs read whole in clusters only: the one-block kernel has no measured need, and
-    // the masking would cost it registers (8 packs: 56 -> 64, so fewer resident blocks).
-    const int64_t rows = gridDim.x / RowCluster::size();
-    g.load(raw, kClustered ? ReadableEdges::of<T>(row, rows, in_stride) : ReadableEdges{});
+    g.load(raw);
     const MaxSum mine = g.exps(raw);
     const float factor = output_factor(mine.m, row_stats<kClustered>(mine, stats));
     // This block has read its peers' shared memory for the last time. It must not exit before
@@ -872,8 +841,7 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
         for (int p = 0; p < PACKS; ++p)
             if (g.live(p))
                 x[p] = g.interior(p) ? *staged_pack(row, p)
-                                     : load_raw(g.frame, g.pack_of(p), g.head, n, PlainLoad{},
-                                                ReadableEdges::of<T>(row, rows, in_stride));
+                                     : load_raw(g.frame, g.pack_of(p), g.head, n);
         const MaxSum mine = g.exps(x);
         m_out = mine.m;
         const MaxSum w = warp_merge(mine);
