@@ -380,8 +380,13 @@ struct RowCluster {
     __device__ static void sync() {
         cg::this_cluster().sync();
     }
+    // Says this block has read its peers' shared memory for the last time: the reads have
+    // returned (their values were merged), so the arrive orders nothing and is .relaxed.
+    // cg's barrier_arrive() has release semantics, which ptxas makes a MEMBAR.ALL.GPU, a wait
+    // on the memory system before every row's stores: without it, 2^17 fp16 97.5% -> 98.8% of
+    // copy, 2^16 fp32 98.9% -> 99.5% (tune-7).
     __device__ static void arrive() {
-        cg::this_cluster().barrier_arrive();
+        asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
     }
     __device__ static void wait() {
         cg::this_cluster().barrier_wait();
