@@ -184,6 +184,31 @@ __device__ __forceinline__ uint4 load_raw(const T* frame, I q, int head, I cols,
     return *reinterpret_cast<uint4*>(v);
 }
 
+// Which of a row's two edge packs (the 16-byte packs its first and last values share with bytes
+// that are not the row's) may be read whole: those whose other bytes still lie inside the
+// tensor, which spans rows of `stride` elements from the first row's start. Every edge pack but
+// the tensor's very first and very last qualifies: the bytes are the next or previous row's, or
+// a stride's gap.
+struct ReadableEdges {
+    bool before = false, after = false;
+    template <typename T>
+    __device__ static ReadableEdges of(int64_t row, int64_t rows, int64_t stride) {
+        return {row * stride >= Vec<T>::kSize, (rows - 1 - row) * stride >= Vec<T>::kSize};
+    }
+};
+
+// Pack `raw`, at frame slots [f0, f0 + V), with its slots outside [head, head + cols) set to -inf.
+template <typename T>
+__device__ __forceinline__ uint4 mask_outside(uint4 raw, int f0, int head, int cols) {
+    constexpr int V = Vec<T>::kSize;
+    alignas(16) T v[V];
+    *reinterpret_cast<uint4*>(v) = raw;
+#pragma unroll
+    for (int k = 0; k < V; ++k)
+        if (f0 + k < head || f0 + k >= head + cols) v[k] = from_float<T>(kNegInf);
+    return *reinterpret_cast<uint4*>(v);
+}
+
 // Stores pack `q` of the input's aligned frame into the output row `out_row` (element 0).
 // When the output row sits at the same offset in its own frame, interior packs are vectors.
 template <typename T, typename I>
@@ -574,6 +599,29 @@ struct RowSlice {
         for (int p = 0; p < PACKS; ++p)
             if (live(p)) x[p] = load_raw(frame, pack_of(p), head, n);
     }
+    // As load(), with every load issued before any value is used. An edge pack read element by
+    // element waits for its loads, and a wait among the loads holds back the thread's later ones
+    // by a whole memory latency; a cluster's reduction waits for its slowest warp, so fp16
+    // N = 100003 ran at 90% of copy, N = 100008 (aligned rows) at 93% (tune-7; ncu: more
+    // barrier stalls). Here edge packs are read whole where `edges` allows, with the other
+    // loads, and masked after them; only the tensor's own two ends go element by element. (One
+    // block a row keeps load(): it hides one warp's wait behind other rows, and this costs the
+    // fp32 8-pack kernel 10 registers, a resident block fewer at 544 threads.)
+    template <int PACKS>
+    __device__ void load_edges_last(uint4 (&x)[PACKS], ReadableEdges edges) const {
+#pragma unroll
+        for (int p = 0; p < PACKS; ++p) {
+            if (!live(p)) continue;
+            const int f0 = pack_of(p) * V;
+            if ((f0 >= head || edges.before) && (f0 + V <= head + n || edges.after))
+                x[p] = PlainLoad{}(reinterpret_cast<const uint4*>(frame + f0));
+            else
+                x[p] = load_raw(frame, pack_of(p), head, n);
+        }
+#pragma unroll
+        for (int p = 0; p < PACKS; ++p)
+            if (live(p) && !interior(p)) x[p] = mask_outside<T>(x[p], pack_of(p) * V, head, n);
+    }
     // This thread's max, then exp(x - max) in place of every value, and their sum.
     template <int PACKS>
     __device__ MaxSum exps(uint4 (&x)[PACKS]) const {
@@ -614,7 +662,11 @@ __global__ void __launch_bounds__(1024)
                         RowCluster::rank());
 
     uint4 raw[PACKS];
-    g.load(raw);
+    if constexpr (kClustered)
+        g.load_edges_last(raw,
+                          ReadableEdges::of<T>(row, gridDim.x / RowCluster::size(), in_stride));
+    else
+        g.load(raw);
     const MaxSum mine = g.exps(raw);
     const float factor = output_factor(mine.m, row_stats<kClustered>(mine, stats));
     // This block has read its peers' shared memory for the last time. It must not exit before
