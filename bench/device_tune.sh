@@ -25,7 +25,7 @@ tail -n 5 /tmp/cmake.log /tmp/test-build.log >> "$OUT/build.txt"
 export PYTHONUNBUFFERED=1
 # The test first: a kernel that hangs or fails shows here, before the tuning spends the call.
 if [ -x $SRC/build/tests/gpu_test_best ]; then
-    timeout 300 $SRC/build/tests/gpu_test_best --gtest_color=no > "$OUT/test.txt" 2>&1
+    timeout ${TEST_TIMEOUT:-300} $SRC/build/tests/gpu_test_best --gtest_color=no > "$OUT/test.txt" 2>&1
     echo "gpu_test_best rc=$?" >> "$OUT/test.txt"
 fi
 if [ -n "$TUNE_COLS" ]; then
