@@ -14,7 +14,7 @@
 //                     rows resident on an SM
 //     <= 131072       cluster of 2..8 blocks of <= 512 threads, 8 packs,   read MN, write MN
 //                     the size that keeps the most rows resident
-//     <= 524288       cluster of 8, then 16, blocks of 1024 threads        read MN, write MN
+//     <= 524288       cluster of 16 blocks of <= 512, then 1024, threads   read MN, write MN
 //     <= 1081344      grid: one block per SM, each holding a slice of      read MN, write MN
 //                     every row; blocks meet through (max, sum) slots
 //                     in global memory, 4 rows behind the row they reduce
@@ -1162,8 +1162,10 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     }
     if (most_rows > 0) return c;
     // Longer rows split over a cluster whose blocks reduce through DSMEM: 2..8 blocks of at most
-    // 512 threads (two share an SM) [N <= 131072], then 8 blocks of 1024 [N <= 262144], then 16
-    // (a "non-portable" size) [N < 524288], 8 packs a thread. Clusters are Hopper and newer.
+    // 512 threads (two share an SM) [N <= 131072], then 16 (a "non-portable" size) of at most
+    // 512 [N <= 262144], then of 1024 [N < 524288], 8 packs a thread. Clusters are Hopper and
+    // newer. (8 blocks of 1024 hold what 16 of 512 do, and measured slower: 98.7% against 99.9%
+    // of copy at fp32 N = 262144, tune-7.)
     // (Slices held partly in shared memory through cp.async measured no better: 32-64% against
     // the two-pass kernel's 68-78% for fp32 rows of 2^20, where one block fills an SM and nothing
     // overlaps its load and store phases.)
@@ -1193,6 +1195,11 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
         }
     }
     if (best_blocks > 0) return c;
+    if (largest > portable && threads_for(largest, per_thread) <= 512) {
+        c.cluster = largest;
+        c.threads = threads_for(largest, per_thread);
+        return c;
+    }
     // From 2 MB rows [fp32 N >= 524288], where the grid below runs two teams, it is faster than
     // 16 blocks (tune-6: 94% against 83% at 2 MB fp32): seven 16-block clusters leave 20 of 132
     // SMs idle. (With one team, as on a GPU of fewer SMs, it measured 58-67% at 2 MB.)

@@ -112,7 +112,10 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     EXPECT_EQ(pick(100003, DType::f16, false, kH100, roomy_224).describe(),
               "cluster 7 x 224 threads x 8 packs");
     EXPECT_EQ(pick(131072).describe(), "cluster 8 x 512 threads x 8 packs");
-    EXPECT_EQ(pick(262144).describe(), "cluster 8 x 1024 threads x 8 packs");
+    // Past 8 blocks of 512: 16 blocks (non-portable) of 512, then of 1024.
+    EXPECT_EQ(pick(131076).describe(), "cluster 16 x 288 threads x 8 packs");
+    EXPECT_EQ(pick(262144).describe(), "cluster 16 x 512 threads x 8 packs");
+    EXPECT_EQ(pick(262148).describe(), "cluster 16 x 544 threads x 8 packs");
     EXPECT_EQ(pick(524280).describe(), "cluster 16 x 1024 threads x 8 packs");
     // From 2 MB rows, the grid: every SM holds a slice of every row, up to 2048 packs a block;
     // two teams of blocks, each on every other row, while their registers fit (256 threads).
