@@ -79,6 +79,13 @@ class BestLib:
 
 
 class Timer:
+    """CUDA-event samples of one launch each, from a cold L2.
+
+    Contenders are timed interleaved: sample k of every contender at one N is taken before
+    sample k + 1 of any, so a slow stretch of the GPU (clocks, a neighbour on the host) lands on
+    all of them alike instead of on whichever was being timed -- one contender's 20 samples in a
+    row once read 11% slow at one N, and that N alone, in two runs of the same build."""
+
     def __init__(self, samples, warmup=3):
         self.samples, self.warmup = samples, warmup
         l2 = getattr(torch.cuda.get_device_properties(0), "L2_cache_size", 50 << 20)
@@ -86,21 +93,43 @@ class Timer:
         self.start = torch.cuda.Event(enable_timing=True)
         self.end = torch.cuda.Event(enable_timing=True)
 
-    def __call__(self, fn):
-        for _ in range(self.warmup):
-            fn()
-        torch.cuda.synchronize()
-        times = []
-        for _ in range(self.samples):
-            self.flush.fill_(1.0)       # evicts the input from L2: every sample reads DRAM
-            torch.cuda._sleep(100_000)  # ~50 us of GPU work: the launch below is queued in time
-            self.start.record()
-            fn()
-            self.end.record()
-            self.end.synchronize()
-            times.append(self.start.elapsed_time(self.end))
-        return {"min_ms": min(times), "median_ms": statistics.median(times),
-                "max_ms": max(times), "samples": len(times)}
+    def one(self, fn):
+        self.flush.fill_(1.0)       # evicts the input from L2: every sample reads DRAM
+        torch.cuda._sleep(100_000)  # ~50 us of GPU work: the launch below is queued in time
+        self.start.record()
+        fn()
+        self.end.record()
+        self.end.synchronize()
+        return self.start.elapsed_time(self.end)
+
+    def interleaved(self, fns):
+        """{name: fn} -> {name: stats, or the exception's text}; each fn warmed up first."""
+        times, failed = {n: [] for n in fns}, {}
+        for name, fn in fns.items():
+            try:
+                for _ in range(self.warmup):
+                    fn()
+                torch.cuda.synchronize()
+            except Exception as e:  # noqa: BLE001
+                failed[name] = e
+        for k in range(self.samples):
+            names = [n for n in fns if n not in failed]
+            for name in names[k % len(names):] + names[:k % len(names)] if names else []:
+                try:
+                    times[name].append(self.one(fns[name]))
+                except Exception as e:  # noqa: BLE001
+                    failed[name] = e
+        out = {n: failure_text(e) for n, e in failed.items()}
+        for n, t in times.items():
+            if n not in failed:
+                out[n] = {"min_ms": min(t), "median_ms": statistics.median(t), "max_ms": max(t),
+                          "samples": len(t)}
+        return out
+
+
+def failure_text(e):
+    torch.cuda.synchronize()
+    return "fails: " + (str(e).strip().splitlines() or [type(e).__name__])[0][:200]
 
 
 def max_error(x, y, rows):
@@ -118,11 +147,10 @@ def max_error(x, y, rows):
     return rel, rowsum
 
 
-def measure(name, fn, x, y, timer, bytes_moved, rows):
-    """One contender at one point; a failure is recorded, never raised.
-
-    `fn` returns its output tensor (y, or a new one for torch.softmax); y is poisoned with NaN
-    first so an element nobody wrote cannot pass the check."""
+def check(name, fn, x, y, rows):
+    """Compiles (first call) and checks one contender at one point; a failure is recorded, never
+    raised. `fn` returns its output tensor (y, or a new one for torch.softmax); y is poisoned with
+    NaN first so an element nobody wrote cannot pass the check."""
     point = {"contender": name}
     try:
         y.fill_(float("nan"))
@@ -131,11 +159,8 @@ def measure(name, fn, x, y, timer, bytes_moved, rows):
         if name != "copy":
             point["max_rel_error"], point["max_rowsum_error"] = max_error(x, result, rows)
         del result
-        point.update(timer(fn))
-        point["gbps"] = bytes_moved / (point["median_ms"] * 1e-3) / 1e9
     except Exception as e:  # noqa: BLE001 -- e.g. Triton's OutOfResources above N = 16384
-        torch.cuda.synchronize()
-        point["status"] = "fails: " + (str(e).strip().splitlines() or [type(e).__name__])[0][:200]
+        point["status"] = failure_text(e)
         return point
     point["status"] = "ok"
     return point
@@ -318,16 +343,29 @@ def main():
                 if block > args.triton_max_block:
                     contenders[-1] = ("triton", None)
             contenders.append(("best", lambda: best.run(x, y, code) or y))
-        copy_gbps = None
+        points_here = []
         for name, fn in contenders:
             started = time.monotonic()
             if fn is None:  # not run (see --triton-max-block)
                 p = {"contender": name, "status": f"skipped: BLOCK_SIZE {block} is above "
                      f"--triton-max-block {args.triton_max_block}"}
             else:
-                p = measure(name, fn, x, y, timer, bytes_moved, sample_rows)
-            p["wall_s"] = round(time.monotonic() - started, 1)  # compile + check + samples
+                p = check(name, fn, x, y, sample_rows)
+            p["wall_s"] = round(time.monotonic() - started, 1)  # compile + check
             p.update({"cols": cols, "rows": rows, "dtype": args.dtype})
+            points_here.append(p)
+        fns = {n: fn for n, fn in contenders
+               if fn is not None and next(p for p in points_here
+                                          if p["contender"] == n)["status"] == "ok"}
+        timed = timer.interleaved(fns)
+        copy_gbps = None
+        for (name, _), p in zip(contenders, points_here):
+            if name in timed:
+                if isinstance(timed[name], str):
+                    p["status"] = timed[name]
+                else:
+                    p.update(timed[name])
+                    p["gbps"] = bytes_moved / (p["median_ms"] * 1e-3) / 1e9
             if name == "copy":
                 copy_gbps = p.get("gbps")
             if name == "best":
