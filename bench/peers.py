@@ -443,6 +443,7 @@ def write_results(args, points, cli_cmd, cli_error, complete=True, quiet=False):
                      "cuda": torch.version.cuda},
         "method": {"timing": "CUDA events around one call, L2 flushed before each sample, "
                              "GPU kept busy while the call is enqueued",
+                   "order": "interleaved: sample k of every contender before sample k + 1 of any",
                    "samples": args.samples, "statistic": "median",
                    "gbps": "2 * rows * cols * element_bytes / median time",
                    "bytes_per_point": args.bytes, "dtype": args.dtype,
