@@ -459,10 +459,11 @@ struct RowStats {
     MaxSum row;
 };
 
-// @region cluster-reduce: the row's (max, sum) from every block's, through DSMEM, in one round
-// Returns the row's (max, sum) in every thread. Warp 0 reads the peers' `block` entries, one
-// lane per block, and merges them. The cluster barrier inside also keeps a block from
-// overwriting `block` for its next row before every peer has read it for this one.
+// @region cluster-reduce: the row's (max, sum) from every block's in one round -- read, or pushed
+// row_stats (one block a row, and the two-pass kernel's clusters) returns the row's (max, sum) in
+// every thread. Warp 0 reads the peers' `block` entries, one lane per block, and merges them. The
+// cluster barrier inside also keeps a block from overwriting `block` for its next row before every
+// peer has read it for this one.
 template <bool kClustered>
 __device__ __forceinline__ MaxSum row_stats(MaxSum mine, RowStats& st) {
     using RowCluster = RowCluster<kClustered>;
@@ -479,9 +480,8 @@ __device__ __forceinline__ MaxSum row_stats(MaxSum mine, RowStats& st) {
     __syncthreads();
     return st.row;
 }
-// @endregion cluster-reduce
 
-// @region cluster-push: the cluster kernel's exchange -- each block pushes its (max, sum) to all
+// The cluster kernel's exchange: each block pushes its (max, sum) to all.
 // The cluster kernel holds one row per cluster and exchanges once, so it needs no barrier per
 // row: every block writes its pair into each peer's `from[rank]` with st.async, which counts the
 // 8 bytes on the peer's mbarrier, and each block waits on its own mbarrier for all of them. No
@@ -554,7 +554,7 @@ __device__ __forceinline__ MaxSum push_row_stats(MaxSum mine, PushedStats& st, u
     return mine;  // not reached: clusters are launched on sm_90 and newer only
 #endif
 }
-// @endregion cluster-push
+// @endregion cluster-reduce
 
 // @region group-kernel: short rows -- WIDTH lanes per row, ROWS rows per group, in registers
 // A warp holds 32 / WIDTH groups; the loop bound is the same for the whole warp, so every lane
