@@ -460,10 +460,9 @@ struct RowStats {
 };
 
 // @region cluster-reduce: the row's (max, sum) from every block's in one round -- read, or pushed
-// row_stats (one block a row, and the two-pass kernel's clusters) returns the row's (max, sum) in
-// every thread. Warp 0 reads the peers' `block` entries, one lane per block, and merges them. The
-// cluster barrier inside also keeps a block from overwriting `block` for its next row before every
-// peer has read it for this one.
+// row_stats (one block a row; the two-pass kernel's clusters): the row's (max, sum) in every
+// thread; warp 0 reads the peers' `block` entries, a lane per block. Its cluster barrier also
+// keeps a block from overwriting `block` for its next row before every peer has read it.
 template <bool kClustered>
 __device__ __forceinline__ MaxSum row_stats(MaxSum mine, RowStats& st) {
     using RowCluster = RowCluster<kClustered>;
@@ -481,7 +480,8 @@ __device__ __forceinline__ MaxSum row_stats(MaxSum mine, RowStats& st) {
     return st.row;
 }
 
-// The cluster kernel's exchange: each block pushes its (max, sum) to all.
+// push_init and push_row_stats, the cluster kernel's exchange: each block pushes its (max, sum)
+// to all.
 // The cluster kernel holds one row per cluster and exchanges once, so it needs no barrier per
 // row: every block writes its pair into each peer's `from[rank]` with st.async, which counts the
 // 8 bytes on the peer's mbarrier, and each block waits on its own mbarrier for all of them. No
