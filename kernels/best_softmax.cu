@@ -25,8 +25,8 @@
 // What changed since step 6 (online)
 //   - The row is read from DRAM once whenever it fits on chip, and "on chip" now means the
 //     registers of up to 16 SMs: on Hopper a thread-block *cluster* splits one row across
-//     blocks that exchange their (max, sum) through distributed shared memory (DSMEM), so a
-//     block's slice of the row never leaves its SM.
+//     blocks that push their (max, sum) into each other's shared memory (DSMEM; st.async on an
+//     mbarrier, with no memory fence), so a block's slice of the row never leaves its SM.
 //   - One reduction round per row: each thread takes its max, then its sum relative to that max,
 //     and the pairs merge with step 6's rule, so the block and the cluster synchronise once.
 //   - Registers hold raw 16-byte packs and widen to fp32 only when used: an fp16 row keeps as
