@@ -1,0 +1,45 @@
+#!/bin/bash
+# A/B of two versions of kernels/best_softmax.cu in one device call: both are built into their
+# own libsmlbest.so, then `peers.py --tune --only auto` times each dispatcher's pick, the two
+# libraries alternating (A, B, A, B), so machine-to-machine differences (about 1% across the
+# device pool) drop out of the comparison. Tune-7's calls 9-10 were run this way.
+#
+# The GPU machine's checkout may not hold your commits, so put the old version in the working
+# tree first, e.g.   git show fd7fc8f:kernels/best_softmax.cu > bench/ab_old.cu
+# Usage: bash bench/ab_best.sh OLD_CU [NEW_CU] [ROUNDS]
+#   NEW_CU defaults to kernels/best_softmax.cu, ROUNDS to 2; N lists per dtype from the
+#   environment: AB_FP32 (default 50001,100003,65536,131072), AB_FP16 and AB_BF16 (default
+#   100003,100008,131072,262144). Writes $OUT/ab.txt and the build logs.
+set -o pipefail
+OUT=${OUT:-/tmp/sml-out}
+mkdir -p "$OUT"
+OLD=${1:?usage: bash bench/ab_best.sh OLD_CU [NEW_CU] [ROUNDS]}
+NEW=${2:-kernels/best_softmax.cu}
+ROUNDS=${3:-2}
+for f in "$OLD" "$NEW"; do
+    [ -f "$f" ] || { echo "ab_best: no such file: $f" >&2; exit 2; }
+done
+build() {
+    bash bench/build_libsmlbest.sh "/tmp/lib-$1.so" "$2" > "$OUT/build-$1.txt" 2>&1
+}
+build old "$OLD" & build new "$NEW" &
+wait
+for v in old new; do
+    [ -f "/tmp/lib-$v.so" ] || { echo "ab_best: build of $v failed, see build-$v.txt" >&2; exit 1; }
+done
+export PYTHONUNBUFFERED=1
+for dt in fp32 fp16 bf16; do
+    case $dt in
+        fp32) cols=${AB_FP32:-50001,100003,65536,131072} ;;
+        fp16) cols=${AB_FP16:-100003,100008,131072,262144} ;;
+        bf16) cols=${AB_BF16:-100003,100008,131072,262144} ;;
+    esac
+    for ((r = 0; r < ROUNDS; r++)); do
+        for v in old new; do
+            echo "## $v $dt" >> "$OUT/ab.txt"
+            python3 bench/peers.py --lib "/tmp/lib-$v.so" --tune --samples 20 --dtype $dt \
+                --cols "$cols" --only auto 2>&1 | grep "^N=" >> "$OUT/ab.txt"
+        done
+    done
+done
+grep -v " copy " "$OUT/ab.txt"
