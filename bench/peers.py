@@ -354,9 +354,8 @@ def main():
             p["wall_s"] = round(time.monotonic() - started, 1)  # compile + check
             p.update({"cols": cols, "rows": rows, "dtype": args.dtype})
             points_here.append(p)
-        fns = {n: fn for n, fn in contenders
-               if fn is not None and next(p for p in points_here
-                                          if p["contender"] == n)["status"] == "ok"}
+        fns = {n: fn for (n, fn), p in zip(contenders, points_here)
+               if fn is not None and p["status"] == "ok"}
         timed = timer.interleaved(fns)
         copy_gbps = None
         for (name, _), p in zip(contenders, points_here):
