@@ -5,7 +5,9 @@
 #   e.g. bash bench/profile_best.sh fp32 524288 best_grid "grid 132x256x4p lag4 ahead2 teams2"
 # Writes $OUT/ncu-<dtype>-<cols>-<n>.txt per label (OUT defaults to /tmp/sml-out). The clocks are
 # left alone (--clock-control none), as the device notes ask; the 3rd launch is profiled (after
-# warm-up).
+# warm-up). SOURCE=1 also collects per-instruction counts (SourceCounters) and writes the SASS
+# page, every instruction with its executions and stall samples, to $OUT/sass-<dtype>-<cols>-<n>.csv.gz:
+# where a kernel's issue slots go, instruction by instruction.
 set -o pipefail
 OUT=${OUT:-/tmp/sml-out}
 mkdir -p "$OUT"
@@ -22,10 +24,15 @@ for label in "$@"; do
         ncu --clock-control none --kernel-name "regex:$regex" --launch-skip 2 --launch-count 1 \
             --section SpeedOfLight --section WarpStateStats --section SchedulerStats \
             --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats \
-            --section InstructionStats \
+            --section InstructionStats ${SOURCE:+--section SourceCounters --export /tmp/ncu-$n} \
             python3 bench/peers.py --lib $LIB --tune --samples 20 --dtype "$dtype" --cols "$cols" \
             --only "$label" 2>&1
     } > "$OUT/ncu-$dtype-$cols-$n.txt"
+    if [ -n "$SOURCE" ]; then
+        ncu --import /tmp/ncu-$n.ncu-rep --page source --print-source sass --csv 2>&1 |
+            gzip > "$OUT/sass-$dtype-$cols-$n.csv.gz"
+        rm -f /tmp/ncu-$n.ncu-rep
+    fi
     summary="^N=|Duration|DRAM Throughput|Issued Warp|No Eligible|Warp Cycles Per Issued|Executed Ins"
     grep -E "$summary" "$OUT/ncu-$dtype-$cols-$n.txt" | head -30
 done
