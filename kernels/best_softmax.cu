@@ -307,6 +307,22 @@ __device__ __forceinline__ float output_factor(float m, MaxSum row) {
     const float inv = 1.0f / row.s;
     return m == kNegInf ? 0.0f * inv : ex2((m - row.m) * kLog2e) * inv;
 }
+
+// A thread's max over the packs it holds (live(p)), then exp(x - max) in place of every value,
+// and their sum.
+template <typename T, int PACKS, class Live>
+__device__ __forceinline__ MaxSum thread_exps(uint4 (&x)[PACKS], Live live) {
+    float m = kNegInf;
+#pragma unroll
+    for (int p = 0; p < PACKS; ++p)
+        if (live(p)) m = pack_max<T>(m, x[p]);
+    const float shift = sum_shift(m);
+    float s = 0.0f;
+#pragma unroll
+    for (int p = 0; p < PACKS; ++p)
+        if (live(p)) s = exp_in_place<T>(x[p], shift, s);
+    return MaxSum{m, s};
+}
 // @endregion one-exp
 
 __device__ __forceinline__ void absorb(MaxSum& acc, const float* x, int n) {
@@ -702,16 +718,7 @@ struct RowSlice {
     // This thread's max, then exp(x - max) in place of every value, and their sum.
     template <int PACKS>
     __device__ MaxSum exps(uint4 (&x)[PACKS]) const {
-        float m = kNegInf;
-#pragma unroll
-        for (int p = 0; p < PACKS; ++p)
-            if (live(p)) m = pack_max<T>(m, x[p]);
-        const float shift = sum_shift(m);
-        float s = 0.0f;
-#pragma unroll
-        for (int p = 0; p < PACKS; ++p)
-            if (live(p)) s = exp_in_place<T>(x[p], shift, s);
-        return MaxSum{m, s};
+        return thread_exps<T>(x, [&](int p) { return live(p); });
     }
     // The output: the exps times this thread's factor, into the row that starts at out_row.
     template <int PACKS>
@@ -920,7 +927,12 @@ constexpr int grid_max_threads(int packs) {
     return packs <= 2 ? 1024 : 2048 / packs;
 }
 
-template <typename T, int PACKS, int LAG, int AHEAD>
+// kWhole: every row starts on 16 bytes and ends on a pack's end (chosen at launch). A thread's
+// packs then sit at the same offsets in every row, worked out once; otherwise each row's RowSlice
+// works them out and checks for edge packs, three times a step. On 2 MB bf16 rows that
+// bookkeeping was a third of the kernel's instructions (tune-8: 880 a warp a step, 300 of them
+// addresses and bounds), and the kernel is short of issue slots there.
+template <typename T, int PACKS, int LAG, int AHEAD, bool kWhole>
 __global__ void __launch_bounds__(grid_max_threads(PACKS))
     best_grid_kernel(const T* __restrict__ in, T* __restrict__ out, int rows, int64_t cols,
                      int64_t in_stride, int64_t out_stride, uint64_t* __restrict__ slots,
@@ -952,18 +964,31 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
     const typename RowSlice<T>::Sizes sizes(n, blocks);
     auto slice_of = [&](int row) { return RowSlice<T>(in + row * in_stride, n, sizes, rank); };
     auto staged_pack = [&](int row, int p) {
-        return &staged[((row % kStaged) * PACKS + p) * static_cast<int>(blockDim.x) +
-                       static_cast<int>(threadIdx.x)];
+        return &staged[((static_cast<unsigned>(row) % kStaged) * PACKS + p) * blockDim.x +
+                       threadIdx.x];
     };
+    // kWhole: this thread's packs of any row, as element offsets from the row's start.
+    const RowSlice<T> shape = slice_of(0);
+    const int first = shape.pack_of(0) * V, pack_step = static_cast<int>(blockDim.x) * V;
+    const int live =
+        min(PACKS, max(0, (shape.end - shape.pack_of(0) + static_cast<int>(blockDim.x) - 1) /
+                              static_cast<int>(blockDim.x)));
+    auto holds = [&](int p) { return p < live; };
 
     uint4 ring[kRing][PACKS];  // exps of row r in stage r % kRing, from its reduction to its store
     float thread_max[kRing];
     uint64_t slot_bits = 0;  // row f's slot number threadIdx.x, read during the last step
 
     // One cp.async group per row, empty past the last row, so "all but the AHEAD newest" is
-    // always "up to row i". Edge packs are read at reduction time, element by element.
+    // always "up to row i". Edge packs (never with kWhole) are read at reduction time, element
+    // by element.
     auto start_copies = [&](int row) {
-        if (row < rows) {
+        if (kWhole && row < rows) {
+            const T* src = in + row * in_stride + first;
+#pragma unroll
+            for (int p = 0; p < PACKS; ++p)
+                if (holds(p)) copy_async16(staged_pack(row, p), src + p * pack_step);
+        } else if (row < rows) {
             const RowSlice<T> g = slice_of(row);
 #pragma unroll
             for (int p = 0; p < PACKS; ++p)
@@ -974,13 +999,21 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
     };
     // Row i: this thread's max, the exps in place, and the warp's (max, sum) into warp_sums.
     auto reduce = [&](int row, uint4(&x)[PACKS], float& m_out) {
-        const RowSlice<T> g = slice_of(row);
+        MaxSum mine;
+        if constexpr (kWhole) {
 #pragma unroll
-        for (int p = 0; p < PACKS; ++p)
-            if (g.live(p))
-                x[p] = g.interior(p) ? *staged_pack(row, p)
-                                     : load_raw(g.frame, g.pack_of(p), g.head, n);
-        const MaxSum mine = g.exps(x);
+            for (int p = 0; p < PACKS; ++p)
+                if (holds(p)) x[p] = *staged_pack(row, p);
+            mine = thread_exps<T>(x, holds);
+        } else {
+            const RowSlice<T> g = slice_of(row);
+#pragma unroll
+            for (int p = 0; p < PACKS; ++p)
+                if (g.live(p))
+                    x[p] = g.interior(p) ? *staged_pack(row, p)
+                                         : load_raw(g.frame, g.pack_of(p), g.head, n);
+            mine = g.exps(x);
+        }
         m_out = mine.m;
         const MaxSum w = warp_merge(mine);
         if (lane == 0) warp_sums[row & 1][warp] = w;
@@ -1022,7 +1055,19 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
                 const MaxSum row =
                     warp_merge(lane < slot_warps ? warp_slots[f & 1][lane] : MaxSum{kNegInf, 0.0f});
                 const int s = (j + kRing - LAG) % kRing;  // = (j + 1) % kRing
-                slice_of(f).store(out + f * out_stride, ring[s], output_factor(thread_max[s], row));
+                const float factor = output_factor(thread_max[s], row);
+                if constexpr (kWhole) {
+                    T* dst = out + f * out_stride + first;
+#pragma unroll
+                    for (int p = 0; p < PACKS; ++p) {
+                        if (!holds(p)) continue;
+                        float y[V];
+                        scale_pack<T>(ring[s][p], factor, y);
+                        store16(reinterpret_cast<uint4*>(dst + p * pack_step), pack<T>(y));
+                    }
+                } else {
+                    slice_of(f).store(out + f * out_stride, ring[s], factor);
+                }
             }
             const int next = f + 1;  // the row the next step finishes
             if (slot_reader && next >= 0 && next < rows)
@@ -1417,12 +1462,16 @@ static LaunchStep two_pass_step(const LaunchArgs& a, const Config& c, cudaError_
     return {};
 }
 
+static bool rows_aligned(const LaunchArgs& a);
+
 // The grid path: a cooperative launch, so every block is resident at once (or the launch fails
 // rather than deadlock), after a memset that poisons the slots.
 template <typename T, int P, int LAG, int AHEAD>
 static LaunchStep make_grid_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
-    auto* kernel = best_grid_kernel<T, P, LAG, AHEAD>;
     const SoftmaxProblem& p = a.problem;
+    auto* kernel = rows_aligned(a) && p.cols % vec_of(p.dtype) == 0
+                       ? best_grid_kernel<T, P, LAG, AHEAD, true>
+                       : best_grid_kernel<T, P, LAG, AHEAD, false>;
     const int blocks = c.cluster, teams = c.grid_teams();
     const size_t bytes = workspace_bytes(p, c);
     if (a.workspace == nullptr || blocks < 1 || blocks > c.threads || teams > 64 ||
@@ -1509,8 +1558,6 @@ static cudaError_t plan_typed(const LaunchArgs& a, const Config& c, std::vector<
     out->push_back(std::move(s));
     return cudaSuccess;
 }
-
-static bool rows_aligned(const LaunchArgs& a);
 
 // Values a configuration holds on chip per row; the two-pass path has no limit.
 static int64_t capacity(const Config& c, DType t) {

@@ -235,6 +235,15 @@ TEST(BestPaths, EveryPathMatchesReference) {
             check_case(t, rows, 30001, 30003, 30001, 1, &teams2);
             check_case(t, rows, 12345, 12345, 12347, 0, &teams3);
         }
+        // Rows of whole packs, every one on 16 bytes: the kernel's kWhole form, which works a
+        // thread's offsets out once for all rows. Then the same rows with an output stride off
+        // 16 bytes, which must not take it, and rows so short that most blocks hold no pack.
+        for (int64_t rows : {1, 2, 6, 7, 8, 11, 37}) {
+            check_case(t, rows, 30008, 30008, 30008, 0, &grid16);
+            check_case(t, rows, 30008, 30016, 30008, 0, &teams2);
+        }
+        check_case(t, 7, 30008, 30008, 30009, 0, &grid16);
+        check_case(t, 7, 256, 256, 256, 0, &grid16);
     }
     for (DType t : {DType::f32, DType::f16, DType::bf16}) {
         check_case(t, 37, 200, 200, 200, 0, &group);
