@@ -638,8 +638,8 @@ __global__ void __launch_bounds__(512)
 // threads ran at 83% so, 86% with even slices.) Any block size up to 1024, so at most 64 regs a
 // thread: blocks of 512 or fewer then fit two or more per SM, and one block's loads overlap
 // another's stores. Slots past the slice's end are neither loaded nor computed.
-// That slice, [begin, end) of the frame, with its loads, its exps and its stores: the grid kernel
-// shares the same slices between all the blocks of the grid.
+// That slice, [begin, end) of the frame, with its loads, its exps and its stores. The grid kernel
+// cuts its slices the same way (packs_of, size_of), once for all rows.
 template <typename T>
 struct RowSlice {
     static constexpr int V = Vec<T>::kSize;
@@ -650,26 +650,11 @@ struct RowSlice {
     __device__ static int size_of(int row_packs, unsigned blocks) {
         return static_cast<int>(((row_packs + blocks - 1) / blocks + 7) / 8 * 8);
     }
-    // Slice sizes worked out once for rows of `cols`, whatever their head (the grid kernel
-    // makes three slices a row: two integer divisions each, on its critical path).
-    struct Sizes {
-        int packs0, size0, size1;  // packs and slice of a row with head 0, slice with one more
-        __device__ Sizes(int cols, unsigned blocks)
-            : packs0(packs_of(0, cols)),
-              size0(size_of(packs0, blocks)),
-              size1(size_of(packs0 + 1, blocks)) {}
-    };
     __device__ RowSlice(const T* row_start, int cols, unsigned blocks, unsigned rank) : n(cols) {
         head = frame_head(row_start);
         frame = row_start - head;
         const int row_packs = packs_of(head, n);
         set_bounds(row_packs, size_of(row_packs, blocks), rank);
-    }
-    __device__ RowSlice(const T* row_start, int cols, const Sizes& sizes, unsigned rank) : n(cols) {
-        head = frame_head(row_start);
-        frame = row_start - head;
-        const int row_packs = packs_of(head, n);
-        set_bounds(row_packs, row_packs == sizes.packs0 ? sizes.size0 : sizes.size1, rank);
     }
     __device__ void set_bounds(int row_packs, int size, unsigned rank) {
         begin = static_cast<int>(rank) * size;
@@ -927,11 +912,16 @@ constexpr int grid_max_threads(int packs) {
     return packs <= 2 ? 1024 : 2048 / packs;
 }
 
-// kWhole: every row starts on 16 bytes and ends on a pack's end (chosen at launch). A thread's
-// packs then sit at the same offsets in every row, worked out once; otherwise each row's RowSlice
-// works them out and checks for edge packs, three times a step. On 2 MB bf16 rows that
-// bookkeeping was a third of the kernel's instructions (tune-8: 880 a warp a step, 300 of them
-// addresses and bounds), and the kernel is short of issue slots there.
+// Every block holds the same frame slots of every row: its slice [begin, begin + size) of the
+// row's aligned frame, sized for the longest frame a row of `cols` can have, so a thread's slots
+// q_p = begin + threadIdx.x + p * blockDim.x never move from row to row and are worked out once.
+// (Slices worked out per row, three times a step, were a third of the kernel's instructions on
+// 2 MB bf16 rows -- 880 a warp a step, 300 of them addresses and bounds -- and the kernel is
+// short of issue slots there; unaligned rows ran 15-40% slower than aligned ones. tune-8.)
+// A row that starts off 16 bytes has edge packs, its first and last, which hold other bytes: they
+// are copied whole wherever those bytes lie inside the tensor (ReadableEdges) and masked once
+// they have landed. kWhole (chosen at launch): every row starts on 16 bytes and ends on a pack's
+// end, so there are no edges to check.
 template <typename T, int PACKS, int LAG, int AHEAD, bool kWhole>
 __global__ void __launch_bounds__(grid_max_threads(PACKS))
     best_grid_kernel(const T* __restrict__ in, T* __restrict__ out, int rows, int64_t cols,
@@ -941,9 +931,15 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
     constexpr int kRing = LAG + 1;      // register ring: rows reduced and not yet finished
     constexpr int kStaged = AHEAD + 1;  // shared ring: rows in flight and the row reduced
     constexpr int V = Vec<T>::kSize;
-    extern __shared__ uint4 staged[];     // [kStaged][PACKS][blockDim.x]: thread t's packs
-    __shared__ MaxSum warp_sums[2][32];   // row i: each warp's (max, sum), by row parity
-    __shared__ MaxSum warp_slots[2][32];  // row f: each slot warp's merge of its 32 slots
+    extern __shared__ uint4 staged[];      // [kStaged][PACKS][blockDim.x]: thread t's packs
+    __shared__ MaxSum warp_sums[2][32];    // row i: each warp's (max, sum), by row parity
+    __shared__ MaxSum warp_slots[2][32];   // row f: each slot warp's merge of its 32 slots
+    const int n = static_cast<int>(cols);  // a row of the grid path fits on chip: < 2^31 values
+    // The longest frame: rows that all start on 16 bytes have frames of packs_of(0, n) packs;
+    // otherwise a row may start V - 1 slots into its frame.
+    const bool heads_zero = kWhole || (frame_head(in) == 0 && in_stride % V == 0);
+    const int frame_packs = RowSlice<T>::packs_of(heads_zero ? 0 : V - 1, n);
+    const int64_t all_rows = rows;
     // The grid is `teams` independent teams of `blocks` blocks. Team t takes rows t, t + teams,
     // t + 2 * teams, ...: its own row pointers with `teams` times the stride, and the slots of its
     // rows, which sit at row * blocks + rank as with one team.
@@ -957,66 +953,123 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
     out_stride *= teams;
     slots += int64_t{team} * blocks;
     const int64_t slot_stride = int64_t{teams} * blocks;  // between one row's slots and the next
-    const int n = static_cast<int>(cols);  // a row of the grid path fits on chip: < 2^31 values
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
     const int slot_warps = (blocks + 31) / 32;
     const bool slot_reader = static_cast<int>(threadIdx.x) < blocks;
-    const typename RowSlice<T>::Sizes sizes(n, blocks);
-    auto slice_of = [&](int row) { return RowSlice<T>(in + row * in_stride, n, sizes, rank); };
+    const int threads = static_cast<int>(blockDim.x);
+    // This thread's slots: q_p = first_q + p * threads, for p < slot_count.
+    const int size = RowSlice<T>::size_of(frame_packs, blocks);
+    const int first_q = rank * size + static_cast<int>(threadIdx.x);
+    const int slice_end = min(frame_packs, rank * size + size);
+    const int slot_count = min(PACKS, max(0, (slice_end - first_q + threads - 1) / threads));
     auto staged_pack = [&](int row, int p) {
         return &staged[((static_cast<unsigned>(row) % kStaged) * PACKS + p) * blockDim.x +
                        threadIdx.x];
     };
-    // kWhole: this thread's packs of any row, as element offsets from the row's start.
-    const RowSlice<T> shape = slice_of(0);
-    const int first = shape.pack_of(0) * V, pack_step = static_cast<int>(blockDim.x) * V;
-    const int live =
-        min(PACKS, max(0, (shape.end - shape.pack_of(0) + static_cast<int>(blockDim.x) - 1) /
-                              static_cast<int>(blockDim.x)));
-    auto holds = [&](int p) { return p < live; };
+    // A row's aligned frame, where the row starts in it, and how many of its packs hold the row.
+    struct Frame {
+        const T* base;
+        int head, packs;
+    };
+    auto frame_of = [&](int row) {
+        const T* start = in + row * in_stride;
+        if constexpr (kWhole) return Frame{start, 0, frame_packs};
+        const int head = frame_head(start);
+        return Frame{start - head, head, RowSlice<T>::packs_of(head, n)};
+    };
+    auto holds = [&](int p, const Frame& fr) {
+        return p < slot_count && (kWhole || first_q + p * threads < fr.packs);
+    };
+    const int first = first_q * V, pack_step = threads * V;  // the same in elements
+    // Frame slots [from, to) of this thread's staged pack p of `row` set to -inf: an edge pack's
+    // values that are not the row's. In shared memory, where p may be a runtime index, so the
+    // rare edge code holds no registers in the unrolled loops.
+    auto mask_staged = [&](int row, int p, int from, int to) {
+        T* v = reinterpret_cast<T*>(staged_pack(row, p));
+#pragma unroll 1
+        for (int k = from; k < to; ++k) v[k] = from_float<T>(kNegInf);
+    };
 
     uint4 ring[kRing][PACKS];  // exps of row r in stage r % kRing, from its reduction to its store
     float thread_max[kRing];
     uint64_t slot_bits = 0;  // row f's slot number threadIdx.x, read during the last step
 
     // One cp.async group per row, empty past the last row, so "all but the AHEAD newest" is
-    // always "up to row i". Edge packs (never with kWhole) are read at reduction time, element
-    // by element.
+    // always "up to row i". Edge packs are copied whole, the bytes around the row with them,
+    // except where those bytes lie outside the tensor: the head of its first row and the tail of
+    // its last, which are read element by element.
     auto start_copies = [&](int row) {
         if (kWhole && row < rows) {
             const T* src = in + row * in_stride + first;
 #pragma unroll
             for (int p = 0; p < PACKS; ++p)
-                if (holds(p)) copy_async16(staged_pack(row, p), src + p * pack_step);
+                if (p < slot_count) copy_async16(staged_pack(row, p), src + p * pack_step);
         } else if (row < rows) {
-            const RowSlice<T> g = slice_of(row);
+            const Frame fr = frame_of(row);
+            const int64_t global_row = team + int64_t{row} * teams;
+            const bool first_row = global_row == 0, last_row = global_row == all_rows - 1;
 #pragma unroll
-            for (int p = 0; p < PACKS; ++p)
-                if (g.live(p) && g.interior(p))
-                    copy_async16(staged_pack(row, p), g.frame + g.pack_of(p) * V);
+            for (int p = 0; p < PACKS; ++p) {
+                if (!holds(p, fr)) continue;
+                const int f0 = first + p * pack_step;
+                if ((first_row && f0 < fr.head) || (last_row && f0 + V > fr.head + n)) {
+                    T* v = reinterpret_cast<T*>(staged_pack(row, p));
+#pragma unroll 1
+                    for (int k = 0; k < V; ++k)
+                        v[k] = f0 + k >= fr.head && f0 + k < fr.head + n ? fr.base[f0 + k]
+                                                                         : from_float<T>(kNegInf);
+                } else {
+                    copy_async16(staged_pack(row, p), fr.base + f0);
+                }
+            }
         }
         copy_async_commit();
     };
     // Row i: this thread's max, the exps in place, and the warp's (max, sum) into warp_sums.
     auto reduce = [&](int row, uint4(&x)[PACKS], float& m_out) {
-        MaxSum mine;
-        if constexpr (kWhole) {
+        const Frame fr = frame_of(row);
+        if constexpr (!kWhole) {  // the row's edge packs have landed: mask what is not the row's
+            const int tail = fr.head + n - (fr.packs - 1) * V;  // row values in its last pack
 #pragma unroll
-            for (int p = 0; p < PACKS; ++p)
-                if (holds(p)) x[p] = *staged_pack(row, p);
-            mine = thread_exps<T>(x, holds);
-        } else {
-            const RowSlice<T> g = slice_of(row);
-#pragma unroll
-            for (int p = 0; p < PACKS; ++p)
-                if (g.live(p))
-                    x[p] = g.interior(p) ? *staged_pack(row, p)
-                                         : load_raw(g.frame, g.pack_of(p), g.head, n);
-            mine = g.exps(x);
+            for (int p = 0; p < PACKS; ++p) {
+                if (!holds(p, fr)) continue;
+                const int q = first_q + p * threads;
+                if (q == 0 && fr.head > 0) mask_staged(row, p, 0, fr.head);
+                if (q == fr.packs - 1 && tail < V) mask_staged(row, p, tail, V);
+            }
         }
+#pragma unroll
+        for (int p = 0; p < PACKS; ++p)
+            if (holds(p, fr)) x[p] = *staged_pack(row, p);
+        const MaxSum mine = thread_exps<T>(x, [&](int p) { return holds(p, fr); });
         m_out = mine.m;
         const MaxSum w = warp_merge(mine);
         if (lane == 0) warp_sums[row & 1][warp] = w;
+    };
+    // Row f's output: its exps times this thread's factor. Edge packs, and every pack of an
+    // output row whose frame offset differs from the input's, go element by element.
+    auto store = [&](int row, const uint4(&x)[PACKS], float factor) {
+        if constexpr (kWhole) {
+            T* dst = out + row * out_stride + first;
+#pragma unroll
+            for (int p = 0; p < PACKS; ++p) {
+                if (p >= slot_count) continue;
+                float y[V];
+                scale_pack<T>(x[p], factor, y);
+                store16(reinterpret_cast<uint4*>(dst + p * pack_step), pack<T>(y));
+            }
+        } else {
+            const Frame fr = frame_of(row);
+            T* out_row = out + row * out_stride;
+            const bool same_frame = frame_head(out_row) == fr.head;
+#pragma unroll
+            for (int p = 0; p < PACKS; ++p) {
+                if (!holds(p, fr)) continue;
+                float y[V];
+                scale_pack<T>(x[p], factor, y);
+                store_pack(out_row, same_frame, first_q + p * threads, fr.head, n, y);
+            }
+        }
     };
 
     for (int r = 0; r < AHEAD; ++r) start_copies(r);
@@ -1055,19 +1108,7 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
                 const MaxSum row =
                     warp_merge(lane < slot_warps ? warp_slots[f & 1][lane] : MaxSum{kNegInf, 0.0f});
                 const int s = (j + kRing - LAG) % kRing;  // = (j + 1) % kRing
-                const float factor = output_factor(thread_max[s], row);
-                if constexpr (kWhole) {
-                    T* dst = out + f * out_stride + first;
-#pragma unroll
-                    for (int p = 0; p < PACKS; ++p) {
-                        if (!holds(p)) continue;
-                        float y[V];
-                        scale_pack<T>(ring[s][p], factor, y);
-                        store16(reinterpret_cast<uint4*>(dst + p * pack_step), pack<T>(y));
-                    }
-                } else {
-                    slice_of(f).store(out + f * out_stride, ring[s], factor);
-                }
+                store(f, ring[s], output_factor(thread_max[s], row));
             }
             const int next = f + 1;  // the row the next step finishes
             if (slot_reader && next >= 0 && next < rows)
@@ -1474,8 +1515,15 @@ static LaunchStep make_grid_step(const LaunchArgs& a, const Config& c, cudaError
                        : best_grid_kernel<T, P, LAG, AHEAD, false>;
     const int blocks = c.cluster, teams = c.grid_teams();
     const size_t bytes = workspace_bytes(p, c);
+    // The kernel's slices: sized for the longest frame of a row (as best_grid_kernel works it
+    // out), which the block's threads x P packs must hold.
+    const int vec = vec_of(p.dtype);
+    const bool heads_zero = reinterpret_cast<uintptr_t>(a.in) % 16 == 0 && p.in_stride % vec == 0;
+    const int64_t frame_packs = (p.cols + (heads_zero ? 0 : vec - 1) + vec - 1) / vec;
+    const int64_t slice = blocks < 1 ? 0 : ((frame_packs + blocks - 1) / blocks + 7) / 8 * 8;
     if (a.workspace == nullptr || blocks < 1 || blocks > c.threads || teams > 64 ||
-        p.rows > 0x7fffffff || !valid_threads(c.threads, grid_max_threads(P))) {
+        p.rows > 0x7fffffff || !valid_threads(c.threads, grid_max_threads(P)) ||
+        slice > int64_t{c.threads} * P) {
         *err = cudaErrorInvalidValue;
         return {};
     }
