@@ -238,7 +238,7 @@ def tune_configs(cols, dtype_bytes, sm_count):
                 for lag, ahead in ((2, 2), (4, 2)):  # (4, 4) measured no faster (tune-6)
                     if (lag + 1) * ppt * 4 + 36 > 65536 // max_threads:
                         continue  # the register ring of exps would spill (a rough bound)
-                    if (ahead + 1) * ppt * threads * 16 * teams > 227 * 1024:
+                    if ((ahead + 1) * ppt + 1) * threads * 16 * teams > 227 * 1024:
                         continue  # the shared-memory rings would not fit
                     out.append((f"grid {blocks}x{threads}x{ppt}p lag{lag} ahead{ahead} "
                                 f"teams{teams}",

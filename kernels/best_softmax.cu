@@ -966,28 +966,32 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
         return &staged[((static_cast<unsigned>(row) % kStaged) * PACKS + p) * blockDim.x +
                        threadIdx.x];
     };
-    // A row's aligned frame, where the row starts in it, and how many of its packs hold the row.
-    struct Frame {
-        const T* base;
-        int head, packs;
-    };
-    auto frame_of = [&](int row) {
-        const T* start = in + row * in_stride;
-        if constexpr (kWhole) return Frame{start, 0, frame_packs};
-        const int head = frame_head(start);
-        return Frame{start - head, head, RowSlice<T>::packs_of(head, n)};
-    };
-    auto holds = [&](int p, const Frame& fr) {
-        return p < slot_count && (kWhole || first_q + p * threads < fr.packs);
-    };
     const int first = first_q * V, pack_step = threads * V;  // the same in elements
-    // Frame slots [from, to) of this thread's staged pack p of `row` set to -inf: an edge pack's
-    // values that are not the row's. In shared memory, where p may be a runtime index, so the
-    // rare edge code holds no registers in the unrolled loops.
-    auto mask_staged = [&](int row, int p, int from, int to) {
-        T* v = reinterpret_cast<T*>(staged_pack(row, p));
+    // Only a few threads of the grid can hold an edge pack of any row: the one with frame slot 0
+    // (a head pack) and those with a slot that can be a row's last. Every other thread's packs
+    // lie wholly inside every row, so it needs no checks beyond its row's frame base.
+    auto has_slot = [&](int q) {
+        return q >= first_q && (q - first_q) % threads == 0 && (q - first_q) / threads < slot_count;
+    };
+    const bool may_edge = !kWhole && (first_q == 0 || has_slot(RowSlice<T>::packs_of(0, n) - 1) ||
+                                      has_slot(frame_packs - 1));
+    auto head_of = [&](const T* row_start) { return kWhole ? 0 : frame_head(row_start); };
+    // Pack p is in this row's frame (only a may_edge thread can hold a slot past a short frame).
+    auto holds = [&](int p, int head) {
+        return p < slot_count &&
+               (!may_edge || first_q + p * threads < RowSlice<T>::packs_of(head, n));
+    };
+    auto is_edge = [&](int f0, int head) { return f0 < head || f0 + V > head + n; };
+    // The element-by-element paths, all rare, go through shared memory in loops that are not
+    // unrolled, so they hold no registers in the unrolled steps: the tensor's own first and last
+    // packs (their other bytes lie outside it), the values of an edge pack that are not the
+    // row's, and the output of an edge pack or of a row whose output frame is offset differently.
+    uint4* scratch = staged + kStaged * PACKS * blockDim.x + threadIdx.x;  // one pack a thread
+    auto set_outside = [&](uint4* pack, int f0, int head) {
+        T* v = reinterpret_cast<T*>(pack);
 #pragma unroll 1
-        for (int k = from; k < to; ++k) v[k] = from_float<T>(kNegInf);
+        for (int k = 0; k < V; ++k)
+            if (f0 + k < head || f0 + k >= head + n) v[k] = from_float<T>(kNegInf);
     };
 
     uint4 ring[kRing][PACKS];  // exps of row r in stage r % kRing, from its reduction to its store
@@ -995,31 +999,26 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
     uint64_t slot_bits = 0;  // row f's slot number threadIdx.x, read during the last step
 
     // One cp.async group per row, empty past the last row, so "all but the AHEAD newest" is
-    // always "up to row i". Edge packs are copied whole, the bytes around the row with them,
-    // except where those bytes lie outside the tensor: the head of its first row and the tail of
-    // its last, which are read element by element.
+    // always "up to row i". Edge packs are copied whole, the bytes around the row with them.
     auto start_copies = [&](int row) {
-        if (kWhole && row < rows) {
-            const T* src = in + row * in_stride + first;
-#pragma unroll
-            for (int p = 0; p < PACKS; ++p)
-                if (p < slot_count) copy_async16(staged_pack(row, p), src + p * pack_step);
-        } else if (row < rows) {
-            const Frame fr = frame_of(row);
+        if (row < rows) {
+            const T* start = in + row * in_stride;
+            const int head = head_of(start);
+            const T* src = start - head + first;
             const int64_t global_row = team + int64_t{row} * teams;
-            const bool first_row = global_row == 0, last_row = global_row == all_rows - 1;
+            const bool tensor_ends = may_edge && (global_row == 0 || global_row == all_rows - 1);
 #pragma unroll
             for (int p = 0; p < PACKS; ++p) {
-                if (!holds(p, fr)) continue;
+                if (!holds(p, head)) continue;
                 const int f0 = first + p * pack_step;
-                if ((first_row && f0 < fr.head) || (last_row && f0 + V > fr.head + n)) {
+                if (tensor_ends && is_edge(f0, head)) {  // other bytes outside the tensor
                     T* v = reinterpret_cast<T*>(staged_pack(row, p));
 #pragma unroll 1
                     for (int k = 0; k < V; ++k)
-                        v[k] = f0 + k >= fr.head && f0 + k < fr.head + n ? fr.base[f0 + k]
-                                                                         : from_float<T>(kNegInf);
+                        v[k] = f0 + k < head || f0 + k >= head + n ? from_float<T>(kNegInf)
+                                                                   : src[p * pack_step + k];
                 } else {
-                    copy_async16(staged_pack(row, p), fr.base + f0);
+                    copy_async16(staged_pack(row, p), src + p * pack_step);
                 }
             }
         }
@@ -1027,47 +1026,39 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
     };
     // Row i: this thread's max, the exps in place, and the warp's (max, sum) into warp_sums.
     auto reduce = [&](int row, uint4(&x)[PACKS], float& m_out) {
-        const Frame fr = frame_of(row);
-        if constexpr (!kWhole) {  // the row's edge packs have landed: mask what is not the row's
-            const int tail = fr.head + n - (fr.packs - 1) * V;  // row values in its last pack
+        const int head = head_of(in + row * in_stride);
 #pragma unroll
-            for (int p = 0; p < PACKS; ++p) {
-                if (!holds(p, fr)) continue;
-                const int q = first_q + p * threads;
-                if (q == 0 && fr.head > 0) mask_staged(row, p, 0, fr.head);
-                if (q == fr.packs - 1 && tail < V) mask_staged(row, p, tail, V);
-            }
+        for (int p = 0; p < PACKS; ++p) {
+            if (!holds(p, head)) continue;
+            const int f0 = first + p * pack_step;
+            if (may_edge && is_edge(f0, head)) set_outside(staged_pack(row, p), f0, head);
+            x[p] = *staged_pack(row, p);
         }
-#pragma unroll
-        for (int p = 0; p < PACKS; ++p)
-            if (holds(p, fr)) x[p] = *staged_pack(row, p);
-        const MaxSum mine = thread_exps<T>(x, [&](int p) { return holds(p, fr); });
+        const MaxSum mine = thread_exps<T>(x, [&](int p) { return holds(p, head); });
         m_out = mine.m;
         const MaxSum w = warp_merge(mine);
         if (lane == 0) warp_sums[row & 1][warp] = w;
     };
-    // Row f's output: its exps times this thread's factor. Edge packs, and every pack of an
-    // output row whose frame offset differs from the input's, go element by element.
+    // Row f's output: its exps times this thread's factor.
     auto store = [&](int row, const uint4(&x)[PACKS], float factor) {
-        if constexpr (kWhole) {
-            T* dst = out + row * out_stride + first;
+        T* out_row = out + row * out_stride;
+        const int head = head_of(in + row * in_stride);
+        const bool same_frame = head_of(out_row) == head;
+        T* dst = out_row - head + first;  // where the pack would go in a frame like the input's
 #pragma unroll
-            for (int p = 0; p < PACKS; ++p) {
-                if (p >= slot_count) continue;
-                float y[V];
-                scale_pack<T>(x[p], factor, y);
+        for (int p = 0; p < PACKS; ++p) {
+            if (!holds(p, head)) continue;
+            float y[V];
+            scale_pack<T>(x[p], factor, y);
+            const int f0 = first + p * pack_step;
+            if (kWhole || (same_frame && !(may_edge && is_edge(f0, head)))) {
                 store16(reinterpret_cast<uint4*>(dst + p * pack_step), pack<T>(y));
-            }
-        } else {
-            const Frame fr = frame_of(row);
-            T* out_row = out + row * out_stride;
-            const bool same_frame = frame_head(out_row) == fr.head;
-#pragma unroll
-            for (int p = 0; p < PACKS; ++p) {
-                if (!holds(p, fr)) continue;
-                float y[V];
-                scale_pack<T>(x[p], factor, y);
-                store_pack(out_row, same_frame, first_q + p * threads, fr.head, n, y);
+            } else {
+                *scratch = pack<T>(y);
+                const T* v = reinterpret_cast<const T*>(scratch);
+#pragma unroll 1
+                for (int k = 0; k < V; ++k)
+                    if (f0 + k >= head && f0 + k < head + n) out_row[f0 + k - head] = v[k];
             }
         }
     };
@@ -1117,9 +1108,10 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
     }
 }
 
-// Shared memory of the grid kernel's ring: AHEAD + 1 rows of `packs` packs a thread.
+// Shared memory of the grid kernel: its ring, AHEAD + 1 rows of `packs` packs a thread, and a
+// scratch pack a thread.
 constexpr size_t grid_staged_bytes(int threads, int packs, int ahead) {
-    return static_cast<size_t>(ahead + 1) * packs * threads * 16;
+    return (static_cast<size_t>(ahead + 1) * packs + 1) * threads * 16;
 }
 // @endregion grid-kernel
 
