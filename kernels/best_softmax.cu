@@ -968,13 +968,19 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
     };
     const int first = first_q * V, pack_step = threads * V;  // the same in elements
     // Only a few threads of the grid can hold an edge pack of any row: the one with frame slot 0
-    // (a head pack) and those with a slot that can be a row's last. Every other thread's packs
-    // lie wholly inside every row, so it needs no checks beyond its row's frame base.
-    auto has_slot = [&](int q) {
-        return q >= first_q && (q - first_q) % threads == 0 && (q - first_q) / threads < slot_count;
+    // (a head pack, its p = 0) and those with a slot that can be a row's last. Every other
+    // thread's packs lie wholly inside every row, so it needs no checks beyond its row's frame
+    // base. The edge work must be short as well as rare: a block's step ends at the barrier, the
+    // grid moves at its slowest block's pace, and an edge pack handled in dependent loops (or a
+    // load waited for) made unaligned rows 15-40% slower than aligned ones (tune-8).
+    auto slot_p = [&](int q) {  // which p of this thread holds frame slot q, or -1
+        const int d = q - first_q;
+        return d >= 0 && d % threads == 0 && d / threads < slot_count ? d / threads : -1;
     };
-    const bool may_edge = !kWhole && (first_q == 0 || has_slot(RowSlice<T>::packs_of(0, n) - 1) ||
-                                      has_slot(frame_packs - 1));
+    const int last_q0 = RowSlice<T>::packs_of(0, n) - 1;  // a row's last slot is one of these two
+    const int last_p0 = kWhole ? -1 : slot_p(last_q0),
+              last_p1 = kWhole ? -1 : slot_p(frame_packs - 1);
+    const bool may_edge = !kWhole && (first_q == 0 || last_p0 >= 0 || last_p1 >= 0);
     auto head_of = [&](const T* row_start) { return kWhole ? 0 : frame_head(row_start); };
     // Pack p is in this row's frame (only a may_edge thread can hold a slot past a short frame).
     auto holds = [&](int p, int head) {
@@ -982,17 +988,29 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
                (!may_edge || first_q + p * threads < RowSlice<T>::packs_of(head, n));
     };
     auto is_edge = [&](int f0, int head) { return f0 < head || f0 + V > head + n; };
-    // The element-by-element paths, all rare, go through shared memory in loops that are not
-    // unrolled, so they hold no registers in the unrolled steps: the tensor's own first and last
-    // packs (their other bytes lie outside it), the values of an edge pack that are not the
-    // row's, and the output of an edge pack or of a row whose output frame is offset differently.
-    uint4* scratch = staged + kStaged * PACKS * blockDim.x + threadIdx.x;  // one pack a thread
-    auto set_outside = [&](uint4* pack, int f0, int head) {
-        T* v = reinterpret_cast<T*>(pack);
-#pragma unroll 1
-        for (int k = 0; k < V; ++k)
-            if (f0 + k < head || f0 + k >= head + n) v[k] = from_float<T>(kNegInf);
+    // The row's last pack, if this thread holds it and it holds values past the row's end: its p
+    // (else -1) and the row values in it.
+    auto tail_of = [&](int head, int& tail) {
+        const int last_q = RowSlice<T>::packs_of(head, n) - 1;
+        tail = head + n - last_q * V;
+        return tail < V ? (last_q == last_q0 ? last_p0 : last_p1) : -1;
     };
+    // Frame slots of a staged pack set to -inf, those below `from` or from `to` on: unrolled and
+    // predicated, with no chain of dependent steps.
+    auto mask_staged = [&](uint4* pack, int from, int to) {
+        T* v = reinterpret_cast<T*>(pack);
+#pragma unroll
+        for (int k = 0; k < V; ++k)
+            if (k < from || k >= to) v[k] = from_float<T>(kNegInf);
+    };
+    // Values k of a pack (frame slot f0 + k) that are the row's, stored one by one.
+    auto store_inside = [&](T* out_row, const T* v, int f0, int head) {
+#pragma unroll
+        for (int k = 0; k < V; ++k)
+            if (f0 + k >= head && f0 + k < head + n) out_row[f0 + k - head] = v[k];
+    };
+    // One pack a thread in shared memory, for an edge pack's output on its way out.
+    uint4* scratch = staged + kStaged * PACKS * blockDim.x + threadIdx.x;
 
     uint4 ring[kRing][PACKS];  // exps of row r in stage r % kRing, from its reduction to its store
     float thread_max[kRing];
@@ -1027,24 +1045,30 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
     // Row i: this thread's max, the exps in place, and the warp's (max, sum) into warp_sums.
     auto reduce = [&](int row, uint4(&x)[PACKS], float& m_out) {
         const int head = head_of(in + row * in_stride);
-#pragma unroll
-        for (int p = 0; p < PACKS; ++p) {
-            if (!holds(p, head)) continue;
-            const int f0 = first + p * pack_step;
-            if (may_edge && is_edge(f0, head)) set_outside(staged_pack(row, p), f0, head);
-            x[p] = *staged_pack(row, p);
+        if (may_edge) {  // the row's edge packs have landed: mask what is not the row's
+            int tail = V;
+            const int tail_p = tail_of(head, tail);
+            if (first_q == 0 && head > 0) mask_staged(staged_pack(row, 0), head, V);
+            if (tail_p >= 0) mask_staged(staged_pack(row, tail_p), 0, tail);
         }
+#pragma unroll
+        for (int p = 0; p < PACKS; ++p)
+            if (holds(p, head)) x[p] = *staged_pack(row, p);
         const MaxSum mine = thread_exps<T>(x, [&](int p) { return holds(p, head); });
         m_out = mine.m;
         const MaxSum w = warp_merge(mine);
         if (lane == 0) warp_sums[row & 1][warp] = w;
     };
-    // Row f's output: its exps times this thread's factor.
+    // Row f's output: its exps times this thread's factor. An edge pack's values go one by one:
+    // the head pack's (p = 0) from registers, the tail pack's through `scratch` after the loop,
+    // so neither is unrolled for every p. An output row whose frame offset differs from the
+    // input's (a rare layout) goes one by one throughout.
     auto store = [&](int row, const uint4(&x)[PACKS], float factor) {
         T* out_row = out + row * out_stride;
         const int head = head_of(in + row * in_stride);
         const bool same_frame = head_of(out_row) == head;
-        T* dst = out_row - head + first;  // where the pack would go in a frame like the input's
+        T* dst = out_row - head + first;  // where the pack goes in a frame like the input's
+        int tail_f0 = -1;
 #pragma unroll
         for (int p = 0; p < PACKS; ++p) {
             if (!holds(p, head)) continue;
@@ -1053,14 +1077,18 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
             const int f0 = first + p * pack_step;
             if (kWhole || (same_frame && !(may_edge && is_edge(f0, head)))) {
                 store16(reinterpret_cast<uint4*>(dst + p * pack_step), pack<T>(y));
+            } else if (p == 0 && f0 < head) {  // a head pack is slot 0, so p = 0
+                alignas(16) T v[V];
+                *reinterpret_cast<uint4*>(v) = pack<T>(y);
+                store_inside(out_row, v, f0, head);
             } else {
+                if (tail_f0 >= 0)
+                    store_inside(out_row, reinterpret_cast<T*>(scratch), tail_f0, head);
                 *scratch = pack<T>(y);
-                const T* v = reinterpret_cast<const T*>(scratch);
-#pragma unroll 1
-                for (int k = 0; k < V; ++k)
-                    if (f0 + k >= head && f0 + k < head + n) out_row[f0 + k - head] = v[k];
+                tail_f0 = f0;
             }
         }
+        if (tail_f0 >= 0) store_inside(out_row, reinterpret_cast<T*>(scratch), tail_f0, head);
     };
 
     for (int r = 0; r < AHEAD; ++r) start_copies(r);
@@ -1283,7 +1311,7 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     const Config grid = grid_for(packs, limits);
     const bool grid_fits = limits.cc_major >= 9 && grid.threads <= 512;
     for (int cl : {portable, largest}) {
-        if (cl == largest && grid_fits && grid.teams == 2 && packs >= 131072) break;
+        if (cl == largest && grid_fits && grid.teams == 2 && grid.threads >= 192) break;
         if (threads_for(cl, per_thread) <= 1024) {
             c.cluster = cl;
             c.threads = threads_for(cl, per_thread);
