@@ -1193,10 +1193,12 @@ static Config two_pass_for(int64_t packs, const DeviceLimits& limits) {
 
 // The grid path's shape for a row of `packs`: one block per SM and team, 4 packs a thread, 2 rows
 // of loads ahead. Rows up to 256 threads a block (fp32 N <= 540672 on 132 SMs) take two teams,
-// which is as many as the registers hold (2 x 256 threads x 128), and a lag of 2; longer rows
-// one team and a lag of 4 (tune-6: 2 MB rows 94% with two teams against 67% with one; 4 MB rows
-// 97% with lag 4, 93% with lag 2). threads > 512 means the row does not fit.
-static Config grid_for(int64_t packs, const DeviceLimits& limits) {
+// which is as many as the registers hold (2 x 256 threads x 128); longer rows one team (tune-6:
+// 2 MB rows 94% with two teams against 67% with one). The lag is 4 rows, except for two teams on
+// rows that are not `whole` (whole packs, every row on 16 bytes): that kernel needs more
+// registers, and at lag 4 it spills (tune-8, 2 MB rows: whole bf16 96.4% at lag 4 against 93.7%
+// at lag 2; N = 2^20 + 1 bf16 64.6% against 85.7%). threads > 512 means the row does not fit.
+static Config grid_for(int64_t packs, bool whole, const DeviceLimits& limits) {
     Config c;
     c.path = Config::Path::kGrid;
     c.cluster = std::max(1, limits.sm_count);
@@ -1206,7 +1208,7 @@ static Config grid_for(int64_t packs, const DeviceLimits& limits) {
     const int64_t slot_readers = (c.cluster + 31) / 32 * 32;  // a thread per block of a team
     c.threads = static_cast<int>(std::min<int64_t>(std::max(threads, slot_readers), 1 << 20));
     c.teams = c.threads <= 256 ? 2 : 1;
-    c.lag = c.teams == 2 ? 2 : 4;
+    c.lag = c.teams == 2 && !whole ? 2 : 4;
     c.ahead = 2;
     return c;
 }
@@ -1305,10 +1307,13 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
         c.threads = threads_for(largest, per_thread);
         return c;
     }
-    // From 2 MB rows [fp32 N >= 524288], where the grid below runs two teams, it is faster than
-    // 16 blocks (tune-6: 94% against 83% at 2 MB fp32): seven 16-block clusters leave 20 of 132
-    // SMs idle. (With one team, as on a GPU of fewer SMs, it measured 58-67% at 2 MB.)
-    const Config grid = grid_for(packs, limits);
+    // Where the grid below runs two teams of at least 192 threads a block [fp32 N >= 393216,
+    // 1.5 MB rows], it is faster than 16 blocks of over 512 threads, which fit one an SM: seven
+    // 16-block clusters leave 20 of 132 SMs idle (tune-6: 2 MB fp32 94% against 83%; tune-8:
+    // 1.5 MB bf16 96% against 87%). With one team, as on a GPU of fewer SMs, it measured 58-67%
+    // at 2 MB; with blocks of 160 threads, 59-80% at 1 MB (tune-8).
+    const bool whole = aligned && cols % vec == 0;
+    const Config grid = grid_for(packs, whole, limits);
     const bool grid_fits = limits.cc_major >= 9 && grid.threads <= 512;
     for (int cl : {portable, largest}) {
         if (cl == largest && grid_fits && grid.teams == 2 && grid.threads >= 192) break;

@@ -116,12 +116,20 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     EXPECT_EQ(pick(131076).describe(), "cluster 16 x 288 threads x 8 packs");
     EXPECT_EQ(pick(262144).describe(), "cluster 16 x 512 threads x 8 packs");
     EXPECT_EQ(pick(262148).describe(), "cluster 16 x 544 threads x 8 packs");
-    EXPECT_EQ(pick(524280).describe(), "cluster 16 x 1024 threads x 8 packs");
-    // From 2 MB rows, the grid: every SM holds a slice of every row, up to 2048 packs a block;
-    // two teams of blocks, each on every other row, while their registers fit (256 threads).
-    EXPECT_EQ(pick(524288).describe(),
+    // Its blocks would have 160 threads (the grid's own minimum: a slot reader per block).
+    EXPECT_EQ(pick(300000).describe(), "cluster 16 x 608 threads x 8 packs");
+    // From 1.5 MB rows, the grid: every SM holds a slice of every row, up to 2048 packs a block;
+    // two teams of blocks, each on every other row, while their registers fit (192 to 256
+    // threads), finishing a row 4 steps after reducing it -- 2 for rows that are not whole packs
+    // on 16 bytes, whose kernel spills at 4.
+    EXPECT_EQ(pick(393216).describe(),
+              "grid 132 blocks x 192 threads x 4 packs, lag 4, 2 rows ahead, 2 teams");
+    EXPECT_EQ(pick(524280).describe(),
+              "grid 132 blocks x 256 threads x 4 packs, lag 4, 2 rows ahead, 2 teams");
+    EXPECT_EQ(pick(524288).describe(), pick(524280).describe());
+    EXPECT_EQ(pick(524289).describe(),
               "grid 132 blocks x 256 threads x 4 packs, lag 2, 2 rows ahead, 2 teams");
-    EXPECT_EQ(pick(524289).describe(), pick(524288).describe());
+    EXPECT_EQ(pick(524288, DType::f32, false).describe(), pick(524289).describe());
     EXPECT_EQ(pick(540672).describe(), pick(524288).describe());
     EXPECT_EQ(pick(540673).describe(),
               "grid 132 blocks x 288 threads x 4 packs, lag 4, 2 rows ahead");
@@ -154,7 +162,7 @@ TEST(BestDispatch, GridFollowsTheSmCountAndSizesItsWorkspace) {
     const SoftmaxProblem p = SoftmaxProblem::contiguous(256, int64_t{1} << 20);
     EXPECT_EQ(best::workspace_bytes(p, pick(int64_t{1} << 20)), 256u * 132 * 8);
     EXPECT_EQ(best::workspace_bytes(p, pick(524288)), 256u * 132 * 8);  // with two teams too
-    EXPECT_EQ(best::workspace_bytes(p, pick(524280)), 0u);
+    EXPECT_EQ(best::workspace_bytes(p, pick(262144)), 0u);  // a cluster
 }
 
 TEST(BestDispatch, WithoutClustersOneBlockThenTwoPasses) {
