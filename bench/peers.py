@@ -40,11 +40,14 @@ except ImportError:  # --show needs no GPU and no torch
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-# About 20 N from 32 to 2^20: powers of two plus the awkward ones (not a multiple of the vector
+# About 25 N from 32 to 2^20: powers of two plus the awkward ones (not a multiple of the vector
 # width, just past a power of two, a multiple of 3).
-# It holds every N of the CLI's default sweep (core/runner/sweep.cpp), so both tables line up.
+# It holds every N of the CLI's default sweep (core/runner/sweep.cpp), so both tables line up,
+# and three odd N between the long powers of two (300001, 600001, 1000003): rows that start off
+# 16 bytes, where best's long-row paths are weakest (bench/README-peers.md).
 DEFAULT_COLS = [32, 64, 128, 256, 512, 1000, 1024, 1025, 2048, 2049, 3000, 4096, 8192, 8193,
-                12288, 16384, 16385, 32768, 65536, 100003, 131072, 262144, 524288, 1048576]
+                12288, 16384, 16385, 32768, 65536, 100003, 131072, 262144, 300001, 524288, 600001,
+                1000003, 1048576]
 DTYPES = {"fp32": ("float32", 0), "fp16": ("float16", 1), "bf16": ("bfloat16", 2)}
 # Error allowed against float64: rounding of the stored output dominates (see tests/gpu_test_best).
 TOLERANCE = {"fp32": 1e-5, "fp16": 2e-3, "bf16": 1.6e-2}
