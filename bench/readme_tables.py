@@ -20,7 +20,7 @@ RESULTS = os.path.join(ROOT, "bench/results/nvidia-h100-80gb-hbm3-2026-11-22")
 LESSON_KERNELS = ["naive", "fused", "warp", "block", "smem", "online", "online_tiled", "best"]
 SESSION_COLS = [32, 128, 1024, 4096, 8192, 8193, 16384, 16385, 32768, 131072, 1048576]
 PEERS_COLS = [32, 64, 128, 1024, 1025, 2049, 8192, 16384, 16385, 32768, 65536, 100003, 131072,
-              262144, 524288, 1048576]
+              262144, 300001, 524288, 600001, 1000003, 1048576]
 
 
 def session_table():
