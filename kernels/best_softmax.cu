@@ -15,9 +15,11 @@
 //     <= 131072       cluster of 2..8 blocks of <= 512 threads, 8 packs,   read MN, write MN
 //                     the size that keeps the most rows resident
 //     <= 524288       cluster of 16 blocks of <= 512, then 1024, threads   read MN, write MN
+//                     (from 393216, where the grid's blocks reach 192
+//                     threads in two teams, the grid instead)
 //     <= 1081344      grid: one block per SM, each holding a slice of      read MN, write MN
 //                     every row; blocks meet through (max, sum) slots
-//                     in global memory, 4 rows behind the row they reduce
+//                     in global memory, 2-4 rows behind the row they reduce
 //     longer          two-pass online over a cluster of up to 16 blocks,   read 2MN (part of
 //                     with L2 eviction policies on its two reads           the second from L2),
 //                     (the row no longer fits on chip)                     write MN
@@ -56,9 +58,10 @@
 //   bytes, and where nothing else keeps the row on chip); a warp per row with
 //   5 or 8 packs a lane for N = 1025 halves (fp16 +1 point, bf16 -8); edge packs of interior rows
 //   as one vector load (N = 2049 halves +3 points, N = 1025 halves -3, fp32 N = 100003 -2).
-// Why 1-2 MB rows stop near 83-89%: a cluster's blocks share one GPC, and on this H100 clusters
-//   of 16 one-SM blocks fit 7 at a time (112 of 132 SMs), of 4 or 8 blocks 120 SMs
-//   (bench/cluster_occupancy.cu). The grid path uses every SM, but pays a fixed cost per row.
+// Where it is weak (bench/README-peers.md): 16-block clusters of over 512 threads a block, which
+//   fit one an SM (a cluster's blocks share one GPC, and on this H100 clusters of 16 one-SM
+//   blocks fit 7 at a time, on 112 of 132 SMs: bench/cluster_occupancy.cu), and the grid on rows
+//   that start off 16 bytes: 65-90% of copy for such N between 262145 and 2^20 (tune-8).
 //
 // Valid N: any N >= 1, every dtype. Without clusters (compute capability < 9) one block of up
 //   to 1024 threads holds 32768 fp32 values and the two-pass path runs one block per row beyond.
