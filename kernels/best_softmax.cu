@@ -934,7 +934,7 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
     constexpr int kRing = LAG + 1;      // register ring: rows reduced and not yet finished
     constexpr int kStaged = AHEAD + 1;  // shared ring: rows in flight and the row reduced
     constexpr int V = Vec<T>::kSize;
-    extern __shared__ uint4 staged[];      // [kStaged][PACKS][blockDim.x]: thread t's packs
+    extern __shared__ uint4 staged[];      // [kStaged][PACKS][blockDim.x], then `scratch`
     __shared__ MaxSum warp_sums[2][32];    // row i: each warp's (max, sum), by row parity
     __shared__ MaxSum warp_slots[2][32];   // row f: each slot warp's merge of its 32 slots
     const int n = static_cast<int>(cols);  // a row of the grid path fits on chip: < 2^31 values

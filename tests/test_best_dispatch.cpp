@@ -162,7 +162,7 @@ TEST(BestDispatch, GridFollowsTheSmCountAndSizesItsWorkspace) {
     const SoftmaxProblem p = SoftmaxProblem::contiguous(256, int64_t{1} << 20);
     EXPECT_EQ(best::workspace_bytes(p, pick(int64_t{1} << 20)), 256u * 132 * 8);
     EXPECT_EQ(best::workspace_bytes(p, pick(524288)), 256u * 132 * 8);  // with two teams too
-    EXPECT_EQ(best::workspace_bytes(p, pick(262144)), 0u);  // a cluster
+    EXPECT_EQ(best::workspace_bytes(p, pick(262144)), 0u);              // a cluster
 }
 
 TEST(BestDispatch, WithoutClustersOneBlockThenTwoPasses) {
