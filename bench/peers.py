@@ -40,7 +40,7 @@ except ImportError:  # --show needs no GPU and no torch
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-# About 25 N from 32 to 2^20: powers of two plus the awkward ones (not a multiple of the vector
+# 27 N from 32 to 2^20: powers of two plus the awkward ones (not a multiple of the vector
 # width, just past a power of two, a multiple of 3).
 # It holds every N of the CLI's default sweep (core/runner/sweep.cpp), so both tables line up,
 # and three odd N between the long powers of two (300001, 600001, 1000003): rows that start off

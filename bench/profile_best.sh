@@ -6,8 +6,8 @@
 # Writes $OUT/ncu-<dtype>-<cols>-<n>.txt per label (OUT defaults to /tmp/sml-out). The clocks are
 # left alone (--clock-control none), as the device notes ask; the 3rd launch is profiled (after
 # warm-up). SOURCE=1 also collects per-instruction counts (SourceCounters) and writes the SASS
-# page, every instruction with its executions and stall samples, to $OUT/sass-<dtype>-<cols>-<n>.csv.gz:
-# where a kernel's issue slots go, instruction by instruction.
+# page, every instruction with its executions and stall samples, to
+# $OUT/sass-<dtype>-<cols>-<n>.csv.gz: where a kernel's issue slots go, instruction by instruction.
 set -o pipefail
 OUT=${OUT:-/tmp/sml-out}
 mkdir -p "$OUT"
