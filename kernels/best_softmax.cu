@@ -657,9 +657,7 @@ struct RowSlice {
         head = frame_head(row_start);
         frame = row_start - head;
         const int row_packs = packs_of(head, n);
-        set_bounds(row_packs, size_of(row_packs, blocks), rank);
-    }
-    __device__ void set_bounds(int row_packs, int size, unsigned rank) {
+        const int size = size_of(row_packs, blocks);
         begin = static_cast<int>(rank) * size;
         end = min(row_packs, begin + size);  // <= begin + T * PACKS
     }
@@ -922,9 +920,9 @@ constexpr int grid_max_threads(int packs) {
 // 2 MB bf16 rows -- 880 a warp a step, 300 of them addresses and bounds -- and the kernel is
 // short of issue slots there; unaligned rows ran 15-40% slower than aligned ones. tune-8.)
 // A row that starts off 16 bytes has edge packs, its first and last, which hold other bytes: they
-// are copied whole wherever those bytes lie inside the tensor (ReadableEdges) and masked once
-// they have landed. kWhole (chosen at launch): every row starts on 16 bytes and ends on a pack's
-// end, so there are no edges to check.
+// are copied whole, except the tensor's own first and last packs (the same rule as
+// ReadableEdges, for rows this long), and masked once they have landed. kWhole (chosen at launch):
+// every row starts on 16 bytes and ends on a pack's end, so there are no edges to check.
 template <typename T, int PACKS, int LAG, int AHEAD, bool kWhole>
 __global__ void __launch_bounds__(grid_max_threads(PACKS))
     best_grid_kernel(const T* __restrict__ in, T* __restrict__ out, int rows, int64_t cols,
@@ -1194,6 +1192,12 @@ static Config two_pass_for(int64_t packs, const DeviceLimits& limits) {
     return c;
 }
 
+// Packs of each block's slice of a row whose aligned frame has `packs` packs, as the cluster and
+// grid kernels cut it (RowSlice::size_of): whole 128-byte lines.
+static int64_t slice_packs(int64_t packs, int blocks) {
+    return ((packs + blocks - 1) / blocks + 7) / 8 * 8;
+}
+
 // The grid path's shape for a row of `packs`: one block per SM and team, 4 packs a thread, 2 rows
 // of loads ahead. Rows up to 256 threads a block (fp32 N <= 540672 on 132 SMs) take two teams,
 // which is as many as the registers hold (2 x 256 threads x 128); longer rows one team (tune-6:
@@ -1206,7 +1210,7 @@ static Config grid_for(int64_t packs, bool whole, const DeviceLimits& limits) {
     c.path = Config::Path::kGrid;
     c.cluster = std::max(1, limits.sm_count);
     c.packs = 4;
-    const int64_t slice = ((packs + c.cluster - 1) / c.cluster + 7) / 8 * 8;
+    const int64_t slice = slice_packs(packs, c.cluster);
     const int64_t threads = ((slice + 3) / 4 + 31) / 32 * 32;
     const int64_t slot_readers = (c.cluster + 31) / 32 * 32;  // a thread per block of a team
     c.threads = static_cast<int>(std::min<int64_t>(std::max(threads, slot_readers), 1 << 20));
@@ -1548,7 +1552,7 @@ static LaunchStep make_grid_step(const LaunchArgs& a, const Config& c, cudaError
     const int vec = vec_of(p.dtype);
     const bool heads_zero = reinterpret_cast<uintptr_t>(a.in) % 16 == 0 && p.in_stride % vec == 0;
     const int64_t frame_packs = (p.cols + (heads_zero ? 0 : vec - 1) + vec - 1) / vec;
-    const int64_t slice = blocks < 1 ? 0 : ((frame_packs + blocks - 1) / blocks + 7) / 8 * 8;
+    const int64_t slice = blocks < 1 ? 0 : slice_packs(frame_packs, blocks);
     if (a.workspace == nullptr || blocks < 1 || blocks > c.threads || teams > 64 ||
         p.rows > 0x7fffffff || !valid_threads(c.threads, grid_max_threads(P)) ||
         slice > int64_t{c.threads} * P) {
