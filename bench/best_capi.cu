@@ -100,10 +100,10 @@ int sml_best_softmax(const void* in, void* out, long long rows, long long cols, 
 // An explicit configuration (path 0 group, 1 cluster, 2 two-pass, 3 grid), for tuning.
 // Sizes in 16-byte packs, as in sml::best::Config; l2 is the two-pass kernel's L2 flags,
 // group_rows the group kernel's rows per group (0: its default), lag, ahead and teams the grid
-// kernel's.
+// kernel's, stash the cluster's packs a thread in shared memory (past 8 in registers).
 int sml_best_softmax_with(const void* in, void* out, long long rows, long long cols, int dtype,
                           int path, int width, int packs, int threads, int cluster, int l2,
-                          int group_rows, int lag, int ahead, int teams) {
+                          int group_rows, int lag, int ahead, int teams, int stash) {
     sml::LaunchArgs a = make_args(in, out, rows, cols, dtype);
     sml::best::Config c;
     c.path = static_cast<sml::best::Config::Path>(path);
@@ -116,11 +116,12 @@ int sml_best_softmax_with(const void* in, void* out, long long rows, long long c
     c.lag = lag;
     c.ahead = ahead;
     c.teams = teams;
+    c.stash = stash;
     a.workspace = workspace(sml::best::workspace_bytes(a.problem, c));
     PlanCache& cache = plan_cache();
-    char fields[112];  // every field, so two tuned variants never share a cached plan
-    std::snprintf(fields, sizeof fields, "%d %d %d %d %d %d %d %d %d %d", path, width, packs,
-                  threads, cluster, l2, group_rows, lag, ahead, teams);
+    char fields[128];  // every field, so two tuned variants never share a cached plan
+    std::snprintf(fields, sizeof fields, "%d %d %d %d %d %d %d %d %d %d %d", path, width, packs,
+                  threads, cluster, l2, group_rows, lag, ahead, teams, stash);
     const std::string key = cache_key(in, out, rows, cols, dtype, fields);
     if (cache.key != key) {
         cache.key.clear();

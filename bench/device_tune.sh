@@ -6,7 +6,8 @@
 # tool returns a limited number): build.txt, tune.txt, test.txt, peers.txt, peers/<device>.json.
 # Usage: bash bench/device_tune.sh [TUNE_COLS] (empty TUNE_COLS skips tuning; PEERS=0 skips the
 # peer benchmark, for a call that only tunes; TUNE_DTYPES="fp32 fp16 bf16" tunes each dtype,
-# into tune.txt, tune-fp16.txt, tune-bf16.txt; TUNE_HALF_COLS sets the N list of fp16/bf16)
+# into tune.txt, tune-fp16.txt, tune-bf16.txt; TUNE_HALF_COLS sets the N list of fp16/bf16;
+# ONLY="TEXT|TEXT" tunes only the configurations whose label holds one of them)
 set -o pipefail
 OUT=${OUT:-/tmp/sml-out}
 mkdir -p "$OUT"
@@ -33,7 +34,7 @@ if [ -n "$TUNE_COLS" ]; then
         name=tune; cols=$TUNE_COLS
         [ "$dtype" != fp32 ] && name=tune-$dtype && cols=${TUNE_HALF_COLS:-$TUNE_COLS}
         timeout ${TUNE_TIMEOUT:-240} python3 bench/peers.py --lib /tmp/libsmlbest.so --tune \
-            --samples 20 --dtype $dtype --cols $cols > "$OUT/$name.txt" 2>&1
+            --samples 20 --dtype $dtype --cols $cols ${ONLY:+--only "$ONLY"} > "$OUT/$name.txt" 2>&1
         echo "tune rc=$?" >> "$OUT/$name.txt"
     done
 fi

@@ -174,9 +174,10 @@ def check(name, fn, x, y, rows):
 # threads, cluster (grid: blocks per team), l2 (two-pass: 1 = L2 evict_last/evict_first
 # policies, 2 = second pass backwards), rows (group: rows per group, 0 = its default), lag (grid:
 # rows reduced ahead of the row finished), ahead (grid: rows of loads in flight past the row
-# reduced), teams (grid: independent teams of `cluster` blocks, each on every teams-th row).
+# reduced), teams (grid: independent teams of `cluster` blocks, each on every teams-th row),
+# stash (cluster: packs a thread in shared memory past its 8 in registers).
 CONFIG_FIELDS = ("path", "width", "packs", "threads", "cluster", "l2", "rows", "lag", "ahead",
-                 "teams")
+                 "teams", "stash")
 
 
 def config(path, **fields):
@@ -227,6 +228,16 @@ def tune_configs(cols, dtype_bytes, sm_count):
                 if 128 <= threads <= 1024:
                     out.append((f"cluster {cluster}x{threads}x{ppt}p",
                                 config(1, packs=ppt, threads=threads, cluster=cluster)))
+    if packs > 32768:  # 8 or 16 blocks of 8 packs a thread in registers, the rest of the slice
+        # in shared memory (best_stash_kernel), at 512 and 384 threads
+        for cluster in (8, 16):
+            slice = -(-(-(-packs // cluster)) // 8) * 8  # whole 128-byte lines (slice_packs)
+            for threads in (512, 384):
+                stash = -(-slice // threads) - 8
+                if 1 <= stash and stash * threads * 16 <= 116 * 1024:
+                    out.append((f"cluster {cluster}x{threads}x8p+{stash}",
+                                config(1, packs=8, threads=threads, cluster=cluster,
+                                       stash=stash)))
     if packs >= 65536:  # the grid: a block per SM in each of 1-4 teams, each on every teams-th row
         blocks = sm_count
         for ppt in (2, 4, 8):  # 1 pack a thread measured slower at every N (tune-5)
@@ -285,7 +296,8 @@ def main():
     ap.add_argument("--samples", type=int, default=30)
     ap.add_argument("--tune", action="store_true", help="time best's alternatives, not peers")
     ap.add_argument("--only", metavar="TEXT", help="--tune: only the configurations whose label "
-                    "contains TEXT (\"grid 132x256x4p lag4 ahead2 teams2\"), e.g. under ncu")
+                    "contains TEXT (\"grid 132x256x4p lag4 ahead2 teams2\"), e.g. under ncu; "
+                    "TEXT|TEXT... for any of several")
     ap.add_argument("--no-peers", action="store_true", help="only copy and best")
     ap.add_argument("--triton-max-block", type=int, default=1 << 19, metavar="ELEMENTS",
                     help="skip the Triton tutorial where its BLOCK_SIZE (next_pow2(N)) is larger: "
@@ -335,7 +347,7 @@ def main():
         contenders = [("copy", lambda: y.copy_(x))]
         if args.tune:
             for label, cfg in tune_configs(cols, esize, sm_count):
-                if args.only and args.only not in label:
+                if args.only and not any(t in label for t in args.only.split("|")):
                     continue
                 contenders.append((label, lambda cfg=cfg: best.run(x, y, code, cfg) or y))
         else:

@@ -751,6 +751,112 @@ __global__ void __launch_bounds__(1024)
 }
 // @endregion cluster-kernel
 
+// 16 bytes from global to shared memory without passing through registers (cp.async, sm_80+).
+// Compiled for a GPU before Ampere (no cp.async), the copy is a plain load and store: correct,
+// without the overlap.
+__device__ __forceinline__ void copy_async16(uint4* dst, const void* src) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    const unsigned to = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(to), "l"(src) : "memory");
+#else
+    *dst = *static_cast<const uint4*>(src);
+#endif
+}
+__device__ __forceinline__ void copy_async_commit() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;" ::: "memory");
+#endif
+}
+template <int kNewest>
+__device__ __forceinline__ void copy_async_wait_all_but() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group %0;" ::"n"(kNewest) : "memory");
+#endif
+}
+
+// @region stash-kernel: rows past a 16-block cluster's registers -- the rest of each slice in
+// shared memory, so two blocks still share an SM
+// Past 16 x 512 threads x 8 packs (1 MB rows), a cluster kernel with larger blocks fits one block
+// an SM: nothing overlaps one row's stores with the next row's loads, and seven 16-block
+// clusters leave 20 of 132 SMs idle (fp32 N = 262145: 75% of copy, 300001: 80%; tune-8). Here a
+// block stays at 512 threads and 8 packs a thread in registers (half an SM's registers), and a
+// thread's further packs of the slice, `stashed` of them, go to its own column of shared memory
+// by cp.async, which needs no registers. Each thread reads back only what it copied itself, so
+// no barrier guards the stash. Two blocks an SM hold up to 2 x ~110 KB there: rows of up to
+// ~2.75 MB (fp32 N ~ 700000, fp16/bf16 N ~ 1.4M) keep their overlap.
+template <typename T>
+__global__ void __launch_bounds__(512, 2)
+    best_stash_kernel(const T* __restrict__ in, T* __restrict__ out, int64_t cols,
+                      int64_t in_stride, int64_t out_stride) {
+    constexpr int PACKS = 8, V = Vec<T>::kSize;
+    using RowCluster = RowCluster<true>;
+    extern __shared__ uint4 stash[];  // [stashed][blockDim.x]: thread t's packs in column t
+    __shared__ PushedStats stats;
+    const unsigned blocks = RowCluster::size(), rank = RowCluster::rank();
+    const int64_t row = blockIdx.x / blocks;
+    const RowSlice<T> g(in + row * in_stride, static_cast<int>(cols), blocks, rank);
+    const int threads = blockDim.x;
+    // The launch sized the stash for the longest frame a row of `cols` has (plan_with checks
+    // that the blocks hold it), so this row's packs past the registers fit.
+    const int slice = RowSlice<T>::size_of(RowSlice<T>::packs_of(g.head, g.n), blocks);
+    const int stashed = (slice + threads - 1) / threads - PACKS;
+    uint4* const column = stash + threadIdx.x;  // stash slot s of this thread: column[s * threads]
+    const ReadableEdges edges = ReadableEdges::of<T>(row, gridDim.x / blocks, in_stride);
+
+    // The copies first (no registers, nothing to wait for), then the register packs.
+    for (int s = 0; s < stashed && g.live(PACKS + s); ++s) {
+        const int q = g.pack_of(PACKS + s), f0 = q * V;
+        if ((f0 >= g.head || edges.before) && (f0 + V <= g.head + g.n || edges.after))
+            copy_async16(&column[s * threads], g.frame + f0);
+        else  // the tensor's own first or last pack, element by element
+            column[s * threads] = load_raw(g.frame, q, g.head, g.n);
+    }
+    copy_async_commit();
+    uint4 raw[PACKS];
+    if (g.whole_packs())
+        g.load(raw);
+    else
+        g.load_edges_last(raw, edges);
+    push_init(stats, blocks);
+
+    // This thread's max over registers and stash (edge packs masked as they are read back),
+    // then exp(x - max) in place of every value, and the sum.
+    float m = kNegInf;
+#pragma unroll
+    for (int p = 0; p < PACKS; ++p)
+        if (g.live(p)) m = pack_max<T>(m, raw[p]);
+    copy_async_wait_all_but<0>();
+    for (int s = 0; s < stashed && g.live(PACKS + s); ++s) {
+        uint4 v = column[s * threads];
+        if (!g.interior(PACKS + s)) {
+            v = mask_outside<T>(v, g.pack_of(PACKS + s) * V, g.head, g.n);
+            column[s * threads] = v;
+        }
+        m = pack_max<T>(m, v);
+    }
+    const float shift = sum_shift(m);
+    float sum = 0.0f;
+#pragma unroll
+    for (int p = 0; p < PACKS; ++p)
+        if (g.live(p)) sum = exp_in_place<T>(raw[p], shift, sum);
+    for (int s = 0; s < stashed && g.live(PACKS + s); ++s) {
+        uint4 v = column[s * threads];
+        sum = exp_in_place<T>(v, shift, sum);
+        column[s * threads] = v;
+    }
+    const MaxSum whole_row = push_row_stats(MaxSum{m, sum}, stats, rank, blocks);
+    const float factor = output_factor(m, whole_row);
+    T* const out_row = out + row * out_stride;
+    g.store(out_row, raw, factor);
+    const bool same_frame = frame_head(out_row) == g.head;
+    for (int s = 0; s < stashed && g.live(PACKS + s); ++s) {
+        float y[V];
+        scale_pack<T>(column[s * threads], factor, y);
+        store_pack(out_row, same_frame, g.pack_of(PACKS + s), g.head, g.n, y);
+    }
+}
+// @endregion stash-kernel
+
 // @region two-pass-kernel: rows too long for on-chip -- online (max, sum), then write
 // Pass 1 keeps a running (max, sum) per thread (step 6's merge rule, `absorb`). Pass 2 reads the
 // slice again and writes it. The second read is cheap only if it comes from L2, and between the
@@ -883,28 +989,6 @@ __device__ __forceinline__ MaxSum slot_value(uint64_t bits) {
 }
 __device__ __forceinline__ bool unwritten(MaxSum v) {
     return v.s < 0.0f;  // a real sum is >= 0 or NaN
-}
-// 16 bytes from global to shared memory without passing through registers (cp.async, sm_80+).
-// Compiled for a GPU before Ampere (no cp.async), the copy is a plain load and store: correct,
-// without the overlap.
-__device__ __forceinline__ void copy_async16(uint4* dst, const void* src) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    const unsigned to = static_cast<unsigned>(__cvta_generic_to_shared(dst));
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(to), "l"(src) : "memory");
-#else
-    *dst = *static_cast<const uint4*>(src);
-#endif
-}
-__device__ __forceinline__ void copy_async_commit() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.commit_group;" ::: "memory");
-#endif
-}
-template <int kNewest>
-__device__ __forceinline__ void copy_async_wait_all_but() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_group %0;" ::"n"(kNewest) : "memory");
-#endif
 }
 
 // Threads a block of the grid kernel may have: 1024 up to 2 packs a thread, then fewer, so a
@@ -1165,7 +1249,8 @@ std::string Config::describe() const {
                    " packs x " + std::to_string(rows_per_group()) + " rows, " +
                    std::to_string(group_threads()) + " threads";
         case Path::kCluster:
-            return "cluster " + n + " x " + t + " threads x " + std::to_string(packs) + " packs";
+            return "cluster " + n + " x " + t + " threads x " + std::to_string(packs) + " packs" +
+                   (stash > 0 ? " + " + std::to_string(stash) + " in shared memory" : "");
         case Path::kTwoPass:
             return "two-pass cluster " + n + " x " + t + " threads" +
                    ((l2 & kL2Policy) != 0 ? ", L2 evict_last/first" : "") +
@@ -1313,6 +1398,20 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
         c.cluster = largest;
         c.threads = threads_for(largest, per_thread);
         return c;
+    }
+    // Past 16 blocks of 512 threads x 8 packs [fp32 N > 262144]: the same blocks, with each
+    // thread's packs past 8 in shared memory (best_stash_kernel), wherever two blocks still fit
+    // an SM -- so one block's stores overlap the other's loads [up to fp32 N ~ 700000]. Without a
+    // GPU to ask, a block takes its stash plus 2 KB (the reservation and its own statics).
+    if (largest > portable) {
+        Config s = c;
+        s.cluster = largest;
+        s.threads = 512;
+        s.stash = static_cast<int>((slice_packs(packs, largest) + s.threads - 1) / s.threads) -
+                  per_thread;
+        const int64_t block_smem = int64_t{s.stash} * s.threads * 16 + 2048;
+        const int blocks = resident ? resident(s) : (2 * block_smem <= limits.smem_per_sm ? 2 : 1);
+        if (blocks >= 2) return s;
     }
     // Where the grid below runs two teams of at least 192 threads a block [fp32 N >= 393216,
     // 1.5 MB rows], it is faster than 16 blocks of over 512 threads, which fit one an SM: seven
@@ -1497,8 +1596,20 @@ static bool valid_threads(int t, int max_threads = 1024) {
     return t >= 32 && t <= max_threads && t % 32 == 0;
 }
 
+// Bytes of shared memory a stash configuration's blocks take for their stash.
+static size_t stash_bytes(const Config& c) {
+    return static_cast<size_t>(c.stash) * static_cast<size_t>(c.threads) * sizeof(uint4);
+}
+
 template <typename T>
 static LaunchStep cluster_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
+    if (c.stash > 0) {  // 8 packs in registers and the rest in shared memory, 2+ blocks a row
+        if (c.packs == 8 && c.cluster > 1 && valid_threads(c.threads, 512))
+            return make_cluster_launch<T>("best_stash", best_stash_kernel<T>, best_stash_kernel<T>,
+                                          c.threads, stash_bytes(c), a, c.cluster, err);
+        *err = cudaErrorInvalidConfiguration;
+        return {};
+    }
     // 1, 2, 4 or 8 packs a thread, in registers.
     if (valid_threads(c.threads)) {
         if (c.packs == 1) return make_cluster_step<T, 1>(a, c, err);
@@ -1646,6 +1757,7 @@ static int64_t capacity(const Config& c, DType t) {
         case Config::Path::kGroup:
             return c.width * c.packs * vec;
         case Config::Path::kCluster:
+            return int64_t{c.cluster} * c.threads * (c.packs + c.stash) * vec;
         case Config::Path::kGrid:
             return int64_t{c.cluster} * c.threads * c.packs * vec;
         case Config::Path::kTwoPass:
@@ -1700,6 +1812,7 @@ static const void* cluster_kernel(int packs) {
 
 template <typename T>
 static const void* cluster_kernel(const Config& c) {
+    if (c.stash > 0) return reinterpret_cast<const void*>(best_stash_kernel<T>);
     return c.cluster > 1 ? cluster_kernel<T, true>(c.packs) : cluster_kernel<T, false>(c.packs);
 }
 
@@ -1720,8 +1833,16 @@ static ResidentBlocks occupancy_of(const LaunchArgs& args) {
                 break;
         }
         int blocks = 0;
+        const size_t smem = stash_bytes(c);
+        // A stash over 48 KB needs the opt-in before the calculator counts it.
+        if (kernel != nullptr && smem > 48 * 1024 &&
+            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 static_cast<int>(smem)) != cudaSuccess) {
+            (void)cudaGetLastError();
+            return 0;  // this GPU cannot give a block that much
+        }
         if (kernel == nullptr || cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                     &blocks, kernel, c.threads, 0) != cudaSuccess) {
+                                     &blocks, kernel, c.threads, smem) != cudaSuccess) {
             (void)cudaGetLastError();
             return std::max(1, 2048 / c.threads);  // unknown: as if threads were the only limit
         }

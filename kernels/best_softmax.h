@@ -27,6 +27,8 @@ struct Config {
     int lag = 0;      // grid: rows a block reduces ahead of the row it finishes (2 or 4)
     int ahead = 0;    // grid: rows of loads in flight past the row reduced; 0 is 2 (2 or 4)
     int teams = 0;    // grid: teams of `cluster` blocks, each on every teams-th row; 0 is 1
+    int stash = 0;    // cluster: packs a thread holds in shared memory, past `packs` (8) in
+                      // registers (best_stash_kernel; clusters of 2 or more blocks)
     int rows_per_group() const { return rows > 0 ? rows : (packs <= 2 ? 2 : 1); }
     int group_threads() const { return threads > 0 ? threads : 32; }
     int grid_ahead() const { return ahead > 0 ? ahead : 2; }

@@ -147,8 +147,9 @@ void check_case(DType dtype, int64_t rows, int64_t cols, int64_t in_stride, int6
     if (rows >= 5 && cols > 1) EXPECT_EQ(c.expected_nan_rows, 2);  // all -inf row, NaN row
 }
 
-const int64_t kCols[] = {1,    2,    7,     31,    32,    33,     127,    1000,   1024,    1025,
-                         2049, 4097, 12288, 16385, 32771, 100003, 131072, 262145, 1048576, 2097152};
+const int64_t kCols[] = {1,     2,      7,      31,     32,     33,      127,
+                         1000,  1024,   1025,   2049,   4097,   12288,   16385,
+                         32771, 100003, 131072, 262145, 600001, 1048576, 2097152};
 
 int64_t rows_for(int64_t cols) {
     return cols >= 100000 ? 3 : (cols >= 4096 ? 7 : 37);
@@ -201,6 +202,15 @@ TEST(BestPaths, EveryPathMatchesReference) {
     cluster16.cluster = 16;
     cluster16.threads = 416;
     cluster16.packs = 8;
+    // 8 packs a thread in registers and the rest of the slice in shared memory (the stash): 4
+    // blocks of 64 threads with 4 packs each there, and the dispatcher's 16 x 512 shape with 11.
+    best::Config stash4 = cluster4;
+    stash4.threads = 64;
+    stash4.packs = 8;
+    stash4.stash = 4;
+    best::Config stash16 = cluster16;
+    stash16.threads = 512;
+    stash16.stash = 11;
     DeviceLimits limits;
     ASSERT_TRUE(query_device_limits(0, &limits));
     // The grid path: every block on every row, LAG rows between reducing and finishing a row.
@@ -260,6 +270,15 @@ TEST(BestPaths, EveryPathMatchesReference) {
             check_case(t, 5, 300001, 300001, 300001, 0, &two_pass8);
             check_case(t, 5, 300001, 300005, 300001, 1, &two_pass8_l2);
             check_case(t, 5, 200003, 200007, 200003, 1, &cluster16);
+            // The same bytes in every dtype: 3001 packs (12001 fp32 values) over 4 blocks puts
+            // a block's last 4 of 12 slots in the stash, the row's last pack among them; odd
+            // contiguous rows read their edge packs whole from the stash and mask them there.
+            const int64_t per_pack = 16 / dtype_size(t);
+            const int64_t n4 = 3000 * per_pack + 1, n16 = 150000 * per_pack + 1;
+            check_case(t, 7, n4, n4, n4, 0, &stash4);
+            check_case(t, 7, n4 - 2, n4 + 1, n4 - 2, 1, &stash4);
+            check_case(t, 5, n16, n16, n16, 0, &stash16);
+            check_case(t, 5, n16 - 9, n16 - 9, n16 + 3, 3, &stash16);
         }
     }
 }

@@ -178,6 +178,7 @@ int64_t capacity(const Config& c, DType t) {
         case Path::kGroup:
             return int64_t{c.width} * c.packs * vec;
         case Path::kCluster:
+            return int64_t{c.cluster} * c.threads * (c.packs + c.stash) * vec;
         case Path::kGrid:
             return int64_t{c.cluster} * c.threads * c.packs * vec;
         case Path::kTwoPass:
@@ -203,6 +204,14 @@ TEST(BestDispatch, EveryShapeHoldsItsRowAndIsALegalLaunch) {
                     const int64_t slack = aligned ? 0 : 16 / dtype_size(t) - 1;
                     ASSERT_GE(capacity(c, t), cols + slack);
                     ASSERT_GE(c.cluster, 1);
+                    if (c.stash > 0) {  // 8 packs in registers, 2 blocks an SM
+                        ASSERT_EQ(c.path, Path::kCluster);
+                        ASSERT_EQ(c.packs, 8);
+                        ASSERT_GE(c.cluster, 2);
+                        ASSERT_LE(c.threads, 512);
+                        ASSERT_LE(2 * (int64_t{c.stash} * c.threads * 16 + 2048),
+                                  limits.smem_per_sm);
+                    }
                     if (c.path == Path::kGrid) {  // blocks on every SM; 4 packs a thread
                         ASSERT_EQ(c.cluster, limits.sm_count);
                         ASSERT_LE(c.threads * c.packs, 2048);
