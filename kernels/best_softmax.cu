@@ -803,8 +803,11 @@ __global__ void __launch_bounds__(512, 2)
     uint4* const column = stash + threadIdx.x;  // stash slot s of this thread: column[s * threads]
     const ReadableEdges edges = ReadableEdges::of<T>(row, gridDim.x / blocks, in_stride);
 
+    // Stash slots that hold packs of this row (the last block's slice may end early).
+    const int live = max(0, min(stashed, (g.end - g.pack_of(PACKS) + threads - 1) / threads));
+
     // The copies first (no registers, nothing to wait for), then the register packs.
-    for (int s = 0; s < stashed && g.live(PACKS + s); ++s) {
+    for (int s = 0; s < live; ++s) {
         const int q = g.pack_of(PACKS + s), f0 = q * V;
         if ((f0 >= g.head || edges.before) && (f0 + V <= g.head + g.n || edges.after))
             copy_async16(&column[s * threads], g.frame + f0);
@@ -820,26 +823,27 @@ __global__ void __launch_bounds__(512, 2)
     push_init(stats, blocks);
 
     // This thread's max over registers and stash (edge packs masked as they are read back),
-    // then exp(x - max) in place of every value, and the sum.
+    // then exp(x - max) in place of every value, and the sum. The stash loops are unrolled by
+    // 4, so several shared-memory reads are in flight at once.
     float m = kNegInf;
 #pragma unroll
     for (int p = 0; p < PACKS; ++p)
         if (g.live(p)) m = pack_max<T>(m, raw[p]);
     copy_async_wait_all_but<0>();
-    for (int s = 0; s < stashed && g.live(PACKS + s); ++s) {
-        uint4 v = column[s * threads];
-        if (!g.interior(PACKS + s)) {
-            v = mask_outside<T>(v, g.pack_of(PACKS + s) * V, g.head, g.n);
-            column[s * threads] = v;
-        }
-        m = pack_max<T>(m, v);
-    }
+    // The row's head pack, frame slot 0, is in registers; its last pack may be a thread's last
+    // live stash slot.
+    if (const int s = live - 1; s >= 0 && !g.interior(PACKS + s))
+        column[s * threads] =
+            mask_outside<T>(column[s * threads], g.pack_of(PACKS + s) * V, g.head, g.n);
+#pragma unroll 4
+    for (int s = 0; s < live; ++s) m = pack_max<T>(m, column[s * threads]);
     const float shift = sum_shift(m);
     float sum = 0.0f;
 #pragma unroll
     for (int p = 0; p < PACKS; ++p)
         if (g.live(p)) sum = exp_in_place<T>(raw[p], shift, sum);
-    for (int s = 0; s < stashed && g.live(PACKS + s); ++s) {
+#pragma unroll 4
+    for (int s = 0; s < live; ++s) {
         uint4 v = column[s * threads];
         sum = exp_in_place<T>(v, shift, sum);
         column[s * threads] = v;
@@ -849,7 +853,8 @@ __global__ void __launch_bounds__(512, 2)
     T* const out_row = out + row * out_stride;
     g.store(out_row, raw, factor);
     const bool same_frame = frame_head(out_row) == g.head;
-    for (int s = 0; s < stashed && g.live(PACKS + s); ++s) {
+#pragma unroll 4
+    for (int s = 0; s < live; ++s) {
         float y[V];
         scale_pack<T>(column[s * threads], factor, y);
         store_pack(out_row, same_frame, g.pack_of(PACKS + s), g.head, g.n, y);
