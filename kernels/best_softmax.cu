@@ -1071,12 +1071,6 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
     const int last_p0 = kWhole ? -1 : slot_p(last_q0),
               last_p1 = kWhole ? -1 : slot_p(frame_packs - 1);
     const bool may_edge = !kWhole && (first_q == 0 || last_p0 >= 0 || last_p1 >= 0);
-    // Every other warp of an unaligned grid takes the code of whole rows, offset by the row's
-    // head, behind a branch its lanes agree on. Written as predicates instead, the edge checks
-    // cost every warp a third more instructions a step (a step waits on its warps' dependent
-    // chains, and the grid on its slowest block: fp32 N = 786433 at 78% of copy, 786432 at 89%,
-    // both at lag 2; tune-9).
-    const bool edge_warp = !kWhole && __any_sync(kFullMask, may_edge);
     auto head_of = [&](const T* row_start) { return kWhole ? 0 : frame_head(row_start); };
     // Pack p is in this row's frame (only a may_edge thread can hold a slot past a short frame).
     auto holds = [&](int p, int head) {
@@ -1121,24 +1115,18 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
             const T* src = start - head + first;
             const int64_t global_row = team + int64_t{row} * teams;
             const bool tensor_ends = may_edge && (global_row == 0 || global_row == all_rows - 1);
-            if (!edge_warp) {
 #pragma unroll
-                for (int p = 0; p < PACKS; ++p)
-                    if (p < slot_count) copy_async16(staged_pack(row, p), src + p * pack_step);
-            } else {
-#pragma unroll
-                for (int p = 0; p < PACKS; ++p) {
-                    if (!holds(p, head)) continue;
-                    const int f0 = first + p * pack_step;
-                    if (tensor_ends && is_edge(f0, head)) {  // other bytes outside the tensor
-                        T* v = reinterpret_cast<T*>(staged_pack(row, p));
+            for (int p = 0; p < PACKS; ++p) {
+                if (!holds(p, head)) continue;
+                const int f0 = first + p * pack_step;
+                if (tensor_ends && is_edge(f0, head)) {  // other bytes outside the tensor
+                    T* v = reinterpret_cast<T*>(staged_pack(row, p));
 #pragma unroll 1
-                        for (int k = 0; k < V; ++k)
-                            v[k] = f0 + k < head || f0 + k >= head + n ? from_float<T>(kNegInf)
-                                                                       : src[p * pack_step + k];
-                    } else {
-                        copy_async16(staged_pack(row, p), src + p * pack_step);
-                    }
+                    for (int k = 0; k < V; ++k)
+                        v[k] = f0 + k < head || f0 + k >= head + n ? from_float<T>(kNegInf)
+                                                                   : src[p * pack_step + k];
+                } else {
+                    copy_async16(staged_pack(row, p), src + p * pack_step);
                 }
             }
         }
@@ -1146,25 +1134,17 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
     };
     // Row i: this thread's max, the exps in place, and the warp's (max, sum) into warp_sums.
     auto reduce = [&](int row, uint4(&x)[PACKS], float& m_out) {
-        MaxSum mine;
-        if (!edge_warp) {
-#pragma unroll
-            for (int p = 0; p < PACKS; ++p)
-                if (p < slot_count) x[p] = *staged_pack(row, p);
-            mine = thread_exps<T>(x, [&](int p) { return p < slot_count; });
-        } else {
-            const int head = head_of(in + row * in_stride);
-            if (may_edge) {  // the row's edge packs have landed: mask what is not the row's
-                int tail = V;
-                const int tail_p = tail_of(head, tail);
-                if (first_q == 0 && head > 0) mask_staged(staged_pack(row, 0), head, V);
-                if (tail_p >= 0) mask_staged(staged_pack(row, tail_p), 0, tail);
-            }
-#pragma unroll
-            for (int p = 0; p < PACKS; ++p)
-                if (holds(p, head)) x[p] = *staged_pack(row, p);
-            mine = thread_exps<T>(x, [&](int p) { return holds(p, head); });
+        const int head = head_of(in + row * in_stride);
+        if (may_edge) {  // the row's edge packs have landed: mask what is not the row's
+            int tail = V;
+            const int tail_p = tail_of(head, tail);
+            if (first_q == 0 && head > 0) mask_staged(staged_pack(row, 0), head, V);
+            if (tail_p >= 0) mask_staged(staged_pack(row, tail_p), 0, tail);
         }
+#pragma unroll
+        for (int p = 0; p < PACKS; ++p)
+            if (holds(p, head)) x[p] = *staged_pack(row, p);
+        const MaxSum mine = thread_exps<T>(x, [&](int p) { return holds(p, head); });
         m_out = mine.m;
         const MaxSum w = warp_merge(mine);
         if (lane == 0) warp_sums[row & 1][warp] = w;
@@ -1178,16 +1158,6 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
         const int head = head_of(in + row * in_stride);
         const bool same_frame = head_of(out_row) == head;
         T* dst = out_row - head + first;  // where the pack goes in a frame like the input's
-        if (!edge_warp && same_frame) {
-#pragma unroll
-            for (int p = 0; p < PACKS; ++p) {
-                if (p >= slot_count) continue;
-                float y[V];
-                scale_pack<T>(x[p], factor, y);
-                store16(reinterpret_cast<uint4*>(dst + p * pack_step), pack<T>(y));
-            }
-            return;
-        }
         int tail_f0 = -1;
 #pragma unroll
         for (int p = 0; p < PACKS; ++p) {
