@@ -249,7 +249,8 @@ def tune_configs(cols, dtype_bytes, sm_count):
             for teams in (1, 2, 3, 4):
                 if threads * teams > 1024:  # beyond that, registers run out at any shape
                     continue  # (a shape too large to be resident fails its launch, and says so)
-                for lag, ahead in ((2, 2), (4, 2)):  # (4, 4) measured no faster (tune-6)
+                lags = ((2, 2), (3, 2), (4, 2)) if ppt == 4 else ((2, 2), (4, 2))
+                for lag, ahead in lags:  # (4, 4) measured no faster (tune-6)
                     if (lag + 1) * ppt * 4 + 36 > 65536 // max_threads:
                         continue  # the register ring of exps would spill (a rough bound)
                     if ((ahead + 1) * ppt + 1) * threads * 16 * teams > 227 * 1024:

@@ -1717,6 +1717,8 @@ static LaunchStep grid_lag_step(const LaunchArgs& a, const Config& c, cudaError_
     if (c.lag == 2 && ahead == 2) return make_grid_step<T, P, 2, 2>(a, c, err);
     if (c.lag == 2 && ahead == 4) return make_grid_step<T, P, 2, 4>(a, c, err);
     if (c.lag == 4 && ahead == 2) return make_grid_step<T, P, 4, 2>(a, c, err);
+    if constexpr (P == 4)  // one team on rows that are not whole packs (lag 4 spills there)
+        if (c.lag == 3 && ahead == 2) return make_grid_step<T, P, 3, 2>(a, c, err);
     if (c.lag == 4 && ahead == 4) return make_grid_step<T, P, 4, 4>(a, c, err);
     *err = cudaErrorInvalidConfiguration;
     return {};
