@@ -7,6 +7,7 @@
 # The device tool returns at most 8 files, so logs travel as one tarball. Files in $OUT:
 #   session.json session.csv summary.txt sass.tar.gz logs.tar.gz peers-<device>-<date>-fp32.json
 # Usage (through the device tool, from the repo root): bash bench/record_session.sh
+#   SKIP_PEERS=1 leaves out step 2, which with a cold Triton cache can outlast one device call.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/.."
 OUT=${OUT:-$PWD/out}
@@ -28,7 +29,9 @@ cp "$OUT_DR"/*.log "$LOGS/" 2>/dev/null
 
 wait $LIB_PID
 PEERS=$(mktemp -d)
-if [ -f /tmp/libsmlbest.so ]; then
+if [ "${SKIP_PEERS:-0}" = 1 ]; then
+  echo "peers skipped (SKIP_PEERS=1): run bench/peers.py in calls of their own"
+elif [ -f /tmp/libsmlbest.so ]; then
   # The lesson kernels come from this call's sweep (session.json), so peers.py skips its --cli.
   timeout 480 python3 bench/peers.py --lib /tmp/libsmlbest.so --samples 30 --out "$PEERS" \
     >"$LOGS/peers.txt" 2>&1

@@ -632,6 +632,29 @@ __global__ void __launch_bounds__(512)
 }
 // @endregion group-kernel
 
+// 16 bytes from global to shared memory without passing through registers (cp.async, sm_80+).
+// Compiled for a GPU before Ampere (no cp.async), the copy is a plain load and store: correct,
+// without the overlap.
+__device__ __forceinline__ void copy_async16(uint4* dst, const void* src) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    const unsigned to = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(to), "l"(src) : "memory");
+#else
+    *dst = *static_cast<const uint4*>(src);
+#endif
+}
+__device__ __forceinline__ void copy_async_commit() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;" ::: "memory");
+#endif
+}
+template <int kNewest>
+__device__ __forceinline__ void copy_async_wait_all_but() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group %0;" ::"n"(kNewest) : "memory");
+#endif
+}
+
 // @region cluster-kernel: a row per block or per cluster; each block keeps its slice on chip
 // The row's packs (of its aligned frame) are shared evenly between the blocks of the cluster, in
 // slices of whole 128-byte lines: block `rank` owns [rank * S, (rank + 1) * S), S = ceil(packs /
@@ -749,33 +772,9 @@ __global__ void __launch_bounds__(1024)
         g.store(out + row * out_stride, raw, output_factor(mine.m, whole_row));
     }
 }
-// @endregion cluster-kernel
 
-// 16 bytes from global to shared memory without passing through registers (cp.async, sm_80+).
-// Compiled for a GPU before Ampere (no cp.async), the copy is a plain load and store: correct,
-// without the overlap.
-__device__ __forceinline__ void copy_async16(uint4* dst, const void* src) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    const unsigned to = static_cast<unsigned>(__cvta_generic_to_shared(dst));
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(to), "l"(src) : "memory");
-#else
-    *dst = *static_cast<const uint4*>(src);
-#endif
-}
-__device__ __forceinline__ void copy_async_commit() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.commit_group;" ::: "memory");
-#endif
-}
-template <int kNewest>
-__device__ __forceinline__ void copy_async_wait_all_but() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_group %0;" ::"n"(kNewest) : "memory");
-#endif
-}
-
-// @region stash-kernel: rows past a 16-block cluster's registers -- the rest of each slice in
-// shared memory, so two blocks still share an SM
+// The stash kernel: rows past a 16-block cluster's registers, the rest of each slice in shared
+// memory, so that two blocks still share an SM.
 // Past 16 x 512 threads x 8 packs (1 MB rows), a cluster kernel with larger blocks fits one block
 // an SM: nothing overlaps one row's stores with the next row's loads, and seven 16-block
 // clusters leave 20 of 132 SMs idle (fp32 N = 262145: 75% of copy, 300001: 80%; tune-8). Here a
@@ -860,7 +859,7 @@ __global__ void __launch_bounds__(512, 2)
         store_pack(out_row, same_frame, g.pack_of(PACKS + s), g.head, g.n, y);
     }
 }
-// @endregion stash-kernel
+// @endregion cluster-kernel
 
 // @region two-pass-kernel: rows too long for on-chip -- online (max, sum), then write
 // Pass 1 keeps a running (max, sum) per thread (step 6's merge rule, `absorb`). Pass 2 reads the
@@ -1291,10 +1290,11 @@ static int64_t slice_packs(int64_t packs, int blocks) {
 // The grid path's shape for a row of `packs`: one block per SM and team, 4 packs a thread, 2 rows
 // of loads ahead. Rows up to 256 threads a block (fp32 N <= 540672 on 132 SMs) take two teams,
 // which is as many as the registers hold (2 x 256 threads x 128); longer rows one team (tune-6:
-// 2 MB rows 94% with two teams against 67% with one). The lag is 4 rows, except for two teams on
-// rows that are not `whole` (whole packs, every row on 16 bytes): that kernel needs more
-// registers, and at lag 4 it spills (tune-8, 2 MB rows: whole bf16 96.4% at lag 4 against 93.7%
-// at lag 2; N = 2^20 + 1 bf16 64.6% against 85.7%). threads > 512 means the row does not fit.
+// 2 MB rows 94% with two teams against 67% with one). The lag is 4 rows for `whole` rows (whole
+// packs, every row on 16 bytes). The kernel for other rows needs more registers and spills at
+// lag 4, so it runs lag 2 with two teams (tune-8, 2 MB rows: whole bf16 96.4% at lag 4 against
+// 93.7% at lag 2; N = 2^20 + 1 bf16 64.6% against 85.7%) and lag 3 with one (tune-9, fp32
+// N = 1000003: 92.8% against 88.2% at lag 2 and 82.5% at lag 4). threads > 512: no fit.
 static Config grid_for(int64_t packs, bool whole, const DeviceLimits& limits) {
     Config c;
     c.path = Config::Path::kGrid;
@@ -1305,7 +1305,7 @@ static Config grid_for(int64_t packs, bool whole, const DeviceLimits& limits) {
     const int64_t slot_readers = (c.cluster + 31) / 32 * 32;  // a thread per block of a team
     c.threads = static_cast<int>(std::min<int64_t>(std::max(threads, slot_readers), 1 << 20));
     c.teams = c.threads <= 256 ? 2 : 1;
-    c.lag = c.teams == 2 && !whole ? 2 : 4;
+    c.lag = whole ? 4 : (c.teams == 2 ? 2 : 3);
     c.ahead = 2;
     return c;
 }
@@ -1408,7 +1408,17 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     // thread's packs past 8 in shared memory (best_stash_kernel), wherever two blocks still fit
     // an SM -- so one block's stores overlap the other's loads [up to fp32 N ~ 700000]. Without a
     // GPU to ask, a block takes its stash plus 2 KB (the reservation and its own statics).
-    if (largest > portable) {
+    // Measured (tune-9): fp32 N = 262145 98.5% of copy (16 x 544 threads: 75%), 300001 97.5%
+    // (80%), 600001 94% (the grid: 65%), bf16 N = 1000003 96% (83%). Rows of whole packs on 16
+    // bytes take the grid instead where it runs two teams of 256 threads a block [fp32 N >
+    // 516096, 2 MB rows], with no edges to handle: fp32 N = 524288 97.8% against 97.2%, bf16
+    // N = 2^20 97.0% against 94.7%. At fp32 N = 393216 (192 threads) the stash wins, 98.2%
+    // against 96.8%, and so it does against one team (fp32 N = 524288: 87%).
+    const bool whole = aligned && cols % vec == 0;
+    const Config grid = grid_for(packs, whole, limits);
+    const bool grid_fits = limits.cc_major >= 9 && grid.threads <= 512;
+    const bool grid_wins = whole && grid_fits && grid.teams == 2 && grid.threads >= 256;
+    if (largest > portable && !grid_wins) {
         Config s = c;
         s.cluster = largest;
         s.threads = 512;
@@ -1418,14 +1428,12 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
         const int blocks = resident ? resident(s) : (2 * block_smem <= limits.smem_per_sm ? 2 : 1);
         if (blocks >= 2) return s;
     }
-    // Where the grid below runs two teams of at least 192 threads a block [fp32 N >= 393216,
-    // 1.5 MB rows], it is faster than 16 blocks of over 512 threads, which fit one an SM: seven
-    // 16-block clusters leave 20 of 132 SMs idle (tune-6: 2 MB fp32 94% against 83%; tune-8:
-    // 1.5 MB bf16 96% against 87%). With one team, as on a GPU of fewer SMs, it measured 58-67%
-    // at 2 MB; with blocks of 160 threads, 59-80% at 1 MB (tune-8).
-    const bool whole = aligned && cols % vec == 0;
-    const Config grid = grid_for(packs, whole, limits);
-    const bool grid_fits = limits.cc_major >= 9 && grid.threads <= 512;
+    // Where no stash fits two blocks an SM (or whole rows take the grid, above): 16 blocks of
+    // over 512 threads, which fit one an SM, unless the grid below runs two teams of at least
+    // 192 threads a block [fp32 N >= 393216, 1.5 MB rows]. Seven 16-block clusters leave 20 of
+    // 132 SMs idle (tune-6: 2 MB fp32 grid 94% against 83%; tune-8: 1.5 MB bf16 96% against 87%).
+    // With one team, as on a GPU of fewer SMs, it measured 58-67% at 2 MB; with blocks of 160
+    // threads, 59-80% at 1 MB (tune-8).
     for (int cl : {portable, largest}) {
         if (cl == largest && grid_fits && grid.teams == 2 && grid.threads >= 192) break;
         if (threads_for(cl, per_thread) <= 1024) {

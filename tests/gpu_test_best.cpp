@@ -147,9 +147,9 @@ void check_case(DType dtype, int64_t rows, int64_t cols, int64_t in_stride, int6
     if (rows >= 5 && cols > 1) EXPECT_EQ(c.expected_nan_rows, 2);  // all -inf row, NaN row
 }
 
-const int64_t kCols[] = {1,     2,      7,      31,     32,     33,      127,
-                         1000,  1024,   1025,   2049,   4097,   12288,   16385,
-                         32771, 100003, 131072, 262145, 600001, 1048576, 2097152};
+const int64_t kCols[] = {1,      2,      7,      31,      32,      33,     127,   1000,
+                         1024,   1025,   2049,   4097,    12288,   16385,  32771, 100003,
+                         131072, 262145, 600001, 1000003, 1048576, 2097152};
 
 int64_t rows_for(int64_t cols) {
     return cols >= 100000 ? 3 : (cols >= 4096 ? 7 : 37);
@@ -235,12 +235,16 @@ TEST(BestPaths, EveryPathMatchesReference) {
     // team with no row, one row, or one row fewer than the others).
     const best::Config teams2 = grid(16, 256, 4, 4, 2, 2);
     const best::Config teams3 = grid(16, 128, 2, 2, 2, 3);
+    // Lag 3, which the dispatcher gives one team on rows that are not whole packs: its ring of
+    // 4 rows wraps out of step with the shared ring of 3.
+    const best::Config lag3 = grid(16, 256, 4, 3, 2);
     for (DType t : {DType::f32, DType::f16, DType::bf16}) {
         check_case(t, 9, 300001, 300001, 300001, 0, &grid_gpu);
         check_case(t, 5, 1048576, 1048579, 1048576, 1, &grid_wide);
         for (int64_t rows : {1, 2, 6, 7, 8, 11, 37})
             check_case(t, rows, 30001, 30003, 30001, 1, &grid16);
         for (int64_t rows : {1, 2, 5}) check_case(t, rows, 5000, 5000, 5000, 0, &grid8);
+        for (int64_t rows : {1, 3, 4, 5, 13}) check_case(t, rows, 30001, 30001, 30001, 0, &lag3);
         for (int64_t rows : {1, 2, 3, 7, 12, 37}) {
             check_case(t, rows, 30001, 30003, 30001, 1, &teams2);
             check_case(t, rows, 12345, 12345, 12347, 0, &teams3);

@@ -112,29 +112,43 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     EXPECT_EQ(pick(100003, DType::f16, false, kH100, roomy_224).describe(),
               "cluster 7 x 224 threads x 8 packs");
     EXPECT_EQ(pick(131072).describe(), "cluster 8 x 512 threads x 8 packs");
-    // Past 8 blocks of 512: 16 blocks (non-portable) of 512, then of 1024.
+    // Past 8 blocks of 512: 16 blocks (non-portable) of 512 threads x 8 packs in registers...
     EXPECT_EQ(pick(131076).describe(), "cluster 16 x 288 threads x 8 packs");
     EXPECT_EQ(pick(262144).describe(), "cluster 16 x 512 threads x 8 packs");
-    EXPECT_EQ(pick(262148).describe(), "cluster 16 x 544 threads x 8 packs");
-    // Its blocks would have 160 threads (the grid's own minimum: a slot reader per block).
-    EXPECT_EQ(pick(300000).describe(), "cluster 16 x 608 threads x 8 packs");
-    // From 1.5 MB rows, the grid: every SM holds a slice of every row, up to 2048 packs a block;
-    // two teams of blocks, each on every other row, while their registers fit (192 to 256
-    // threads), finishing a row 4 steps after reducing it -- 2 for rows that are not whole packs
-    // on 16 bytes, whose kernel spills at 4.
-    EXPECT_EQ(pick(393216).describe(),
-              "grid 132 blocks x 192 threads x 4 packs, lag 4, 2 rows ahead, 2 teams");
+    // ...then the same blocks with the rest of each thread's share of the slice in shared
+    // memory (the stash), while two blocks fit an SM: 2 x (stash + 2 KB) <= 228 KB without a GPU
+    // to ask. 262148 values: 65537 packs, a slice of 4104 (whole 128-byte lines), 9 a thread.
+    EXPECT_EQ(pick(262148).describe(), "cluster 16 x 512 threads x 8 packs + 1 in shared memory");
+    EXPECT_EQ(pick(300000).describe(), "cluster 16 x 512 threads x 8 packs + 2 in shared memory");
+    EXPECT_EQ(pick(393216).describe(), "cluster 16 x 512 threads x 8 packs + 4 in shared memory");
+    // Rows of whole packs on 16 bytes take the grid where it runs two teams of 256 threads a
+    // block (2 MB rows), finishing a row 4 steps after reducing it...
     EXPECT_EQ(pick(524280).describe(),
               "grid 132 blocks x 256 threads x 4 packs, lag 4, 2 rows ahead, 2 teams");
     EXPECT_EQ(pick(524288).describe(), pick(524280).describe());
-    EXPECT_EQ(pick(524289).describe(),
-              "grid 132 blocks x 256 threads x 4 packs, lag 2, 2 rows ahead, 2 teams");
-    EXPECT_EQ(pick(524288, DType::f32, false).describe(), pick(524289).describe());
     EXPECT_EQ(pick(540672).describe(), pick(524288).describe());
-    EXPECT_EQ(pick(540673).describe(),
-              "grid 132 blocks x 288 threads x 4 packs, lag 4, 2 rows ahead");
+    // ...other rows stay with the stash, up to 14 packs a thread there (fp32 N ~ 700000).
+    EXPECT_EQ(pick(524289).describe(), "cluster 16 x 512 threads x 8 packs + 9 in shared memory");
+    EXPECT_EQ(pick(524288, DType::f32, false).describe(), pick(524289).describe());
+    EXPECT_EQ(pick(600001).describe(), "cluster 16 x 512 threads x 8 packs + 11 in shared memory");
+    EXPECT_EQ(pick(700000).describe(), "cluster 16 x 512 threads x 8 packs + 14 in shared memory");
+    // Past that, one team of the grid: lag 4 for whole rows, 3 for others (their kernel spills at
+    // 4), as the occupancy calculator on a GPU would also say the stash no longer fits twice.
+    EXPECT_EQ(pick(540673).describe(), "cluster 16 x 512 threads x 8 packs + 9 in shared memory");
+    EXPECT_EQ(pick(786432).describe(),
+              "grid 132 blocks x 384 threads x 4 packs, lag 4, 2 rows ahead");
+    EXPECT_EQ(pick(786433).describe(),
+              "grid 132 blocks x 384 threads x 4 packs, lag 3, 2 rows ahead");
     EXPECT_EQ(pick(int64_t{1} << 20).describe(),
               "grid 132 blocks x 512 threads x 4 packs, lag 4, 2 rows ahead");
+    EXPECT_EQ(pick(1000003).describe(),
+              "grid 132 blocks x 480 threads x 4 packs, lag 3, 2 rows ahead");
+    // Where the occupancy calculator says a stash fits only once an SM, the stash is not taken.
+    auto one_stash = [](const Config& c) { return c.stash > 0 ? 1 : 2; };
+    EXPECT_EQ(pick(300000, DType::f32, true, kH100, one_stash).describe(),
+              "cluster 16 x 608 threads x 8 packs");
+    EXPECT_EQ(pick(524289, DType::f32, true, kH100, one_stash).describe(),
+              "grid 132 blocks x 256 threads x 4 packs, lag 2, 2 rows ahead, 2 teams");
     EXPECT_EQ(pick(132 * 2048 * 4).path, Path::kGrid);
     // Longer rows are read twice, on a cluster of one block per 8192 packs.
     EXPECT_EQ(pick(132 * 2048 * 4 + 1).describe(),
@@ -154,9 +168,9 @@ TEST(BestDispatch, GridFollowsTheSmCountAndSizesItsWorkspace) {
     pcie.sm_count = 114;  // an H100 PCIe: 114 x 2048 packs hold 933888 fp32 values
     EXPECT_EQ(pick(900000, DType::f32, true, pcie).describe(),
               "grid 114 blocks x 512 threads x 4 packs, lag 4, 2 rows ahead");
-    // 2 MB rows there would leave one team (288 threads a block): the 16-block cluster instead.
+    // 2 MB rows there would leave the grid one team (288 threads a block): the stash instead.
     EXPECT_EQ(pick(524288, DType::f32, true, pcie).describe(),
-              "cluster 16 x 1024 threads x 8 packs");
+              "cluster 16 x 512 threads x 8 packs + 8 in shared memory");
     EXPECT_EQ(pick(int64_t{1} << 20, DType::f32, true, pcie).path, Path::kTwoPass);
     EXPECT_EQ(pick(int64_t{1} << 20, DType::f32, true, ampere()).path, Path::kTwoPass);
     const SoftmaxProblem p = SoftmaxProblem::contiguous(256, int64_t{1} << 20);
