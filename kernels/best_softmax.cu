@@ -238,7 +238,8 @@ __device__ __forceinline__ void store_pack(T* out_row, bool same_frame, I q, int
 // for any m (here the thread's or the group's max). One MUFU.EX2 per element instead of two:
 // an fp16 pack holds 8 values, and with two exps each an fp16 row ran out of instruction issue
 // before it ran out of bandwidth. For fp16/bf16 the exps are stored rounded to the dtype, which
-// the output is anyway (one more rounding: still within tolerance_for(dtype)).
+// the output is anyway (one more rounding: still within tolerance_for(dtype)), fp16's scaled to
+// stay clear of its subnormals (exp_in_place).
 
 // The max of a pack. fp16/bf16 compare in pairs (HMNMX2: a max is exact in any format), then
 // widen two values instead of eight. NaN is skipped, as fmaxf does; the sum catches it.
@@ -271,13 +272,23 @@ __device__ __forceinline__ float sum_shift(float m) {
 }
 
 // Replaces each value x of the pack by exp(x - shift) and returns s plus their sum.
+// fp16 keeps its exps times 2^15: fp16 is normal only down to 2^-14, and an exp stored below
+// that loses relative precision, which the sum (taken in fp32) does not see -- the outputs of a
+// row holding many values a thread then summed to 1 +- 3e-3 (fp16 N = 1000003, the stash's 128
+// values a thread; tune-9). Scaled, exps stay normal down to e^-20 and the largest is 32768.
+// The sum carries the same factor, and every kernel divides the exps by their own sum, so the
+// factor cancels. bf16 has fp32's range and fp32 needs no help.
 template <typename T>
 __device__ __forceinline__ float exp_in_place(uint4& raw, float shift, float s) {
+    constexpr float kBias = std::is_same_v<T, __half> ? 15.0f : 0.0f;  // log2 of the scale
     float x[Vec<T>::kSize];
     unpack<T>(raw, x);
 #pragma unroll
     for (int k = 0; k < Vec<T>::kSize; ++k) {
-        x[k] = ex2((x[k] - shift) * kLog2e);
+        if constexpr (kBias != 0.0f)
+            x[k] = ex2(fmaf(x[k] - shift, kLog2e, kBias));
+        else
+            x[k] = ex2((x[k] - shift) * kLog2e);
         s += x[k];
     }
     raw = pack<T>(x);
