@@ -168,5 +168,24 @@ TEST(Compare, HalfOutputBits) {
     EXPECT_LE(c.max_rel_err, 0x1p-11);  // ...but within half an ulp
 }
 
+// A row of 166667 equal values: each exact output, 6.0e-6, is an fp16 subnormal and rounds up
+// by 0.7%, so correctly rounded outputs sum to 1.0033. The row sum is held to that sum, not to
+// 1; an output that is off by one ulp everywhere still fails.
+TEST(Compare, RowSumAllowsForTheOutputTypesOwnRounding) {
+    const int64_t n = 166667;
+    const std::vector<float> in(n, 1.0f);
+    const std::vector<double> ref = softmax_reference(in.data(), 1, n, n);
+    const uint16_t exact = float_to_half_bits(static_cast<float>(ref[0]));
+    std::vector<uint16_t> bits(n, exact);
+    Comparison c =
+        compare_to_reference_bits(ref, bits.data(), DType::f16, 1, n, n, default_floor(DType::f16));
+    EXPECT_GT(std::fabs(half_bits_to_float(exact) * double(n) - 1.0), 3e-3);  // the trap
+    EXPECT_LT(c.max_rowsum_err, 1e-9);
+    EXPECT_TRUE(c.passed(2e-3, 2e-3));
+    std::fill(bits.begin(), bits.end(), static_cast<uint16_t>(exact + 1));  // one ulp up
+    c = compare_to_reference_bits(ref, bits.data(), DType::f16, 1, n, n, default_floor(DType::f16));
+    EXPECT_FALSE(c.passed(2e-3, 2e-3));
+}
+
 }  // namespace
 }  // namespace sml::ref
