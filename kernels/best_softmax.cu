@@ -9,20 +9,21 @@
 //     N (fp32)        path                                               DRAM traffic
 //     <= 256          group: 1..32 lanes per row, 2 rows per group,      read MN, write MN
 //                     one warp per block
-//     <= 32768        block per row, sized to the row in steps of a warp,  read MN, write MN
-//                     2, 4 or 8 packs a thread: whichever keeps the most
-//                     rows resident on an SM
-//     <= 131072       cluster of 2..8 blocks of <= 512 threads, 8 packs,   read MN, write MN
+//     <= 32768        block per row, sized to the row in steps of a      read MN, write MN
+//                     warp, 2, 4 or 8 packs a thread: whichever keeps
+//                     the most rows resident on an SM
+//     <= 131072       cluster of 2..8 blocks of <= 512 threads, 8 packs, read MN, write MN
 //                     the size that keeps the most rows resident
-//     <= 524288       cluster of 16 blocks of <= 512, then 1024, threads   read MN, write MN
-//                     (from 393216, where the grid's blocks reach 192
-//                     threads in two teams, the grid instead)
-//     <= 1081344      grid: one block per SM, each holding a slice of      read MN, write MN
+//     <= 262144       cluster of 16 blocks of <= 512 threads             read MN, write MN
+//     <= ~700000      stash: the same 16 x 512 threads x 8 packs, the    read MN, write MN
+//                     rest of each slice in shared memory, while two
+//                     blocks fit an SM (whole rows of 2 MB: the grid)
+//     <= 1081344      grid: one block per SM, each holding a slice of    read MN, write MN
 //                     every row; blocks meet through (max, sum) slots
 //                     in global memory, 2-4 rows behind the row they reduce
-//     longer          two-pass online over a cluster of up to 16 blocks,   read 2MN (part of
-//                     with L2 eviction policies on its two reads           the second from L2),
-//                     (the row no longer fits on chip)                     write MN
+//     longer          two-pass online over a cluster of up to 16 blocks, read 2MN (part of
+//                     with L2 eviction policies on its two reads         the second from L2),
+//                     (the row no longer fits on chip)                   write MN
 //
 // What changed since step 6 (online)
 //   - The row is read from DRAM once whenever it fits on chip, and "on chip" now means the
@@ -51,17 +52,17 @@
 // Tried on the H100 and not kept (bench/results/*-tune-2.txt, -tune-3.txt, -tune-4.txt): a
 //   persistent grid of clusters that overlaps the next row's loads with this row's stores (slower
 //   at every N, twice: with the loads in registers, then copied into shared memory by cp.async);
-//   slices held partly in shared memory through cp.async (slower for fp32 and bf16); a looping
+//   slices held partly in shared memory with one block an SM (tune-2; with two blocks an SM and
+//   the fence-free exchange it is the stash, kept: tune-9); a looping
 //   grid for the group kernel (94-95%); a second pass that runs backwards over the slice (no
 //   better than the L2 policies alone); the grid path for rows a 16-block cluster holds (2 MB
 //   rows: 58-63% against 83%; it pays only where its per-row overhead is small next to the row's
 //   bytes, and where nothing else keeps the row on chip); a warp per row with
 //   5 or 8 packs a lane for N = 1025 halves (fp16 +1 point, bf16 -8); edge packs of interior rows
 //   as one vector load (N = 2049 halves +3 points, N = 1025 halves -3, fp32 N = 100003 -2).
-// Where it is weak (bench/README-peers.md): 16-block clusters of over 512 threads a block, which
-//   fit one an SM (a cluster's blocks share one GPC, and on this H100 clusters of 16 one-SM
-//   blocks fit 7 at a time, on 112 of 132 SMs: bench/cluster_occupancy.cu), and the grid on rows
-//   that start off 16 bytes: 65-90% of copy for such N between 262145 and 2^20 (tune-8).
+// Where it is weak (bench/README-peers.md): fp32 rows of 2.75-3.8 MB that start off 16 bytes
+//   (N ~ 700000-950000), too long for two stash blocks an SM: the grid with one team, whose edge
+//   packs cost it 82-89% of copy against 96% for aligned rows (tune-9).
 //
 // Valid N: any N >= 1, every dtype. Without clusters (compute capability < 9) one block of up
 //   to 1024 threads holds 32768 fp32 values and the two-pass path runs one block per row beyond.
