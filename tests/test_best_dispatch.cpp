@@ -132,9 +132,9 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     EXPECT_EQ(pick(524288, DType::f32, false).describe(), pick(524289).describe());
     EXPECT_EQ(pick(600001).describe(), "cluster 16 x 512 threads x 8 packs + 11 in shared memory");
     EXPECT_EQ(pick(700000).describe(), "cluster 16 x 512 threads x 8 packs + 14 in shared memory");
-    // Past that, one team of the grid: lag 4 for whole rows, 3 for others (their kernel spills at
-    // 4), as the occupancy calculator on a GPU would also say the stash no longer fits twice.
     EXPECT_EQ(pick(540673).describe(), "cluster 16 x 512 threads x 8 packs + 9 in shared memory");
+    // Past 14 (2.75 MB rows), one team of the grid: lag 4 for whole rows, 3 for others (their
+    // kernel spills at 4).
     EXPECT_EQ(pick(786432).describe(),
               "grid 132 blocks x 384 threads x 4 packs, lag 4, 2 rows ahead");
     EXPECT_EQ(pick(786433).describe(),
