@@ -707,6 +707,12 @@ struct RowSlice {
         const int f0 = pack_of(p) * V;
         return f0 >= head && f0 + V <= head + n;
     }
+    // The pack may be read as one 16-byte vector: interior, or an edge pack whose other bytes
+    // `edges` says lie inside the tensor.
+    __device__ bool readable_whole(int p, ReadableEdges edges) const {
+        const int f0 = pack_of(p) * V;
+        return (f0 >= head || edges.before) && (f0 + V <= head + n || edges.after);
+    }
     template <int PACKS>
     __device__ void load(uint4 (&x)[PACKS]) const {
 #pragma unroll
@@ -726,9 +732,8 @@ struct RowSlice {
 #pragma unroll
         for (int p = 0; p < PACKS; ++p) {
             if (!live(p)) continue;
-            const int f0 = pack_of(p) * V;
-            if ((f0 >= head || edges.before) && (f0 + V <= head + n || edges.after))
-                x[p] = PlainLoad{}(reinterpret_cast<const uint4*>(frame + f0));
+            if (readable_whole(p, edges))
+                x[p] = PlainLoad{}(reinterpret_cast<const uint4*>(frame + pack_of(p) * V));
             else
                 x[p] = load_raw(frame, pack_of(p), head, n);
         }
@@ -791,7 +796,7 @@ __global__ void __launch_bounds__(1024)
 // an SM: nothing overlaps one row's stores with the next row's loads, and seven 16-block
 // clusters leave 20 of 132 SMs idle (fp32 N = 262145: 75% of copy, 300001: 80%; tune-8). Here a
 // block stays at 512 threads and 8 packs a thread in registers (half an SM's registers), and a
-// thread's further packs of the slice, `stashed` of them, go to its own column of shared memory
+// thread's further packs of the slice go to its own column of shared memory
 // by cp.async, which needs no registers. Each thread reads back only what it copied itself, so
 // no barrier guards the stash. Two blocks an SM hold up to 2 x ~110 KB there: rows of up to
 // ~2.75 MB (fp32 N ~ 700000, fp16/bf16 N ~ 1.4M) keep their overlap.
@@ -801,29 +806,26 @@ __global__ void __launch_bounds__(512, 2)
                       int64_t in_stride, int64_t out_stride) {
     constexpr int PACKS = 8, V = Vec<T>::kSize;
     using RowCluster = RowCluster<true>;
-    extern __shared__ uint4 stash[];  // [stashed][blockDim.x]: thread t's packs in column t
+    extern __shared__ uint4 stash[];  // [slots][blockDim.x]: thread t's packs in column t
     __shared__ PushedStats stats;
     const unsigned blocks = RowCluster::size(), rank = RowCluster::rank();
     const int64_t row = blockIdx.x / blocks;
     const RowSlice<T> g(in + row * in_stride, static_cast<int>(cols), blocks, rank);
     const int threads = blockDim.x;
-    // The launch sized the stash for the longest frame a row of `cols` has (plan_with checks
-    // that the blocks hold it), so this row's packs past the registers fit.
-    const int slice = RowSlice<T>::size_of(RowSlice<T>::packs_of(g.head, g.n), blocks);
-    const int stashed = (slice + threads - 1) / threads - PACKS;
     uint4* const column = stash + threadIdx.x;  // stash slot s of this thread: column[s * threads]
     const ReadableEdges edges = ReadableEdges::of<T>(row, gridDim.x / blocks, in_stride);
 
-    // Stash slots that hold packs of this row (the last block's slice may end early).
-    const int live = max(0, min(stashed, (g.end - g.pack_of(PACKS) + threads - 1) / threads));
+    // Stash slots that hold packs of this row: this thread's packs of the slice past its PACKS
+    // in registers. The launch sized the stash for the longest frame a row of `cols` has, and
+    // plan_with checks that the blocks hold it, so they fit.
+    const int live = max(0, (g.end - g.pack_of(PACKS) + threads - 1) / threads);
 
     // The copies first (no registers, nothing to wait for), then the register packs.
     for (int s = 0; s < live; ++s) {
-        const int q = g.pack_of(PACKS + s), f0 = q * V;
-        if ((f0 >= g.head || edges.before) && (f0 + V <= g.head + g.n || edges.after))
-            copy_async16(&column[s * threads], g.frame + f0);
+        if (g.readable_whole(PACKS + s, edges))
+            copy_async16(&column[s * threads], g.frame + g.pack_of(PACKS + s) * V);
         else  // the tensor's own first or last pack, element by element
-            column[s * threads] = load_raw(g.frame, q, g.head, g.n);
+            column[s * threads] = load_raw(g.frame, g.pack_of(PACKS + s), g.head, g.n);
     }
     copy_async_commit();
     uint4 raw[PACKS];
