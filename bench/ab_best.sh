@@ -9,7 +9,8 @@
 # Usage: bash bench/ab_best.sh OLD_CU [NEW_CU] [ROUNDS]
 #   NEW_CU defaults to kernels/best_softmax.cu, ROUNDS to 2; N lists per dtype from the
 #   environment: AB_FP32 (default 50001,100003,65536,131072), AB_FP16 and AB_BF16 (default
-#   100003,100008,131072,262144). Writes $OUT/ab.txt and the build logs.
+#   100003,100008,131072,262144); AB_ONLY the configurations timed (peers.py --only, "auto" by
+#   default: the dispatcher's pick). Writes $OUT/ab.txt and the build logs.
 set -o pipefail
 OUT=${OUT:-/tmp/sml-out}
 mkdir -p "$OUT"
@@ -38,7 +39,7 @@ for dt in fp32 fp16 bf16; do
         for v in old new; do
             echo "## $v $dt" >> "$OUT/ab.txt"
             python3 bench/peers.py --lib "/tmp/lib-$v.so" --tune --samples 20 --dtype $dt \
-                --cols "$cols" --only auto 2>&1 | grep "^N=" >> "$OUT/ab.txt"
+                --cols "$cols" --only "${AB_ONLY:-auto}" 2>&1 | grep "^N=" >> "$OUT/ab.txt"
         done
     done
 done

@@ -240,20 +240,29 @@ def tune_configs(cols, dtype_bytes, sm_count):
                                        stash=stash)))
     if packs >= 65536:  # the grid: a block per SM in each of 1-4 teams, each on every teams-th row
         blocks = sm_count
+        # Its main threads hold the row's inner packs (all of a row of whole packs); other rows
+        # add the edge warp, which holds their edge packs (best_grid_kernel).
+        whole = cols % vec == 0
+        inner = cols // vec - (0 if whole else 1)
+        inner_slice = -(-(-(-inner // blocks)) // 8) * 8  # whole 128-byte lines (slice_packs)
         for ppt in (2, 4, 8):  # 1 pack a thread measured slower at every N (tune-5)
             # At least a thread per block of a team: the first `blocks` threads read the slots.
-            threads = max(threads_for(blocks, ppt), -(-blocks // 32) * 32)
-            max_threads = 1024 if ppt <= 2 else 2048 // ppt  # grid_max_threads
+            threads = max(-(-(-(-inner_slice // ppt)) // 32) * 32, -(-blocks // 32) * 32)
+            threads += 0 if whole else 32
+            # grid_max_threads
+            max_threads = 1024 if ppt <= 2 else 2048 // ppt + (0 if whole else 32)
             if not 128 <= threads <= max_threads:
                 continue
             for teams in (1, 2, 3, 4):
                 if threads * teams > 1024:  # beyond that, registers run out at any shape
                     continue  # (a shape too large to be resident fails its launch, and says so)
                 lags = ((2, 2), (3, 2), (4, 2)) if ppt == 4 else ((2, 2), (4, 2))
+                if threads > 2048 // ppt:  # a warp over 512: the kWide kernel, built for lag 3
+                    lags = ((3, 2),)
                 for lag, ahead in lags:  # (4, 4) measured no faster (tune-6)
                     if (lag + 1) * ppt * 4 + 36 > 65536 // max_threads:
                         continue  # the register ring of exps would spill (a rough bound)
-                    if ((ahead + 1) * ppt + 1) * threads * 16 * teams > 227 * 1024:
+                    if (ahead + 1) * ppt * threads * 16 * teams > 227 * 1024:
                         continue  # the shared-memory rings would not fit
                     out.append((f"grid {blocks}x{threads}x{ppt}p lag{lag} ahead{ahead} "
                                 f"teams{teams}",

@@ -1010,23 +1010,37 @@ __device__ __forceinline__ bool unwritten(MaxSum v) {
 }
 
 // Threads a block of the grid kernel may have: 1024 up to 2 packs a thread, then fewer, so a
-// thread may use more registers (65536 / threads) for its larger ring.
-constexpr int grid_max_threads(int packs) {
-    return packs <= 2 ? 1024 : 2048 / packs;
+// thread may use more registers (65536 / threads) for its larger ring. The `wide` kernel has a
+// warp more (below).
+constexpr int grid_max_threads(int packs, bool wide = false) {
+    return packs <= 2 ? 1024 : 2048 / packs + (wide ? 32 : 0);
 }
 
 // Every block holds the same frame slots of every row: its slice [begin, begin + size) of the
-// row's aligned frame, sized for the longest frame a row of `cols` can have, so a thread's slots
-// q_p = begin + threadIdx.x + p * blockDim.x never move from row to row and are worked out once.
-// (Slices worked out per row, three times a step, were a third of the kernel's instructions on
-// 2 MB bf16 rows -- 880 a warp a step, 300 of them addresses and bounds -- and the kernel is
-// short of issue slots there; unaligned rows ran 15-40% slower than aligned ones. tune-8.)
-// A row that starts off 16 bytes has edge packs, its first and last, which hold other bytes: they
-// are copied whole, except the tensor's own first and last packs (the same rule as
-// ReadableEdges, for rows this long), and masked once they have landed. kWhole (chosen at launch):
-// every row starts on 16 bytes and ends on a pack's end, so there are no edges to check.
-template <typename T, int PACKS, int LAG, int AHEAD, bool kWhole>
-__global__ void __launch_bounds__(grid_max_threads(PACKS))
+// row's inner slots, so a thread's slots q_p = begin + threadIdx.x + p * threads never move from
+// row to row and are worked out once. (Slices worked out per row, three times a step, were a
+// third of the kernel's instructions on 2 MB bf16 rows -- 880 a warp a step, 300 of them
+// addresses and bounds -- and the kernel is short of issue slots there; tune-8.)
+// A row that starts off 16 bytes, or ends inside a pack, has edge packs: its first and last
+// packs hold other rows' bytes. Slots 1 to n / V - 1 lie wholly inside a row wherever in its
+// frame the row starts, so the block's main threads hold only those and run exactly the code of
+// whole rows. The edge slots -- 0, n / V and n / V + 1, some of them partly or wholly past the
+// row -- go to one extra warp, the last of each block, which in the last block holds one each in
+// three lanes and in the others nothing. (Edge packs handled by the main threads, behind
+// per-pack predicates, cost every warp 50% more instructions, 653 a warp a step against 441 on
+// 3 MB fp32 rows; unaligned rows ran at 83% of copy, aligned ones at 96%. tune-9.) An edge pack
+// is copied whole with the others, except at the tensor's own first and last rows, where the
+// bytes around the row may lie outside the tensor, and masked once it has landed; its outputs
+// are stored one by one. So the output's rows must sit at the input's offsets in their frames
+// (the launch checks it: otherwise two passes). kWhole (chosen at launch): every row starts on
+// 16 bytes and ends on a pack's end, so there is no edge warp.
+// The edge warp takes a place of the main threads' 512 at 4 packs a thread, which then hold 1920
+// packs a block, not 2048. Rows of 1920 to 2048 a block [fp32 N ~ 1013800-1081300] take the
+// kWide kernel, which has the warp on top: 17 warps, so ptxas gives each thread 96 registers,
+// not 128 (a quarter of the SM's registers for 5 of them), and the ring of lag 4 spills. So kWide
+// is built for lag 3 only: fp32 N = 1048575 91.7% of copy (lag 4: 68.5%; tune-10).
+template <typename T, int PACKS, int LAG, int AHEAD, bool kWhole, bool kWide = false>
+__global__ void __launch_bounds__(grid_max_threads(PACKS, kWide))
     best_grid_kernel(const T* __restrict__ in, T* __restrict__ out, int rows, int64_t cols,
                      int64_t in_stride, int64_t out_stride, uint64_t* __restrict__ slots,
                      int teams) {
@@ -1034,14 +1048,10 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
     constexpr int kRing = LAG + 1;      // register ring: rows reduced and not yet finished
     constexpr int kStaged = AHEAD + 1;  // shared ring: rows in flight and the row reduced
     constexpr int V = Vec<T>::kSize;
-    extern __shared__ uint4 staged[];      // [kStaged][PACKS][blockDim.x], then `scratch`
+    extern __shared__ uint4 staged[];      // [kStaged][PACKS][blockDim.x]
     __shared__ MaxSum warp_sums[2][32];    // row i: each warp's (max, sum), by row parity
     __shared__ MaxSum warp_slots[2][32];   // row f: each slot warp's merge of its 32 slots
     const int n = static_cast<int>(cols);  // a row of the grid path fits on chip: < 2^31 values
-    // The longest frame: rows that all start on 16 bytes have frames of packs_of(0, n) packs;
-    // otherwise a row may start V - 1 slots into its frame.
-    const bool heads_zero = kWhole || (frame_head(in) == 0 && in_stride % V == 0);
-    const int frame_packs = RowSlice<T>::packs_of(heads_zero ? 0 : V - 1, n);
     const int64_t all_rows = rows;
     // The grid is `teams` independent teams of `blocks` blocks. Team t takes rows t, t + teams,
     // t + 2 * teams, ...: its own row pointers with `teams` times the stride, and the slots of its
@@ -1059,139 +1069,100 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
     const int slot_warps = (blocks + 31) / 32;
     const bool slot_reader = static_cast<int>(threadIdx.x) < blocks;
-    const int threads = static_cast<int>(blockDim.x);
-    // This thread's slots: q_p = first_q + p * threads, for p < slot_count.
-    const int size = RowSlice<T>::size_of(frame_packs, blocks);
-    const int first_q = rank * size + static_cast<int>(threadIdx.x);
-    const int slice_end = min(frame_packs, rank * size + size);
-    const int slot_count = min(PACKS, max(0, (slice_end - first_q + threads - 1) / threads));
+    const bool edge_warp = !kWhole && warp == warps - 1;
+    const int threads = static_cast<int>(blockDim.x) - (kWhole ? 0 : 32);  // the main threads
+    // This main thread's slots: q_p = first_q + p * threads, for p < slot_count. Whole rows have
+    // no edges: their inner slots are all n / V.
+    const int inner_begin = kWhole ? 0 : 1, inner_end = n / V;
+    const int size = RowSlice<T>::size_of(inner_end - inner_begin, blocks);
+    const int first_q = inner_begin + rank * size + static_cast<int>(threadIdx.x);
+    const int slice_end = min(inner_end, inner_begin + rank * size + size);
+    const int slot_count =
+        edge_warp ? 0 : min(PACKS, max(0, (slice_end - first_q + threads - 1) / threads));
+    const int first = first_q * V, pack_step = threads * V;  // the same in elements
+    // This edge-warp lane's slot, if it has one: in the last block, lane 0 the head slot, lanes 1
+    // and 2 the two that may hold the row's last value.
+    const bool edge_lane = edge_warp && rank == blocks - 1 && lane < 3;
+    const int edge_f0 = (lane == 0 ? 0 : inner_end + lane - 1) * V;
     auto staged_pack = [&](int row, int p) {
         return &staged[((static_cast<unsigned>(row) % kStaged) * PACKS + p) * blockDim.x +
                        threadIdx.x];
     };
-    const int first = first_q * V, pack_step = threads * V;  // the same in elements
-    // Only a few threads of the grid can hold an edge pack of any row: the one with frame slot 0
-    // (a head pack, its p = 0) and those with a slot that can be a row's last. Every other
-    // thread's packs lie wholly inside every row, so it needs no checks beyond its row's frame
-    // base. The edge work must be short as well as rare: a block's step ends at the barrier, the
-    // grid moves at its slowest block's pace, and an edge pack handled in dependent loops (or a
-    // load waited for) made unaligned rows 15-40% slower than aligned ones (tune-8).
-    auto slot_p = [&](int q) {  // which p of this thread holds frame slot q, or -1
-        const int d = q - first_q;
-        return d >= 0 && d % threads == 0 && d / threads < slot_count ? d / threads : -1;
-    };
-    const int last_q0 = RowSlice<T>::packs_of(0, n) - 1;  // a row's last slot is one of these two
-    const int last_p0 = kWhole ? -1 : slot_p(last_q0),
-              last_p1 = kWhole ? -1 : slot_p(frame_packs - 1);
-    const bool may_edge = !kWhole && (first_q == 0 || last_p0 >= 0 || last_p1 >= 0);
-    auto head_of = [&](const T* row_start) { return kWhole ? 0 : frame_head(row_start); };
-    // Pack p is in this row's frame (only a may_edge thread can hold a slot past a short frame).
-    auto holds = [&](int p, int head) {
-        return p < slot_count &&
-               (!may_edge || first_q + p * threads < RowSlice<T>::packs_of(head, n));
-    };
-    auto is_edge = [&](int f0, int head) { return f0 < head || f0 + V > head + n; };
-    // The row's last pack, if this thread holds it and it holds values past the row's end: its p
-    // (else -1) and the row values in it.
-    auto tail_of = [&](int head, int& tail) {
-        const int last_q = RowSlice<T>::packs_of(head, n) - 1;
-        tail = head + n - last_q * V;
-        return tail < V ? (last_q == last_q0 ? last_p0 : last_p1) : -1;
-    };
-    // Frame slots of a staged pack set to -inf, those below `from` or from `to` on: unrolled and
-    // predicated, with no chain of dependent steps.
-    auto mask_staged = [&](uint4* pack, int from, int to) {
-        T* v = reinterpret_cast<T*>(pack);
-#pragma unroll
-        for (int k = 0; k < V; ++k)
-            if (k < from || k >= to) v[k] = from_float<T>(kNegInf);
-    };
-    // Values k of a pack (frame slot f0 + k) that are the row's, stored one by one.
-    auto store_inside = [&](T* out_row, const T* v, int f0, int head) {
-#pragma unroll
-        for (int k = 0; k < V; ++k)
-            if (f0 + k >= head && f0 + k < head + n) out_row[f0 + k - head] = v[k];
-    };
-    // One pack a thread in shared memory, for an edge pack's output on its way out.
-    uint4* scratch = staged + kStaged * PACKS * blockDim.x + threadIdx.x;
+    // Where the row's frame starts: the row less its offset from 16 bytes (the same for the
+    // output row, as the launch checked).
+    auto head_of = [&](int row) { return kWhole ? 0 : frame_head(in + row * in_stride); };
+    // The edge lane's pack holds values of the row (the last slot may lie wholly past it).
+    auto edge_in_row = [&](int head) { return edge_lane && edge_f0 < head + n; };
 
     uint4 ring[kRing][PACKS];  // exps of row r in stage r % kRing, from its reduction to its store
     float thread_max[kRing];
     uint64_t slot_bits = 0;  // row f's slot number threadIdx.x, read during the last step
 
     // One cp.async group per row, empty past the last row, so "all but the AHEAD newest" is
-    // always "up to row i". Edge packs are copied whole, the bytes around the row with them.
+    // always "up to row i".
     auto start_copies = [&](int row) {
-        if (row < rows) {
-            const T* start = in + row * in_stride;
-            const int head = head_of(start);
-            const T* src = start - head + first;
-            const int64_t global_row = team + int64_t{row} * teams;
-            const bool tensor_ends = may_edge && (global_row == 0 || global_row == all_rows - 1);
+        if (row < rows && !edge_warp) {
+            const int head = head_of(row);
+            const T* src = in + row * in_stride - head + first;
 #pragma unroll
-            for (int p = 0; p < PACKS; ++p) {
-                if (!holds(p, head)) continue;
-                const int f0 = first + p * pack_step;
-                if (tensor_ends && is_edge(f0, head)) {  // other bytes outside the tensor
-                    T* v = reinterpret_cast<T*>(staged_pack(row, p));
+            for (int p = 0; p < PACKS; ++p)
+                if (p < slot_count) copy_async16(staged_pack(row, p), src + p * pack_step);
+        } else if (row < rows && edge_in_row(head_of(row))) {
+            const int head = head_of(row);
+            const T* frame = in + row * in_stride - head;
+            const int64_t global_row = team + int64_t{row} * teams;
+            if (global_row == 0 || global_row == all_rows - 1) {   // the bytes around the row
+                T* v = reinterpret_cast<T*>(staged_pack(row, 0));  // may lie past the tensor
 #pragma unroll 1
-                    for (int k = 0; k < V; ++k)
-                        v[k] = f0 + k < head || f0 + k >= head + n ? from_float<T>(kNegInf)
-                                                                   : src[p * pack_step + k];
-                } else {
-                    copy_async16(staged_pack(row, p), src + p * pack_step);
+                for (int k = 0; k < V; ++k) {
+                    const int f = edge_f0 + k;
+                    v[k] = f < head || f >= head + n ? from_float<T>(kNegInf) : frame[f];
                 }
+            } else {
+                copy_async16(staged_pack(row, 0), frame + edge_f0);
             }
         }
         copy_async_commit();
     };
     // Row i: this thread's max, the exps in place, and the warp's (max, sum) into warp_sums.
     auto reduce = [&](int row, uint4(&x)[PACKS], float& m_out) {
-        const int head = head_of(in + row * in_stride);
-        if (may_edge) {  // the row's edge packs have landed: mask what is not the row's
-            int tail = V;
-            const int tail_p = tail_of(head, tail);
-            if (first_q == 0 && head > 0) mask_staged(staged_pack(row, 0), head, V);
-            if (tail_p >= 0) mask_staged(staged_pack(row, tail_p), 0, tail);
-        }
+        MaxSum mine;
+        if (!edge_warp) {
 #pragma unroll
-        for (int p = 0; p < PACKS; ++p)
-            if (holds(p, head)) x[p] = *staged_pack(row, p);
-        const MaxSum mine = thread_exps<T>(x, [&](int p) { return holds(p, head); });
+            for (int p = 0; p < PACKS; ++p)
+                if (p < slot_count) x[p] = *staged_pack(row, p);
+            mine = thread_exps<T>(x, [&](int p) { return p < slot_count; });
+        } else {
+            const int head = head_of(row);
+            const bool held = edge_in_row(head);
+            if (held) x[0] = mask_outside<T>(*staged_pack(row, 0), edge_f0, head, n);
+            mine = thread_exps<T>(x, [&](int p) { return p == 0 && held; });
+        }
         m_out = mine.m;
         const MaxSum w = warp_merge(mine);
         if (lane == 0) warp_sums[row & 1][warp] = w;
     };
-    // Row f's output: its exps times this thread's factor. An edge pack's values go one by one:
-    // the head pack's (p = 0) from registers, the tail pack's through `scratch` after the loop,
-    // so neither is unrolled for every p. An output row whose frame offset differs from the
-    // input's (a rare layout) goes one by one throughout.
+    // Row f's output: its exps times this thread's factor; an edge pack's values one by one.
     auto store = [&](int row, const uint4(&x)[PACKS], float factor) {
-        T* out_row = out + row * out_stride;
-        const int head = head_of(in + row * in_stride);
-        const bool same_frame = head_of(out_row) == head;
-        T* dst = out_row - head + first;  // where the pack goes in a frame like the input's
-        int tail_f0 = -1;
+        const int head = head_of(row);
+        T* out_frame = out + row * out_stride - head;
+        if (!edge_warp) {
 #pragma unroll
-        for (int p = 0; p < PACKS; ++p) {
-            if (!holds(p, head)) continue;
+            for (int p = 0; p < PACKS; ++p) {
+                if (p >= slot_count) continue;
+                float y[V];
+                scale_pack<T>(x[p], factor, y);
+                store16(reinterpret_cast<uint4*>(out_frame + first + p * pack_step), pack<T>(y));
+            }
+        } else if (edge_in_row(head)) {
             float y[V];
-            scale_pack<T>(x[p], factor, y);
-            const int f0 = first + p * pack_step;
-            if (kWhole || (same_frame && !(may_edge && is_edge(f0, head)))) {
-                store16(reinterpret_cast<uint4*>(dst + p * pack_step), pack<T>(y));
-            } else if (p == 0 && f0 < head) {  // a head pack is slot 0, so p = 0
-                alignas(16) T v[V];
-                *reinterpret_cast<uint4*>(v) = pack<T>(y);
-                store_inside(out_row, v, f0, head);
-            } else {
-                if (tail_f0 >= 0)
-                    store_inside(out_row, reinterpret_cast<T*>(scratch), tail_f0, head);
-                *scratch = pack<T>(y);
-                tail_f0 = f0;
+            scale_pack<T>(x[0], factor, y);
+#pragma unroll
+            for (int k = 0; k < V; ++k) {
+                const int f = edge_f0 + k;
+                if (f >= head && f < head + n) out_frame[f] = from_float<T>(y[k]);
             }
         }
-        if (tail_f0 >= 0) store_inside(out_row, reinterpret_cast<T*>(scratch), tail_f0, head);
     };
 
     for (int r = 0; r < AHEAD; ++r) start_copies(r);
@@ -1239,10 +1210,9 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS))
     }
 }
 
-// Shared memory of the grid kernel: its ring, AHEAD + 1 rows of `packs` packs a thread, and a
-// scratch pack a thread.
+// Shared memory of the grid kernel: its ring, AHEAD + 1 rows of `packs` packs a thread.
 constexpr size_t grid_staged_bytes(int threads, int packs, int ahead) {
-    return (static_cast<size_t>(ahead + 1) * packs + 1) * threads * 16;
+    return static_cast<size_t>(ahead + 1) * packs * threads * 16;
 }
 // @endregion grid-kernel
 
@@ -1301,25 +1271,28 @@ static int64_t slice_packs(int64_t packs, int blocks) {
     return ((packs + blocks - 1) / blocks + 7) / 8 * 8;
 }
 
-// The grid path's shape for a row of `packs`: one block per SM and team, 4 packs a thread, 2 rows
-// of loads ahead. Rows up to 256 threads a block (fp32 N <= 540672 on 132 SMs) take two teams,
-// which is as many as the registers hold (2 x 256 threads x 128); longer rows one team (tune-6:
-// 2 MB rows 94% with two teams against 67% with one). The lag is 4 rows for `whole` rows (whole
-// packs, every row on 16 bytes). The kernel for other rows needs more registers and spills at
-// lag 4, so it runs lag 2 with two teams (tune-8, 2 MB rows: whole bf16 96.4% at lag 4 against
-// 93.7% at lag 2; N = 2^20 + 1 bf16 64.6% against 85.7%) and lag 3 with one (tune-9, fp32
-// N = 1000003: 92.8% against 88.2% at lag 2 and 82.5% at lag 4). threads > 512: no fit.
-static Config grid_for(int64_t packs, bool whole, const DeviceLimits& limits) {
+// The grid path's shape for a row of `cols` values, `vec` a pack: one block per SM and team, 4
+// packs a thread, 2 rows of loads ahead. The block's main threads hold the row's inner packs
+// (all of a `whole` row: whole packs, every row on 16 bytes); other rows add the edge warp. Blocks
+// of up to 256 threads (fp32 N <= 540672 on 132 SMs) run two teams, as many as the registers hold
+// (2 x 256 threads x 128); longer rows one team (tune-6: 2 MB rows 94% with two teams against 67%
+// with one). The lag is 4 rows, except on the kWide kernel (over 512 threads), where it is 3.
+// (Before rows with edges had the edge warp, their kernel spilled at lag 4 and ran lag 3: fp32
+// N = 786433 83% of copy, against 92.5% with the edge warp at lag 4; tune-10.)
+// Over grid_max_threads: no fit.
+static Config grid_for(int64_t cols, int vec, bool whole, const DeviceLimits& limits) {
     Config c;
     c.path = Config::Path::kGrid;
     c.cluster = std::max(1, limits.sm_count);
     c.packs = 4;
-    const int64_t slice = slice_packs(packs, c.cluster);
-    const int64_t threads = ((slice + 3) / 4 + 31) / 32 * 32;
+    const int64_t inner = cols / vec - (whole ? 0 : 1);
+    const int64_t slice = slice_packs(std::max<int64_t>(inner, 0), c.cluster);
+    const int64_t main_threads = ((slice + 3) / 4 + 31) / 32 * 32;
     const int64_t slot_readers = (c.cluster + 31) / 32 * 32;  // a thread per block of a team
-    c.threads = static_cast<int>(std::min<int64_t>(std::max(threads, slot_readers), 1 << 20));
+    const int64_t threads = std::max(main_threads, slot_readers) + (whole ? 0 : 32);
+    c.threads = static_cast<int>(std::min<int64_t>(threads, 1 << 20));
     c.teams = c.threads <= 256 ? 2 : 1;
-    c.lag = whole ? 4 : (c.teams == 2 ? 2 : 3);
+    c.lag = c.threads <= grid_max_threads(c.packs) ? 4 : 3;
     c.ahead = 2;
     return c;
 }
@@ -1429,8 +1402,9 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     // N = 2^20 97.0% against 94.7%. At fp32 N = 393216 (192 threads) the stash wins, 98.2%
     // against 96.8%, and so it does against one team (fp32 N = 524288: 87%).
     const bool whole = aligned && cols % vec == 0;
-    const Config grid = grid_for(packs, whole, limits);
-    const bool grid_fits = limits.cc_major >= 9 && grid.threads <= 512;
+    const Config grid = grid_for(cols, vec, whole, limits);
+    const bool grid_fits =
+        limits.cc_major >= 9 && grid.threads <= grid_max_threads(grid.packs, /*wide=*/!whole);
     const bool grid_wins = whole && grid_fits && grid.teams == 2 && grid.threads >= 256;
     if (largest > portable && !grid_wins) {
         Config s = c;
@@ -1674,26 +1648,39 @@ static LaunchStep two_pass_step(const LaunchArgs& a, const Config& c, cudaError_
 }
 
 static bool rows_aligned(const LaunchArgs& a);
+static bool same_frames(const LaunchArgs& a);
 
 // The grid path: a cooperative launch, so every block is resident at once (or the launch fails
 // rather than deadlock), after a memset that poisons the slots.
 template <typename T, int P, int LAG, int AHEAD>
 static LaunchStep make_grid_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
     const SoftmaxProblem& p = a.problem;
-    auto* kernel = rows_aligned(a) && p.cols % vec_of(p.dtype) == 0
-                       ? best_grid_kernel<T, P, LAG, AHEAD, true>
-                       : best_grid_kernel<T, P, LAG, AHEAD, false>;
+    const int vec = vec_of(p.dtype);
+    const bool whole = rows_aligned(a) && p.cols % vec == 0;
+    // Rows with edges on more threads than grid_max_threads(P): the kWide kernel, lag 3 only.
+    const bool wide = !whole && c.threads > grid_max_threads(P);
+    auto* kernel = whole ? best_grid_kernel<T, P, LAG, AHEAD, true>
+                         : best_grid_kernel<T, P, LAG, AHEAD, false>;
+    if (wide) {
+        kernel = nullptr;
+        if constexpr (P == 4 && LAG == 3 && AHEAD == 2)
+            kernel = best_grid_kernel<T, P, LAG, AHEAD, false, true>;
+        if (kernel == nullptr) {
+            *err = cudaErrorInvalidConfiguration;
+            return {};
+        }
+    }
     const int blocks = c.cluster, teams = c.grid_teams();
     const size_t bytes = workspace_bytes(p, c);
-    // The kernel's slices: sized for the longest frame of a row (as best_grid_kernel works it
-    // out), which the block's threads x P packs must hold.
-    const int vec = vec_of(p.dtype);
-    const bool heads_zero = reinterpret_cast<uintptr_t>(a.in) % 16 == 0 && p.in_stride % vec == 0;
-    const int64_t frame_packs = (p.cols + (heads_zero ? 0 : vec - 1) + vec - 1) / vec;
-    const int64_t slice = blocks < 1 ? 0 : slice_packs(frame_packs, blocks);
-    if (a.workspace == nullptr || blocks < 1 || blocks > c.threads || teams > 64 ||
-        p.rows > 0x7fffffff || !valid_threads(c.threads, grid_max_threads(P)) ||
-        slice > int64_t{c.threads} * P) {
+    // The kernel's slices, as best_grid_kernel cuts them: the row's inner packs (all of them for
+    // whole rows), which a block's main threads x P packs must hold; the slot readers are main
+    // threads. Rows with edges need their output rows at the input rows' offsets from 16 bytes.
+    const int main_threads = c.threads - (whole ? 0 : 32);
+    const int64_t inner = p.cols / vec - (whole ? 0 : 1);
+    const int64_t slice = blocks < 1 ? 0 : slice_packs(inner, blocks);
+    if (a.workspace == nullptr || blocks < 1 || blocks > main_threads || teams > 64 ||
+        p.rows > 0x7fffffff || !valid_threads(c.threads, grid_max_threads(P, wide)) ||
+        slice > int64_t{main_threads} * P || (!whole && !same_frames(a))) {
         *err = cudaErrorInvalidValue;
         return {};
     }
@@ -1739,7 +1726,7 @@ static LaunchStep grid_lag_step(const LaunchArgs& a, const Config& c, cudaError_
     if (c.lag == 2 && ahead == 2) return make_grid_step<T, P, 2, 2>(a, c, err);
     if (c.lag == 2 && ahead == 4) return make_grid_step<T, P, 2, 4>(a, c, err);
     if (c.lag == 4 && ahead == 2) return make_grid_step<T, P, 4, 2>(a, c, err);
-    if constexpr (P == 4)  // one team on rows that are not whole packs (lag 4 spills there)
+    if constexpr (P == 4)  // the kWide kernel's (lag 4 spills there)
         if (c.lag == 3 && ahead == 2) return make_grid_step<T, P, 3, 2>(a, c, err);
     if (c.lag == 4 && ahead == 4) return make_grid_step<T, P, 4, 4>(a, c, err);
     *err = cudaErrorInvalidConfiguration;
@@ -1826,6 +1813,16 @@ static bool rows_aligned(const LaunchArgs& a) {
            a.problem.out_stride % vec == 0;
 }
 
+// True when every output row sits at its input row's offset from 16 bytes, so the two share
+// their packs' boundaries.
+static bool same_frames(const LaunchArgs& a) {
+    const int vec = vec_of(a.problem.dtype);
+    const uintptr_t size = dtype_size(a.problem.dtype);
+    return (reinterpret_cast<uintptr_t>(a.in) & 15u) / size ==
+               (reinterpret_cast<uintptr_t>(a.out) & 15u) / size &&
+           (a.problem.out_stride - a.problem.in_stride) % vec == 0;
+}
+
 template <typename T, bool kClustered>
 static const void* cluster_kernel(int packs) {
     switch (packs) {
@@ -1887,13 +1884,17 @@ static cudaError_t plan_chosen(const LaunchArgs& args, Config* chosen,
                                std::vector<LaunchStep>* steps) {
     Config c = choose(args.problem.cols, args.problem.dtype, rows_aligned(args), args.limits,
                       occupancy_of(args));
+    const int vec = vec_of(args.problem.dtype);
+    // Output rows at other offsets from 16 bytes than the input's (a rare layout): the grid
+    // stores whole packs where the input had them, so two passes.
+    if (c.path == Config::Path::kGrid && !same_frames(args))
+        c = two_pass_for((args.problem.cols + vec - 1) / vec + 1, args.limits);
     cudaError_t err = plan_with(args, c, steps);
     if (err == cudaErrorCooperativeLaunchTooLarge && c.path == Config::Path::kGrid) {
         // Fewer blocks fit at once than the GPU has SMs (MPS, a MIG slice, another kernel's
         // reservation): two passes, which need no resident grid.
         (void)cudaGetLastError();
         steps->clear();
-        const int vec = vec_of(args.problem.dtype);
         c = two_pass_for((args.problem.cols + vec - 1) / vec + 1, args.limits);
         err = plan_with(args, c, steps);
     }

@@ -80,13 +80,15 @@ struct DeviceBuffers {
 };
 
 // Runs `steps` (or the registry's plan when config is null) and compares every element.
-// `in_offset` shifts the input pointer by elements, so rows start off a 16-byte boundary.
+// `in_offset` and `out_offset` shift the input and output pointers by elements, so rows start
+// off a 16-byte boundary.
 void check_case(DType dtype, int64_t rows, int64_t cols, int64_t in_stride, int64_t out_stride,
-                int in_offset, const best::Config* config) {
+                int in_offset, const best::Config* config, int out_offset = 0) {
     const std::string what = std::string(dtype_name(dtype)) + " M=" + std::to_string(rows) +
                              " N=" + std::to_string(cols) + " strides " +
                              std::to_string(in_stride) + "/" + std::to_string(out_stride) +
-                             " offset " + std::to_string(in_offset) +
+                             " offsets " + std::to_string(in_offset) + "/" +
+                             std::to_string(out_offset) +
                              (config ? " forced " + config->describe() : " (registry plan)");
     SCOPED_TRACE(what);
     const int es = dtype_size(dtype);
@@ -97,17 +99,19 @@ void check_case(DType dtype, int64_t rows, int64_t cols, int64_t in_stride, int6
     DeviceBuffers buf;
     const size_t in_bytes = h.raw.size() + size_t(in_offset * es);
     const size_t out_bytes = size_t(rows * out_stride * es);
+    const size_t out_shift = size_t(out_offset * es);
     ASSERT_EQ(cudaMalloc(&buf.in, in_bytes), cudaSuccess);
-    ASSERT_EQ(cudaMalloc(&buf.out, out_bytes), cudaSuccess);
+    ASSERT_EQ(cudaMalloc(&buf.out, out_shift + out_bytes), cudaSuccess);
     char* in = static_cast<char*>(buf.in) + in_offset * es;
     ASSERT_EQ(cudaMemcpy(in, h.raw.data(), h.raw.size(), cudaMemcpyHostToDevice), cudaSuccess);
     // 0xFF bytes are NaN in fp32, fp16 and bf16: an element the kernel skips cannot pass.
-    ASSERT_EQ(cudaMemset(buf.out, 0xFF, out_bytes), cudaSuccess);
+    ASSERT_EQ(cudaMemset(buf.out, 0xFF, out_shift + out_bytes), cudaSuccess);
+    char* out = static_cast<char*>(buf.out) + out_shift;
 
     LaunchArgs args;
     args.problem = SoftmaxProblem{rows, cols, in_stride, out_stride, dtype};
     args.in = in;
-    args.out = buf.out;
+    args.out = out;
     args.limits = limits;
     const KernelInfo* k = find_kernel("best");
     ASSERT_NE(k, nullptr);
@@ -127,7 +131,7 @@ void check_case(DType dtype, int64_t rows, int64_t cols, int64_t in_stride, int6
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
 
     std::vector<unsigned char> got(out_bytes);
-    ASSERT_EQ(cudaMemcpy(got.data(), buf.out, out_bytes, cudaMemcpyDeviceToHost), cudaSuccess);
+    ASSERT_EQ(cudaMemcpy(got.data(), out, out_bytes, cudaMemcpyDeviceToHost), cudaSuccess);
     const std::vector<double> expect =
         ref::softmax_reference(h.values.data(), rows, cols, in_stride);
     const ref::Comparison c =
@@ -147,9 +151,9 @@ void check_case(DType dtype, int64_t rows, int64_t cols, int64_t in_stride, int6
     if (rows >= 5 && cols > 1) EXPECT_EQ(c.expected_nan_rows, 2);  // all -inf row, NaN row
 }
 
-const int64_t kCols[] = {1,      2,      7,      31,      32,      33,     127,   1000,
-                         1024,   1025,   2049,   4097,    12288,   16385,  32771, 100003,
-                         131072, 262145, 600001, 1000003, 1048576, 2097152};
+const int64_t kCols[] = {1,      2,      7,      31,      32,      33,      127,    1000,
+                         1024,   1025,   2049,   4097,    12288,   16385,   32771,  100003,
+                         131072, 262145, 600001, 1000003, 1048575, 1048576, 2097152};
 
 int64_t rows_for(int64_t cols) {
     return cols >= 100000 ? 3 : (cols >= 4096 ? 7 : 37);
@@ -216,6 +220,8 @@ TEST(BestPaths, EveryPathMatchesReference) {
     // The grid path: every block on every row, LAG rows between reducing and finishing a row.
     // Row counts below, at and above the ring of LAG + AHEAD + 1 rows, so its start, its wrap and
     // its end are all run; some grids are smaller than the GPU (any size that is resident works).
+    // Rows that are not whole packs add an edge warp to the main threads, which hold the inner
+    // packs: some shapes below leave their main threads' packs just enough for their rows.
     auto grid = [](int blocks, int threads, int packs, int lag, int ahead, int teams = 1) {
         best::Config c;
         c.path = best::Config::Path::kGrid;
@@ -228,36 +234,63 @@ TEST(BestPaths, EveryPathMatchesReference) {
         return c;
     };
     const best::Config grid_gpu = grid(limits.sm_count, 1024, 1, 2, 4);
-    const best::Config grid_wide = grid(limits.sm_count, 512, 4, 2, 2);
-    const best::Config grid16 = grid(16, 256, 2, 4, 4);
+    // 544 threads: the kWide kernel (an edge warp on top of 512), lag 3 only.
+    const best::Config grid_wide = grid(limits.sm_count, 544, 4, 3, 2);
+    const best::Config grid16 = grid(16, 288, 2, 4, 4);
     const best::Config grid8 = grid(8, 128, 8, 2, 2);
     // Teams: 2 or 3 grids of 16 blocks, each on every 2nd or 3rd row (row counts that leave a
     // team with no row, one row, or one row fewer than the others).
     const best::Config teams2 = grid(16, 256, 4, 4, 2, 2);
-    const best::Config teams3 = grid(16, 128, 2, 2, 2, 3);
-    // Lag 3, which the dispatcher gives one team on rows that are not whole packs: its ring of
-    // 4 rows wraps out of step with the shared ring of 3.
+    const best::Config teams3 = grid(16, 160, 2, 2, 2, 3);
+    // Lag 3, the kWide kernel's (and here the other's): its ring of 4 rows wraps out of step
+    // with the shared ring of 3.
     const best::Config lag3 = grid(16, 256, 4, 3, 2);
+    const best::Config lag3_wide = grid(16, 544, 4, 3, 2);
     for (DType t : {DType::f32, DType::f16, DType::bf16}) {
         check_case(t, 9, 300001, 300001, 300001, 0, &grid_gpu);
-        check_case(t, 5, 1048576, 1048579, 1048576, 1, &grid_wide);
+        check_case(t, 5, 1048576, 1048579, 1048579, 1, &grid_wide, 1);
         for (int64_t rows : {1, 2, 6, 7, 8, 11, 37})
-            check_case(t, rows, 30001, 30003, 30001, 1, &grid16);
+            check_case(t, rows, 30001, 30003, 30011, 1, &grid16, 1);
         for (int64_t rows : {1, 2, 5}) check_case(t, rows, 5000, 5000, 5000, 0, &grid8);
         for (int64_t rows : {1, 3, 4, 5, 13}) check_case(t, rows, 30001, 30001, 30001, 0, &lag3);
+        for (int64_t rows : {1, 4, 13}) check_case(t, rows, 30001, 30001, 30001, 0, &lag3_wide);
         for (int64_t rows : {1, 2, 3, 7, 12, 37}) {
-            check_case(t, rows, 30001, 30003, 30001, 1, &teams2);
-            check_case(t, rows, 12345, 12345, 12347, 0, &teams3);
+            check_case(t, rows, 30001, 30003, 30011, 1, &teams2, 1);
+            check_case(t, rows, 12345, 12345, 12353, 0, &teams3);
         }
-        // Rows of whole packs, every one on 16 bytes: the kernel's kWhole form, which works a
-        // thread's offsets out once for all rows. Then the same rows with an output stride off
-        // 16 bytes, which must not take it, and rows so short that most blocks hold no pack.
+        // Rows of whole packs, every one on 16 bytes: the kernel's kWhole form, with no edge
+        // warp. Then the same rows with an output stride that keeps each output row at its input
+        // row's offset from 16 bytes (edges, no kWhole), and rows so short that most blocks hold
+        // no pack.
         for (int64_t rows : {1, 2, 6, 7, 8, 11, 37}) {
             check_case(t, rows, 30008, 30008, 30008, 0, &grid16);
             check_case(t, rows, 30008, 30016, 30008, 0, &teams2);
         }
-        check_case(t, 7, 30008, 30008, 30009, 0, &grid16);
+        check_case(t, 7, 30008, 30009, 30017, 0, &grid16);
         check_case(t, 7, 256, 256, 256, 0, &grid16);
+    }
+    // Output rows at other offsets from 16 bytes than the input's: the grid cannot store them
+    // (it stores whole packs where the input had them), so a forced grid is refused, and the
+    // dispatcher, which would take the grid at this N, runs two passes instead.
+    {
+        SoftmaxProblem p{3, 786433, 786433, 786434, DType::f32};
+        LaunchArgs args;
+        args.problem = p;
+        args.limits = limits;
+        args.in = reinterpret_cast<const void*>(uintptr_t{256});  // not dereferenced
+        args.out = reinterpret_cast<void*>(uintptr_t{512});
+        args.workspace = args.out;
+        const best::Config forced = grid(limits.sm_count, 448, 4, 3, 2);
+        std::vector<LaunchStep> steps;
+        EXPECT_EQ(best::plan_with(args, forced, &steps), cudaErrorInvalidValue);
+        EXPECT_TRUE(steps.empty());
+        if (limits.sm_count >= 132) {
+            EXPECT_EQ(best::plan_config(args).path, best::Config::Path::kTwoPass);
+            args.problem.out_stride = p.in_stride;  // the same frames: the grid
+            EXPECT_EQ(best::plan_config(args).path, best::Config::Path::kGrid);
+        }
+        for (DType t : {DType::f32, DType::bf16})
+            check_case(t, 3, 786433, 786433, 786434, 0, nullptr);
     }
     for (DType t : {DType::f32, DType::f16, DType::bf16}) {
         check_case(t, 37, 200, 200, 200, 0, &group);

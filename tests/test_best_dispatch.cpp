@@ -133,25 +133,32 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     EXPECT_EQ(pick(600001).describe(), "cluster 16 x 512 threads x 8 packs + 11 in shared memory");
     EXPECT_EQ(pick(700000).describe(), "cluster 16 x 512 threads x 8 packs + 14 in shared memory");
     EXPECT_EQ(pick(540673).describe(), "cluster 16 x 512 threads x 8 packs + 9 in shared memory");
-    // Past 14 (2.75 MB rows), one team of the grid: lag 4 for whole rows, 3 for others (their
-    // kernel spills at 4).
+    // Past 14 (2.75 MB rows), one team of the grid, lag 4. Rows that are not whole packs add
+    // the edge warp to the threads that hold their inner packs (196607 of them at N = 786433:
+    // 1496 a block, 374 threads); past 512 threads, the kWide kernel at lag 3.
     EXPECT_EQ(pick(786432).describe(),
               "grid 132 blocks x 384 threads x 4 packs, lag 4, 2 rows ahead");
     EXPECT_EQ(pick(786433).describe(),
-              "grid 132 blocks x 384 threads x 4 packs, lag 3, 2 rows ahead");
+              "grid 132 blocks x 416 threads x 4 packs, lag 4, 2 rows ahead");
     EXPECT_EQ(pick(int64_t{1} << 20).describe(),
               "grid 132 blocks x 512 threads x 4 packs, lag 4, 2 rows ahead");
     EXPECT_EQ(pick(1000003).describe(),
-              "grid 132 blocks x 480 threads x 4 packs, lag 3, 2 rows ahead");
+              "grid 132 blocks x 512 threads x 4 packs, lag 4, 2 rows ahead");
+    EXPECT_EQ(pick((int64_t{1} << 20) - 1).describe(),
+              "grid 132 blocks x 544 threads x 4 packs, lag 3, 2 rows ahead");
     // Where the occupancy calculator says a stash fits only once an SM, the stash is not taken.
     auto one_stash = [](const Config& c) { return c.stash > 0 ? 1 : 2; };
     EXPECT_EQ(pick(300000, DType::f32, true, kH100, one_stash).describe(),
               "cluster 16 x 608 threads x 8 packs");
     EXPECT_EQ(pick(524289, DType::f32, true, kH100, one_stash).describe(),
-              "grid 132 blocks x 256 threads x 4 packs, lag 2, 2 rows ahead, 2 teams");
+              "grid 132 blocks x 288 threads x 4 packs, lag 4, 2 rows ahead");
+    // The grid holds 2048 packs a block: of a whole row, or of the inner packs of another.
     EXPECT_EQ(pick(132 * 2048 * 4).path, Path::kGrid);
+    EXPECT_EQ(pick(132 * 2048 * 4 + 7).path, Path::kGrid);
     // Longer rows are read twice, on a cluster of one block per 8192 packs.
-    EXPECT_EQ(pick(132 * 2048 * 4 + 1).describe(),
+    EXPECT_EQ(pick(132 * 2048 * 4 + 4).describe(),
+              "two-pass cluster 16 x 1024 threads, L2 evict_last/first");
+    EXPECT_EQ(pick(132 * 2048 * 4 + 11).describe(),
               "two-pass cluster 16 x 1024 threads, L2 evict_last/first");
     EXPECT_EQ(pick(int64_t{1} << 21).describe(),
               "two-pass cluster 16 x 1024 threads, L2 evict_last/first");
@@ -227,11 +234,19 @@ TEST(BestDispatch, EveryShapeHoldsItsRowAndIsALegalLaunch) {
                                   limits.smem_per_sm);
                     }
                     if (c.path == Path::kGrid) {  // blocks on every SM; 4 packs a thread
+                        // Rows that are not whole packs have an edge warp on the main threads.
+                        const bool whole = aligned && cols % (16 / dtype_size(t)) == 0;
+                        const int main_threads = c.threads - (whole ? 0 : 32);
                         ASSERT_EQ(c.cluster, limits.sm_count);
-                        ASSERT_LE(c.threads * c.packs, 2048);
+                        ASSERT_LE(main_threads * c.packs, 2048);
                         ASSERT_GT(c.lag, c.ahead - 1);
-                        ASSERT_LE(c.threads * c.grid_teams(), 512);  // 128 registers a thread
-                        ASSERT_GE(c.threads, c.cluster);  // a slot reader per block of a team
+                        if (c.threads * c.grid_teams() > 512) {  // 17 warps: the kWide kernel,
+                            ASSERT_EQ(c.threads, 544);           // one team at lag 3
+                            ASSERT_EQ(c.lag, 3);
+                        } else {  // 128 registers a thread
+                            ASSERT_EQ(c.lag, 4);
+                        }
+                        ASSERT_GE(main_threads, c.cluster);  // a slot reader per block of a team
                     } else {
                         ASSERT_LE(c.cluster, limits.cc_major >= 9 ? 16 : 1);
                     }
