@@ -98,7 +98,7 @@ sml_cli_test(sweep_unknown_kernel RC 2 ARGS sweep --kernels fused,nope
 sml_cli_test(no_subcommand RC 2 ARGS --nonsense EXPECT "error:" "hint: run `softmaxlab-cli")
 
 # The peers chart, from the recorded bench/peers.py results (CSV needs no Cairo).
-set(SML_PEERS_FP32 ${PROJECT_SOURCE_DIR}/bench/results/nvidia-h100-80gb-hbm3-2026-11-22-fp32.json)
+set(SML_PEERS_FP32 ${PROJECT_SOURCE_DIR}/bench/results/nvidia-h100-80gb-hbm3-2026-11-23-fp32.json)
 sml_cli_test(chart_peers_csv RC 0 ARGS chart --chart peers --peers ${SML_PEERS_FP32}
              --out ${CMAKE_CURRENT_BINARY_DIR}/peers.csv EXPECT "wrote .*peers.csv")
 sml_cli_test(chart_peers_without_files RC 2 ARGS chart --chart peers --out peers.png
