@@ -20,7 +20,8 @@
 //                     blocks fit an SM (whole rows of 2 MB: the grid)
 //     <= 1081344      grid: one block per SM, each holding a slice of    read MN, write MN
 //                     every row; blocks meet through (max, sum) slots
-//                     in global memory, 2-4 rows behind the row they reduce
+//                     in global memory, 3-4 rows behind the row they
+//                     reduce; a row's edge packs go to a warp of its own
 //     longer          two-pass online over a cluster of up to 16 blocks, read 2MN (part of
 //                     with L2 eviction policies on its two reads         the second from L2),
 //                     (the row no longer fits on chip)                   write MN
@@ -44,7 +45,9 @@
 //     at N = 32-128 fp32), which measured faster than larger blocks on one H100.
 //   - Every access is a 16-byte vector where possible. Rows need not be aligned: each row is
 //     viewed in an "aligned frame" (its address rounded down to 16 bytes); packs wholly inside
-//     the row move as vectors and only the two edge packs go element by element.
+//     the row move as vectors and only the two edge packs are masked and stored element by
+//     element. On the grid path an extra warp a block holds them, so the other warps run the
+//     code of aligned rows.
 //   - exp(x - m) is computed as exp2((x - m) * log2(e)): one FMUL plus the hardware EX2.
 //     One reciprocal per row, then a multiply per element.
 //   - Stores carry the streaming hint (st.global.cs): the output is never read again.
@@ -60,9 +63,9 @@
 //   bytes, and where nothing else keeps the row on chip); a warp per row with
 //   5 or 8 packs a lane for N = 1025 halves (fp16 +1 point, bf16 -8); edge packs of interior rows
 //   as one vector load (N = 2049 halves +3 points, N = 1025 halves -3, fp32 N = 100003 -2).
-// Where it is weak (bench/README-peers.md): fp32 rows of 2.75-3.8 MB that start off 16 bytes
-//   (N ~ 700000-950000), too long for two stash blocks an SM: the grid with one team, whose edge
-//   packs cost it 82-89% of copy against 96% for aligned rows (tune-9).
+// Where it is weakest (bench/README-peers.md): rows of 2.75-3 MB that start off 16 bytes (fp32
+//   N ~ 700000-750000), where the stash hands over to the grid: 90.8-91.7% of copy against
+//   96-97% for aligned rows (tune-10).
 //
 // Valid N: any N >= 1, every dtype. Without clusters (compute capability < 9) one block of up
 //   to 1024 threads holds 32768 fp32 values and the two-pass path runs one block per row beyond.
