@@ -1084,9 +1084,10 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS, kWide))
         edge_warp ? 0 : min(PACKS, max(0, (slice_end - first_q + threads - 1) / threads));
     const int first = first_q * V, pack_step = threads * V;  // the same in elements
     // This edge-warp lane's slot, if it has one: in the last block, lane 0 the head slot, lanes 1
-    // and 2 the two that may hold the row's last value.
+    // and 2 the two that may hold the row's last value (for a row shorter than a pack, slots 1
+    // and 2, not 0 twice).
     const bool edge_lane = edge_warp && rank == blocks - 1 && lane < 3;
-    const int edge_f0 = (lane == 0 ? 0 : inner_end + lane - 1) * V;
+    const int edge_f0 = (lane == 0 ? 0 : max(inner_end, 1) + lane - 1) * V;
     auto staged_pack = [&](int row, int p) {
         return &staged[((static_cast<unsigned>(row) % kStaged) * PACKS + p) * blockDim.x +
                        threadIdx.x];

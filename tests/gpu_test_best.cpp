@@ -268,6 +268,8 @@ TEST(BestPaths, EveryPathMatchesReference) {
         }
         check_case(t, 7, 30008, 30009, 30017, 0, &grid16);
         check_case(t, 7, 256, 256, 256, 0, &grid16);
+        // Rows with no inner pack, or none but edges: the edge warp holds all of each row.
+        for (int64_t n : {1, 3, 5, 9, 17}) check_case(t, 7, n, n, n, 1, &grid16, 1);
     }
     // Output rows at other offsets from 16 bytes than the input's: the grid cannot store them
     // (it stores whole packs where the input had them), so a forced grid is refused, and the
