@@ -240,10 +240,10 @@ def tune_configs(cols, dtype_bytes, sm_count):
                                        stash=stash)))
     if packs >= 65536:  # the grid: a block per SM in each of 1-4 teams, each on every teams-th row
         blocks = sm_count
-        # Its main threads hold the row's inner packs (all of a row of whole packs); other rows
-        # add the edge warp, which holds their edge packs (best_grid_kernel).
+        # Its main threads hold the row's main packs (all of a row of whole packs, else all but
+        # a 128-byte line's worth); other rows add the edge warp (best_grid_kernel).
         whole = cols % vec == 0
-        inner = cols // vec - (0 if whole else 1)
+        inner = max(0, cols // vec - (0 if whole else 8))
         inner_slice = -(-(-(-inner // blocks)) // 8) * 8  # whole 128-byte lines (slice_packs)
         for ppt in (2, 4, 8):  # 1 pack a thread measured slower at every N (tune-5)
             # At least a thread per block of a team: the first `blocks` threads read the slots.

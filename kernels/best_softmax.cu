@@ -1018,25 +1018,28 @@ __device__ __forceinline__ bool unwritten(MaxSum v) {
 constexpr int grid_max_threads(int packs, bool wide = false) {
     return packs <= 2 ? 1024 : 2048 / packs + (wide ? 32 : 0);
 }
+// Packs of a row with edges that are not main packs (below): a 128-byte line's worth.
+constexpr int kGridLinePacks = 128 / 16;
 
-// Every block holds the same frame slots of every row: its slice [begin, begin + size) of the
-// row's inner slots, so a thread's slots q_p = begin + threadIdx.x + p * threads never move from
-// row to row and are worked out once. (Slices worked out per row, three times a step, were a
-// third of the kernel's instructions on 2 MB bf16 rows -- 880 a warp a step, 300 of them
-// addresses and bounds -- and the kernel is short of issue slots there; tune-8.)
+// Every block holds the same slots of every row: its slice [begin, begin + size) of the row's
+// main packs, so a thread's slots begin + threadIdx.x + p * threads never move from row to row
+// and are worked out once. (Slices worked out per row, three times a step, were a third of the
+// kernel's instructions on 2 MB bf16 rows -- 880 a warp a step, 300 of them addresses and
+// bounds -- and the kernel is short of issue slots there; tune-8.)
 // A row that starts off 16 bytes, or ends inside a pack, has edge packs: its first and last
-// packs hold other rows' bytes. Slots 1 to n / V - 1 lie wholly inside a row wherever in its
-// frame the row starts, so the block's main threads hold only those and run exactly the code of
-// whole rows. The edge slots -- 0, n / V and n / V + 1, some of them partly or wholly past the
-// row -- go to one extra warp, the last of each block, which in the last block holds one each in
-// three lanes and in the others nothing. (Edge packs handled by the main threads, behind
-// per-pack predicates, cost every warp 50% more instructions, 653 a warp a step against 441 on
-// 3 MB fp32 rows; unaligned rows ran at 83% of copy, aligned ones at 96%. tune-9.) An edge pack
-// is copied whole with the others, except at the tensor's own first and last rows, where the
-// bytes around the row may lie outside the tensor, and masked once it has landed; its outputs
-// are stored one by one. So the output's rows must sit at the input's offsets in their frames
-// (the launch checks it: otherwise two passes). kWhole (chosen at launch): every row starts on
-// 16 bytes and ends on a pack's end, so there is no edge warp.
+// packs hold other rows' bytes. The main packs are the ones that lie wholly inside a row wherever
+// in its frame the row starts, from its first 128-byte line past slot 0, so the block's main
+// threads run exactly the code of whole rows, with sector-aligned loads. The other slots -- the
+// lead before them, and the few past them that may hold the row's last values -- go to one
+// extra warp, the last of each block: in the last block it holds one a lane, in the others
+// nothing, and passes the barrier. (Edge packs handled by the main threads, behind per-pack
+// predicates, cost every warp 50% more instructions, 653 a warp a step against 441 on 3 MB fp32
+// rows; unaligned rows ran at 83% of copy, aligned ones at 96%. tune-9.) An edge pack is copied
+// whole with the others, except at the tensor's own first and last rows, where the bytes around
+// the row may lie outside the tensor, and masked once it has landed; its outputs are stored one
+// by one. So the output's rows must sit at the input's offsets in their frames (the launch
+// checks it: otherwise two passes). kWhole (chosen at launch): every row starts on 16 bytes and
+// ends on a pack's end, so there is no edge warp.
 // The edge warp takes a place of the main threads' 512 at 4 packs a thread, which then hold 1920
 // packs a block, not 2048. Rows of 1920 to 2048 a block [fp32 N ~ 1013800-1081300] take the
 // kWide kernel, which has the warp on top: 17 warps, so ptxas gives each thread 96 registers,
@@ -1074,29 +1077,50 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS, kWide))
     const bool slot_reader = static_cast<int>(threadIdx.x) < blocks;
     const bool edge_warp = !kWhole && warp == warps - 1;
     const int threads = static_cast<int>(blockDim.x) - (kWhole ? 0 : 32);  // the main threads
-    // This main thread's slots: q_p = first_q + p * threads, for p < slot_count. Whole rows have
-    // no edges: their inner slots are all n / V.
-    const int inner_begin = kWhole ? 0 : 1, inner_end = n / V;
-    const int size = RowSlice<T>::size_of(inner_end - inner_begin, blocks);
-    const int first_q = inner_begin + rank * size + static_cast<int>(threadIdx.x);
-    const int slice_end = min(inner_end, inner_begin + rank * size + size);
+    // This main thread's slots, counted from the row's first main pack: q_p = lead + first_q +
+    // p * threads, for p < slot_count. A whole row's main packs are all of it (lead 0). Another
+    // row's are n / V - kLine packs from its first 128-byte line past slot 0 (lead 1 to kLine),
+    // which lie wholly inside the row wherever it starts. (From slot 1 instead, the warps' loads
+    // of rows 16 bytes off a 32-byte sector each touched one sector more, and cost 3-5 points:
+    // fp32 N = 786436, whole packs on 16 bytes, 93.3% of copy, against 96-97% at N = 786432 and
+    // 786440; tune-10.)
+    constexpr int kLine = kGridLinePacks;  // packs in a 128-byte line
+    const int main_packs = kWhole ? n / V : max(0, n / V - kLine);
+    const int size = RowSlice<T>::size_of(main_packs, blocks);
+    const int first_q = rank * size + static_cast<int>(threadIdx.x);
+    const int slice_end = min(main_packs, rank * size + size);
     const int slot_count =
         edge_warp ? 0 : min(PACKS, max(0, (slice_end - first_q + threads - 1) / threads));
     const int first = first_q * V, pack_step = threads * V;  // the same in elements
-    // This edge-warp lane's slot, if it has one: in the last block, lane 0 the head slot, lanes 1
-    // and 2 the two that may hold the row's last value (for a row shorter than a pack, slots 1
-    // and 2, not 0 twice).
-    const bool edge_lane = edge_warp && rank == blocks - 1 && lane < 3;
-    const int edge_f0 = (lane == 0 ? 0 : max(inner_end, 1) + lane - 1) * V;
+    // The edge warp of the last block holds the rest of the row's frame slots, one a lane: the
+    // lead (slot 0, the row's first values, and up to 7 inner ones) and the slots from the main
+    // packs' end to n / V + 1, the last that can hold a row value: kLine + 2 slots in all.
+    const bool edge_lane = edge_warp && rank == blocks - 1 && lane < kLine + 2;
+    // The edge warps of the other blocks hold nothing: each step they only pass the barrier, and
+    // their blocks merge the main warps' (max, sum) alone.
+    const bool idle = edge_warp && rank != blocks - 1;
+    const int merged_warps = !kWhole && rank != blocks - 1 ? warps - 1 : warps;
     auto staged_pack = [&](int row, int p) {
         return &staged[((static_cast<unsigned>(row) % kStaged) * PACKS + p) * blockDim.x +
                        threadIdx.x];
     };
-    // Where the row's frame starts: the row less its offset from 16 bytes (the same for the
-    // output row, as the launch checked).
-    auto head_of = [&](int row) { return kWhole ? 0 : frame_head(in + row * in_stride); };
-    // The edge lane's pack holds values of the row (the last slot may lie wholly past it).
-    auto edge_in_row = [&](int head) { return edge_lane && edge_f0 < head + n; };
+    // The row's frame: where it starts, the row less its offset from 16 bytes (the same offset
+    // for the output row, as the launch checked), and its lead.
+    struct Frame {
+        int head, lead;
+    };
+    auto frame_of = [&](int row) {
+        if (kWhole) return Frame{0, 0};
+        const T* start = in + row * in_stride;
+        const int head = frame_head(start);
+        const auto line_slot =
+            static_cast<int>((reinterpret_cast<uintptr_t>(start - head) / 16) % kLine);
+        return Frame{head, kLine - line_slot};
+    };
+    // The edge lane's first frame slot, in elements; its pack holds row values when it starts
+    // before the row's end (the last slots may lie wholly past it).
+    auto edge_f0 = [&](Frame fr) { return (lane < fr.lead ? lane : lane + main_packs) * V; };
+    auto edge_in_row = [&](Frame fr) { return edge_lane && edge_f0(fr) < fr.head + n; };
 
     uint4 ring[kRing][PACKS];  // exps of row r in stage r % kRing, from its reduction to its store
     float thread_max[kRing];
@@ -1105,25 +1129,25 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS, kWide))
     // One cp.async group per row, empty past the last row, so "all but the AHEAD newest" is
     // always "up to row i".
     auto start_copies = [&](int row) {
+        const Frame fr = row < rows && (!edge_warp || edge_lane) ? frame_of(row) : Frame{0, 0};
+        const T* frame = in + row * in_stride - fr.head;
         if (row < rows && !edge_warp) {
-            const int head = head_of(row);
-            const T* src = in + row * in_stride - head + first;
+            const T* src = frame + fr.lead * V + first;
 #pragma unroll
             for (int p = 0; p < PACKS; ++p)
                 if (p < slot_count) copy_async16(staged_pack(row, p), src + p * pack_step);
-        } else if (row < rows && edge_in_row(head_of(row))) {
-            const int head = head_of(row);
-            const T* frame = in + row * in_stride - head;
+        } else if (row < rows && edge_in_row(fr)) {
+            const int f0 = edge_f0(fr);
             const int64_t global_row = team + int64_t{row} * teams;
             if (global_row == 0 || global_row == all_rows - 1) {   // the bytes around the row
                 T* v = reinterpret_cast<T*>(staged_pack(row, 0));  // may lie past the tensor
 #pragma unroll 1
                 for (int k = 0; k < V; ++k) {
-                    const int f = edge_f0 + k;
-                    v[k] = f < head || f >= head + n ? from_float<T>(kNegInf) : frame[f];
+                    const int f = f0 + k;
+                    v[k] = f < fr.head || f >= fr.head + n ? from_float<T>(kNegInf) : frame[f];
                 }
             } else {
-                copy_async16(staged_pack(row, 0), frame + edge_f0);
+                copy_async16(staged_pack(row, 0), frame + f0);
             }
         }
         copy_async_commit();
@@ -1137,9 +1161,9 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS, kWide))
                 if (p < slot_count) x[p] = *staged_pack(row, p);
             mine = thread_exps<T>(x, [&](int p) { return p < slot_count; });
         } else {
-            const int head = head_of(row);
-            const bool held = edge_in_row(head);
-            if (held) x[0] = mask_outside<T>(*staged_pack(row, 0), edge_f0, head, n);
+            const Frame fr = frame_of(row);
+            const bool held = edge_in_row(fr);
+            if (held) x[0] = mask_outside<T>(*staged_pack(row, 0), edge_f0(fr), fr.head, n);
             mine = thread_exps<T>(x, [&](int p) { return p == 0 && held; });
         }
         m_out = mine.m;
@@ -1148,23 +1172,25 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS, kWide))
     };
     // Row f's output: its exps times this thread's factor; an edge pack's values one by one.
     auto store = [&](int row, const uint4(&x)[PACKS], float factor) {
-        const int head = head_of(row);
-        T* out_frame = out + row * out_stride - head;
+        const Frame fr = frame_of(row);
+        T* out_frame = out + row * out_stride - fr.head;
         if (!edge_warp) {
+            T* dst = out_frame + fr.lead * V + first;
 #pragma unroll
             for (int p = 0; p < PACKS; ++p) {
                 if (p >= slot_count) continue;
                 float y[V];
                 scale_pack<T>(x[p], factor, y);
-                store16(reinterpret_cast<uint4*>(out_frame + first + p * pack_step), pack<T>(y));
+                store16(reinterpret_cast<uint4*>(dst + p * pack_step), pack<T>(y));
             }
-        } else if (edge_in_row(head)) {
+        } else if (edge_in_row(fr)) {
             float y[V];
             scale_pack<T>(x[0], factor, y);
+            const int f0 = edge_f0(fr);
 #pragma unroll
             for (int k = 0; k < V; ++k) {
-                const int f = edge_f0 + k;
-                if (f >= head && f < head + n) out_frame[f] = from_float<T>(y[k]);
+                const int f = f0 + k;
+                if (f >= fr.head && f < fr.head + n) out_frame[f] = from_float<T>(y[k]);
             }
         }
     };
@@ -1175,9 +1201,12 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS, kWide))
         for (int j = 0; j < kRing; ++j) {
             const int i = base + j, f = i - LAG;  // reduce row i, finish row f
             if (i >= rows + LAG) break;
-            const bool reducing = i < rows, finishing = f >= 0;
-            start_copies(i + AHEAD);
-            copy_async_wait_all_but<AHEAD>();  // row i has landed
+            // (An idle edge warp neither reduces nor finishes: it only passes the barrier.)
+            const bool reducing = i < rows && !idle, finishing = f >= 0 && !idle;
+            if (!idle) {
+                start_copies(i + AHEAD);
+                copy_async_wait_all_but<AHEAD>();  // row i has landed
+            }
             if (reducing) reduce(i, ring[j], thread_max[j]);
             // Row f's slots, read during the last step: a slot still unwritten (its block is
             // behind) is polled by its own lane, so each slot warp merges 32 complete slots.
@@ -1197,8 +1226,8 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS, kWide))
             // two steps on, after the next barrier, which no warp passes before it has read them.
             __syncthreads();
             if (reducing && warp == 0) {
-                const MaxSum b =
-                    warp_merge(lane < warps ? warp_sums[i & 1][lane] : MaxSum{kNegInf, 0.0f});
+                const MaxSum b = warp_merge(lane < merged_warps ? warp_sums[i & 1][lane]
+                                                                : MaxSum{kNegInf, 0.0f});
                 if (lane == 0) publish(&slots[i * slot_stride + rank], b);
             }
             if (finishing) {  // every warp merges the few slot-warp results itself
@@ -1276,7 +1305,7 @@ static int64_t slice_packs(int64_t packs, int blocks) {
 }
 
 // The grid path's shape for a row of `cols` values, `vec` a pack: one block per SM and team, 4
-// packs a thread, 2 rows of loads ahead. The block's main threads hold the row's inner packs
+// packs a thread, 2 rows of loads ahead. The block's main threads hold the row's main packs
 // (all of a `whole` row: whole packs, every row on 16 bytes); other rows add the edge warp. Blocks
 // of up to 256 threads (fp32 N <= 540672 on 132 SMs) run two teams, as many as the registers hold
 // (2 x 256 threads x 128); longer rows one team (tune-6: 2 MB rows 94% with two teams against 67%
@@ -1289,8 +1318,8 @@ static Config grid_for(int64_t cols, int vec, bool whole, const DeviceLimits& li
     c.path = Config::Path::kGrid;
     c.cluster = std::max(1, limits.sm_count);
     c.packs = 4;
-    const int64_t inner = cols / vec - (whole ? 0 : 1);
-    const int64_t slice = slice_packs(std::max<int64_t>(inner, 0), c.cluster);
+    const int64_t inner = std::max<int64_t>(0, cols / vec - (whole ? 0 : kGridLinePacks));
+    const int64_t slice = slice_packs(inner, c.cluster);
     const int64_t main_threads = ((slice + 3) / 4 + 31) / 32 * 32;
     const int64_t slot_readers = (c.cluster + 31) / 32 * 32;  // a thread per block of a team
     const int64_t threads = std::max(main_threads, slot_readers) + (whole ? 0 : 32);
@@ -1676,11 +1705,11 @@ static LaunchStep make_grid_step(const LaunchArgs& a, const Config& c, cudaError
     }
     const int blocks = c.cluster, teams = c.grid_teams();
     const size_t bytes = workspace_bytes(p, c);
-    // The kernel's slices, as best_grid_kernel cuts them: the row's inner packs (all of them for
+    // The kernel's slices, as best_grid_kernel cuts them: the row's main packs (all of them for
     // whole rows), which a block's main threads x P packs must hold; the slot readers are main
     // threads. Rows with edges need their output rows at the input rows' offsets from 16 bytes.
     const int main_threads = c.threads - (whole ? 0 : 32);
-    const int64_t inner = p.cols / vec - (whole ? 0 : 1);
+    const int64_t inner = std::max<int64_t>(0, p.cols / vec - (whole ? 0 : kGridLinePacks));
     const int64_t slice = blocks < 1 ? 0 : slice_packs(inner, blocks);
     if (a.workspace == nullptr || blocks < 1 || blocks > main_threads || teams > 64 ||
         p.rows > 0x7fffffff || !valid_threads(c.threads, grid_max_threads(P, wide)) ||

@@ -134,7 +134,7 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     EXPECT_EQ(pick(700000).describe(), "cluster 16 x 512 threads x 8 packs + 14 in shared memory");
     EXPECT_EQ(pick(540673).describe(), "cluster 16 x 512 threads x 8 packs + 9 in shared memory");
     // Past 14 (2.75 MB rows), one team of the grid, lag 4. Rows that are not whole packs add
-    // the edge warp to the threads that hold their inner packs (196607 of them at N = 786433:
+    // the edge warp to the threads that hold their main packs (196600 of them at N = 786433:
     // 1496 a block, 374 threads); past 512 threads, the kWide kernel at lag 3.
     EXPECT_EQ(pick(786432).describe(),
               "grid 132 blocks x 384 threads x 4 packs, lag 4, 2 rows ahead");
@@ -152,13 +152,14 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
               "cluster 16 x 608 threads x 8 packs");
     EXPECT_EQ(pick(524289, DType::f32, true, kH100, one_stash).describe(),
               "grid 132 blocks x 288 threads x 4 packs, lag 4, 2 rows ahead");
-    // The grid holds 2048 packs a block: of a whole row, or of the inner packs of another.
+    // The grid holds 2048 packs a block: of a whole row, or of the main packs of another (all
+    // but 8 of its packs).
     EXPECT_EQ(pick(132 * 2048 * 4).path, Path::kGrid);
-    EXPECT_EQ(pick(132 * 2048 * 4 + 7).path, Path::kGrid);
+    EXPECT_EQ(pick(132 * 2048 * 4 + 35).path, Path::kGrid);
     // Longer rows are read twice, on a cluster of one block per 8192 packs.
     EXPECT_EQ(pick(132 * 2048 * 4 + 4).describe(),
               "two-pass cluster 16 x 1024 threads, L2 evict_last/first");
-    EXPECT_EQ(pick(132 * 2048 * 4 + 11).describe(),
+    EXPECT_EQ(pick(132 * 2048 * 4 + 37).describe(),
               "two-pass cluster 16 x 1024 threads, L2 evict_last/first");
     EXPECT_EQ(pick(int64_t{1} << 21).describe(),
               "two-pass cluster 16 x 1024 threads, L2 evict_last/first");
