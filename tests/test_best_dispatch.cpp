@@ -131,7 +131,12 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     EXPECT_EQ(pick(524289).describe(), "cluster 16 x 512 threads x 8 packs + 9 in shared memory");
     EXPECT_EQ(pick(524288, DType::f32, false).describe(), pick(524289).describe());
     EXPECT_EQ(pick(600001).describe(), "cluster 16 x 512 threads x 8 packs + 11 in shared memory");
-    EXPECT_EQ(pick(700000).describe(), "cluster 16 x 512 threads x 8 packs + 14 in shared memory");
+    EXPECT_EQ(pick(680001).describe(), "cluster 16 x 512 threads x 8 packs + 13 in shared memory");
+    // At 14 packs there, fp32 rows take the grid, halves keep the stash.
+    EXPECT_EQ(pick(700001).describe(),
+              "grid 132 blocks x 384 threads x 4 packs, lag 4, 2 rows ahead");
+    EXPECT_EQ(pick(1400001, DType::bf16).describe(),
+              "cluster 16 x 512 threads x 8 packs + 14 in shared memory");
     EXPECT_EQ(pick(540673).describe(), "cluster 16 x 512 threads x 8 packs + 9 in shared memory");
     // Past 14 (2.75 MB rows), one team of the grid, lag 4. Rows that are not whole packs add
     // the edge warp to the threads that hold their main packs (196600 of them at N = 786433:
