@@ -15,12 +15,9 @@ import json
 import os
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SESSION = os.path.join(ROOT, "assets/sessions/h100-2026-11-22.json")
-# One peers.py run per dtype; the fp32 run finished just after midnight UTC, and peers.py names
-# a file by the date it finishes.
-RESULTS = {dtype: os.path.join(ROOT, f"bench/results/nvidia-h100-80gb-hbm3-{date}-{dtype}.json")
-           for dtype, date in (("fp32", "2026-11-23"), ("fp16", "2026-11-22"),
-                               ("bf16", "2026-11-22"))}
+SESSION = os.path.join(ROOT, "assets/sessions/h100-2026-11-23.json")
+RESULTS = {dtype: os.path.join(ROOT, f"bench/results/nvidia-h100-80gb-hbm3-2026-11-23-{dtype}.json")
+           for dtype in ("fp32", "fp16", "bf16")}
 LESSON_KERNELS = ["naive", "fused", "warp", "block", "smem", "online", "online_tiled", "best"]
 SESSION_COLS = [32, 128, 1024, 4096, 8192, 8193, 16384, 16385, 32768, 131072, 1048576]
 PEERS_COLS = [32, 64, 128, 1024, 1025, 2049, 8192, 16384, 16385, 32768, 65536, 100003, 131072,

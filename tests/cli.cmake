@@ -104,7 +104,7 @@ sml_cli_test(chart_peers_csv RC 0 ARGS chart --chart peers --peers ${SML_PEERS_F
 sml_cli_test(chart_peers_without_files RC 2 ARGS chart --chart peers --out peers.png
              ERROR_HINT EXPECT "the peers chart needs --peers")
 sml_cli_test(chart_peers_given_a_session RC 1 ARGS chart --chart peers --out peers.png
-             --peers ${PROJECT_SOURCE_DIR}/assets/sessions/h100-2026-11-22.json
+             --peers ${PROJECT_SOURCE_DIR}/assets/sessions/h100-2026-11-23.json
              ERROR_HINT EXPECT "not a bench/peers.py results file")
 sml_cli_test(chart_session_chart_without_session RC 2 ARGS chart --chart pct --out pct.png
              ERROR_HINT EXPECT "the pct chart needs --session")

@@ -17,11 +17,8 @@ namespace {
 
 const fs::path kResults = fs::path(SML_SOURCE_DIR) / "bench" / "results";
 
-// The recorded peers runs: the fp32 one finished just after midnight UTC, and peers.py names a
-// file by the date it finishes.
 std::string recorded(const std::string& dtype) {
-    const std::string date = dtype == "fp32" ? "2026-11-23" : "2026-11-22";
-    return (kResults / ("nvidia-h100-80gb-hbm3-" + date + "-" + dtype + ".json")).string();
+    return (kResults / ("nvidia-h100-80gb-hbm3-2026-11-23-" + dtype + ".json")).string();
 }
 
 const Series* find_series(const Chart& c, const std::string& key) {
