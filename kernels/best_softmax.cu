@@ -46,8 +46,8 @@
 //   - Every access is a 16-byte vector where possible. Rows need not be aligned: each row is
 //     viewed in an "aligned frame" (its address rounded down to 16 bytes); packs wholly inside
 //     the row move as vectors and only the two edge packs are masked and stored element by
-//     element. On the grid path an extra warp a block holds them, so the other warps run the
-//     code of aligned rows.
+//     element. On the grid path an extra warp a block holds them and the packs up to the row's
+//     first 128-byte line, so the other warps run the code of aligned rows on whole lines.
 //   - exp(x - m) is computed as exp2((x - m) * log2(e)): one FMUL plus the hardware EX2.
 //     One reciprocal per row, then a multiply per element.
 //   - Stores carry the streaming hint (st.global.cs): the output is never read again.
@@ -63,9 +63,9 @@
 //   bytes, and where nothing else keeps the row on chip); a warp per row with
 //   5 or 8 packs a lane for N = 1025 halves (fp16 +1 point, bf16 -8); edge packs of interior rows
 //   as one vector load (N = 2049 halves +3 points, N = 1025 halves -3, fp32 N = 100003 -2).
-// Where it is weakest (bench/README-peers.md): rows of 2.75-3 MB that start off 16 bytes (fp32
-//   N ~ 700000-750000), where the stash hands over to the grid: 90.8-91.7% of copy against
-//   96-97% for aligned rows (tune-10).
+// Where it is weakest (bench/README-peers.md): rows of 2.6-2.8 MB that start off 16 bytes, on
+//   the stash at 13-14 packs a thread (fp32 N ~ 680000, halves ~ 1400000): about 91% of copy
+//   (tune-10).
 //
 // Valid N: any N >= 1, every dtype. Without clusters (compute capability < 9) one block of up
 //   to 1024 threads holds 32768 fp32 values and the two-pass path runs one block per row beyond.
@@ -1044,7 +1044,7 @@ constexpr int kGridLinePacks = 128 / 16;
 // packs a block, not 2048. Rows of 1920 to 2048 a block [fp32 N ~ 1013800-1081300] take the
 // kWide kernel, which has the warp on top: 17 warps, so ptxas gives each thread 96 registers,
 // not 128 (a quarter of the SM's registers for 5 of them), and the ring of lag 4 spills. So kWide
-// is built for lag 3 only: fp32 N = 1048575 91.7% of copy (lag 4: 68.5%; tune-10).
+// is built for lag 3 only (tune-10: built so for every length, lag 4 ran at 64-69% of copy).
 template <typename T, int PACKS, int LAG, int AHEAD, bool kWhole, bool kWide = false>
 __global__ void __launch_bounds__(grid_max_threads(PACKS, kWide))
     best_grid_kernel(const T* __restrict__ in, T* __restrict__ out, int rows, int64_t cols,
