@@ -188,6 +188,11 @@ def config(path, **fields):
     return tuple([path] + [fields.get(f, 0) for f in CONFIG_FIELDS[1:]])
 
 
+def slice_packs(packs, blocks):
+    """A block's share of `packs`, in whole 128-byte lines (slice_packs in best_softmax.cu)."""
+    return -(-(-(-packs // blocks)) // 8) * 8
+
+
 def tune_configs(cols, dtype_bytes, sm_count):
     """The configurations of best worth trying at this N: (label, tuple for the C API).
 
@@ -231,7 +236,7 @@ def tune_configs(cols, dtype_bytes, sm_count):
     if packs > 32768:  # 8 or 16 blocks of 8 packs a thread in registers, the rest of the slice
         # in shared memory (best_stash_kernel), at 512 and 384 threads
         for cluster in (8, 16):
-            slice = -(-(-(-packs // cluster)) // 8) * 8  # whole 128-byte lines (slice_packs)
+            slice = slice_packs(packs, cluster)
             for threads in (512, 384):
                 stash = -(-slice // threads) - 8
                 if 1 <= stash and stash * threads * 16 <= 116 * 1024:
@@ -244,7 +249,7 @@ def tune_configs(cols, dtype_bytes, sm_count):
         # a 128-byte line's worth); other rows add the edge warp (best_grid_kernel).
         whole = cols % vec == 0
         inner = max(0, cols // vec - (0 if whole else 8))
-        inner_slice = -(-(-(-inner // blocks)) // 8) * 8  # whole 128-byte lines (slice_packs)
+        inner_slice = slice_packs(inner, blocks)
         for ppt in (2, 4, 8):  # 1 pack a thread measured slower at every N (tune-5)
             # At least a thread per block of a team: the first `blocks` threads read the slots.
             threads = max(-(-(-(-inner_slice // ppt)) // 32) * 32, -(-blocks // 32) * 32)

@@ -1020,6 +1020,13 @@ constexpr int grid_max_threads(int packs, bool wide = false) {
 }
 // Packs of a row with edges that are not main packs (below): a 128-byte line's worth.
 constexpr int kGridLinePacks = 128 / 16;
+// A row's main packs on the grid: all of a `whole` row (whole packs, every row on 16 bytes), all
+// but a line's worth of another. The kernel cuts its slices from this, and the launch sizes
+// blocks by it.
+template <typename I>  // int in the kernel, int64_t at launch
+__host__ __device__ constexpr I grid_main_packs(I cols, int vec, bool whole) {
+    return whole ? cols / vec : (cols / vec > kGridLinePacks ? cols / vec - kGridLinePacks : 0);
+}
 
 // Every block holds the same slots of every row: its slice [begin, begin + size) of the row's
 // main packs, so a thread's slots begin + threadIdx.x + p * threads never move from row to row
@@ -1085,7 +1092,7 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS, kWide))
     // fp32 N = 786436, whole packs on 16 bytes, 93.3% of copy, against 96-97% at N = 786432 and
     // 786440; tune-10.)
     constexpr int kLine = kGridLinePacks;  // packs in a 128-byte line
-    const int main_packs = kWhole ? n / V : max(0, n / V - kLine);
+    const int main_packs = grid_main_packs(n, V, kWhole);
     const int size = RowSlice<T>::size_of(main_packs, blocks);
     const int first_q = rank * size + static_cast<int>(threadIdx.x);
     const int slice_end = min(main_packs, rank * size + size);
@@ -1318,8 +1325,7 @@ static Config grid_for(int64_t cols, int vec, bool whole, const DeviceLimits& li
     c.path = Config::Path::kGrid;
     c.cluster = std::max(1, limits.sm_count);
     c.packs = 4;
-    const int64_t inner = std::max<int64_t>(0, cols / vec - (whole ? 0 : kGridLinePacks));
-    const int64_t slice = slice_packs(inner, c.cluster);
+    const int64_t slice = slice_packs(grid_main_packs(cols, vec, whole), c.cluster);
     const int64_t main_threads = ((slice + 3) / 4 + 31) / 32 * 32;
     const int64_t slot_readers = (c.cluster + 31) / 32 * 32;  // a thread per block of a team
     const int64_t threads = std::max(main_threads, slot_readers) + (whole ? 0 : 32);
@@ -1713,8 +1719,7 @@ static LaunchStep make_grid_step(const LaunchArgs& a, const Config& c, cudaError
     // whole rows), which a block's main threads x P packs must hold; the slot readers are main
     // threads. Rows with edges need their output rows at the input rows' offsets from 16 bytes.
     const int main_threads = c.threads - (whole ? 0 : 32);
-    const int64_t inner = std::max<int64_t>(0, p.cols / vec - (whole ? 0 : kGridLinePacks));
-    const int64_t slice = blocks < 1 ? 0 : slice_packs(inner, blocks);
+    const int64_t slice = blocks < 1 ? 0 : slice_packs(grid_main_packs(p.cols, vec, whole), blocks);
     if (a.workspace == nullptr || blocks < 1 || blocks > main_threads || teams > 64 ||
         p.rows > 0x7fffffff || !valid_threads(c.threads, grid_max_threads(P, wide)) ||
         slice > int64_t{main_threads} * P || (!whole && !same_frames(a))) {
@@ -1921,18 +1926,19 @@ static cudaError_t plan_chosen(const LaunchArgs& args, Config* chosen,
                                std::vector<LaunchStep>* steps) {
     Config c = choose(args.problem.cols, args.problem.dtype, rows_aligned(args), args.limits,
                       occupancy_of(args));
+    // In place of the grid: two passes, sized for the longest frame a row can have.
     const int vec = vec_of(args.problem.dtype);
+    const Config two_passes = two_pass_for((args.problem.cols + vec - 1) / vec + 1, args.limits);
     // Output rows at other offsets from 16 bytes than the input's (a rare layout): the grid
     // stores whole packs where the input had them, so two passes.
-    if (c.path == Config::Path::kGrid && !same_frames(args))
-        c = two_pass_for((args.problem.cols + vec - 1) / vec + 1, args.limits);
+    if (c.path == Config::Path::kGrid && !same_frames(args)) c = two_passes;
     cudaError_t err = plan_with(args, c, steps);
     if (err == cudaErrorCooperativeLaunchTooLarge && c.path == Config::Path::kGrid) {
         // Fewer blocks fit at once than the GPU has SMs (MPS, a MIG slice, another kernel's
         // reservation): two passes, which need no resident grid.
         (void)cudaGetLastError();
         steps->clear();
-        c = two_pass_for((args.problem.cols + vec - 1) / vec + 1, args.limits);
+        c = two_passes;
         err = plan_with(args, c, steps);
     }
     if (err == cudaErrorInvalidClusterSize && c.path == Config::Path::kCluster) {
