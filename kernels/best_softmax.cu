@@ -82,6 +82,7 @@
 #include "kernels/best_softmax.h"
 #include "kernels/element_io.cuh"
 #include "kernels/kernel_api.h"
+#include "kernels/best_launch.h"
 
 namespace cg = cooperative_groups;
 
@@ -1299,7 +1300,7 @@ static Config two_pass_for(int64_t packs, const DeviceLimits& limits) {
     Config c;
     c.path = Config::Path::kTwoPass;
     c.cluster =
-        static_cast<int>(std::min<int64_t>(limits.cc_major >= 9 ? 16 : 1, (packs + 8191) / 8192));
+        static_cast<int>(std::min<int64_t>(limits.has_clusters() ? 16 : 1, (packs + 8191) / 8192));
     c.threads = 1024;
     c.l2 = Config::kL2Policy;
     return c;
@@ -1401,8 +1402,8 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     // overlaps its load and store phases.)
     const int per_thread = 8;
     c.packs = per_thread;
-    const int portable = limits.cc_major >= 9 ? 8 : 1;
-    const int largest = limits.cc_major >= 9 ? 16 : 1;
+    const int portable = limits.has_clusters() ? 8 : 1;
+    const int largest = limits.has_clusters() ? 16 : 1;
     // Of the sizes whose blocks fit in 512 threads, the one that keeps the most rows in flight:
     // resident blocks per SM (the occupancy calculator's) times SMs, over blocks per cluster. As
     // for one block a row, resident rows are bytes in flight; ties go to fewer blocks. On an
@@ -1443,7 +1444,7 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     const bool whole = aligned && cols % vec == 0;
     const Config grid = grid_for(cols, vec, whole, limits);
     const bool grid_fits =
-        limits.cc_major >= 9 && grid.threads <= grid_max_threads(grid.packs, /*wide=*/!whole);
+        limits.has_clusters() && grid.threads <= grid_max_threads(grid.packs, /*wide=*/!whole);
     const bool grid_wins = whole && grid_fits && grid.teams == 2 && grid.threads >= 256;
     if (largest > portable && !grid_wins) {
         Config s = c;
@@ -1579,7 +1580,7 @@ static LaunchStep make_cluster_launch(const char* name, RowKernel<T> clustered, 
     const SoftmaxProblem& p = a.problem;
     const bool clusters = cluster > 1;
     RowKernel<T> kernel = clusters ? clustered : single;
-    if (clusters && a.limits.cc_major < 9) {
+    if (clusters && !a.limits.has_clusters()) {
         *err = cudaErrorNotSupported;
         return {};
     }
@@ -1962,76 +1963,30 @@ Config plan_config(const LaunchArgs& args) {
     return c;
 }
 
-static cudaError_t plan(const LaunchArgs& args, std::vector<LaunchStep>* steps) {
+int plan(const LaunchArgs& args, std::vector<LaunchStep>* steps) {
     Config c;
     return plan_chosen(args, &c, steps);
 }
 
-static DeviceLimits current_limits() {
-    DeviceLimits limits = DeviceLimits::h100_reference();
-    int device = 0;
-    if (cudaGetDevice(&device) == cudaSuccess)
-        query_device_limits(device, &limits);
-    else
-        (void)cudaGetLastError();
-    return limits;
-}
-
-// The configuration `plan` takes for p on the current device (choose() on H100 values when there
-// is none), assuming cudaMalloc-aligned buffers.
-static Config config_for(const SoftmaxProblem& p) {
-    const DeviceLimits limits = current_limits();
+// The configuration `plan` takes for p on a device with `limits` (cudaMalloc-aligned buffers):
+// the exact plan, with the GPU's occupancy and cluster limits, where the limits come from one.
+static Config config_for(const SoftmaxProblem& p, const DeviceLimits& limits) {
     const int vec = vec_of(p.dtype);
     const bool aligned = p.in_stride % vec == 0 && p.out_stride % vec == 0;
     if (!limits.from_device) return choose(p.cols, p.dtype, aligned, limits);
-    LaunchArgs a;  // the exact plan, with this GPU's occupancy and cluster limits
+    LaunchArgs a;
     a.problem = p;
     a.limits = limits;
     return plan_config(a);
 }
 
-size_t registry_workspace_bytes(const SoftmaxProblem& p) {
-    return workspace_bytes(p, config_for(p));
+size_t registry_workspace_bytes(const SoftmaxProblem& p, const DeviceLimits& limits) {
+    return workspace_bytes(p, config_for(p, limits));
 }
 
-static Traffic predict(const SoftmaxProblem& p) {
-    const Config c = config_for(p);
-    const double bytes = static_cast<double>(p.rows) * p.cols * dtype_size(p.dtype);
-    const int reads = c.path == Config::Path::kTwoPass ? 2 : 1;
-    Traffic t;
-    t.dram_read_bytes = reads * bytes;
-    t.dram_write_bytes = bytes;
-    t.global_load_bytes = reads * bytes;
-    t.global_store_bytes = bytes;
-    t.read_formula =
-        reads == 2 ? "2MN elements (row too long for on-chip: read twice)" : "MN elements";
-    t.write_formula = "MN elements";
-    return t;
+bool reads_twice(const SoftmaxProblem& p, const DeviceLimits& limits) {
+    return config_for(p, limits).path == Config::Path::kTwoPass;
 }
 
 }  // namespace best
-
-static int64_t best_max_cols(const DeviceLimits&, DType) {
-    return kUnlimitedCols;
-}
-
-KernelInfo best_kernel_info() {
-    return KernelInfo{
-        "best",
-        "Best path: dispatch by N",
-        "kernels/best_softmax.cu",
-        8,
-        "Picks a sub-warp, cluster (DSMEM), grid or two-pass kernel by N, with 16-byte I/O and "
-        "fp16/bf16",
-        kAllDTypes,
-        1,
-        best_max_cols,
-        "no limit: rows too long for the whole GPU's registers take the two-pass path",
-        {"auto"},
-        best::registry_workspace_bytes,
-        best::plan,
-        best::predict,
-    };
-}
-
 }  // namespace sml

@@ -46,19 +46,17 @@ using ResidentBlocks = std::function<int(const Config&)>;
 Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limits,
               const ResidentBlocks& resident = nullptr);
 
-// The configuration the registry's `best` runs for these arguments: choose() with the GPU's
-// occupancy, and two passes where this GPU cannot schedule the chosen cluster.
-Config plan_config(const LaunchArgs& args);
-
-// Plans the launch for an explicit configuration (the tuning harness compares several).
-// The grid path needs args.workspace of workspace_bytes(args.problem, config) bytes.
-cudaError_t plan_with(const LaunchArgs& args, const Config& config, std::vector<LaunchStep>* steps);
-
 // Device memory a configuration needs besides input and output: the grid path's slots, one
 // 8-byte (max, sum) per row and block; 0 for every other path.
 size_t workspace_bytes(const SoftmaxProblem& problem, const Config& config);
 
-// workspace_bytes for the configuration the registry's `best` runs on the current device.
-size_t registry_workspace_bytes(const SoftmaxProblem& problem);
+// workspace_bytes for the configuration the registry's `best` runs on a device with `limits`.
+size_t registry_workspace_bytes(const SoftmaxProblem& problem, const DeviceLimits& limits);
+
+// True where best's path for this problem reads each row twice (the two-pass path).
+bool reads_twice(const SoftmaxProblem& problem, const DeviceLimits& limits);
+
+// The registry's plan (kernel_api.h's PlanFn): plan_config's configuration, planned.
+int plan(const LaunchArgs& args, std::vector<LaunchStep>* steps);
 
 }  // namespace sml::best
