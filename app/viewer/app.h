@@ -46,6 +46,7 @@ class App {
 
     // [SECTION] Sessions and device (app_session.cpp)
     void detect_device();
+    void set_device_profile(const std::string& id);  // "" = this GPU; see device_view.h
     void open_initial_session();
     bool open_session(const std::string& path);  // false + error banner on failure
     void set_session(Session s, const std::string& origin, bool replay);

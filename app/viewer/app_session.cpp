@@ -4,11 +4,13 @@
 // Without one it replays the newest recorded session in assets/sessions/ and says so in a
 // banner; everything but Run keeps working.
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 
 #include "app/viewer/app.h"
 #include "app/viewer/model/format.h"
 #include "core/chart/chart_build.h"
+#include "app/viewer/model/device_view.h"
 #include "app/viewer/model/gpu_access.h"
 
 namespace sml::viewer {
@@ -18,7 +20,24 @@ void App::detect_device() {
     s_.gpu_available = g.available;
     s_.no_gpu_reason = g.reason;
     s_.no_gpu_hint = g.hint;
-    s_.limits = g.available ? g.limits : DeviceLimits::h100_reference();
+    s_.real_limits = g.available ? g.limits : DeviceLimits::h100_reference();
+    set_device_profile(s_.args.device_profile);
+}
+
+void App::set_device_profile(const std::string& id) {
+    Result<DeviceLimits> l = limits_for(s_.real_limits, s_.gpu_available, id);
+    if (!l) {
+        s_.set_banner({Banner::Level::error, l.error().message, l.error().hint, true, "profile"});
+        return;
+    }
+    s_.clear_banner("profile");
+    s_.device_profile = id;
+    s_.limits = *l;
+    // Live runs on the worker read the profile from the environment, as the CLI's do.
+    if (id.empty())
+        unsetenv("SML_DEVICE_PROFILE");
+    else
+        setenv("SML_DEVICE_PROFILE", id.c_str(), 1);
 }
 
 namespace {

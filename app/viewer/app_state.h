@@ -44,7 +44,9 @@ struct AppState {
     bool gpu_available = false;
     std::string no_gpu_reason;  // why Run is disabled
     std::string no_gpu_hint;    // what to do about it
-    DeviceLimits limits;        // the device's, or the H100 reference values in replay
+    DeviceLimits limits;        // what ranges and dispatch follow: real_limits under device_profile
+    DeviceLimits real_limits;   // the device's, or the H100 reference values in replay
+    std::string device_profile;  // "" = this GPU (or the H100 reference); see device_view.h
     bool has_session = false;
     bool replay = false;  // the session was loaded from a file, not measured here
     Session session;

@@ -5,7 +5,9 @@
 
 #include "app/viewer/app.h"
 #include "app/viewer/model/format.h"
+#include "app/viewer/model/device_view.h"
 #include "app/viewer/model/run_job.h"
+#include "kernels/device_profiles.h"
 #include "kernels/registry.h"
 
 namespace sml::viewer {
@@ -41,6 +43,23 @@ void App::draw_run() {
     static const char* sets[] = {"off", "default", "deep (8 passes)"};
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
     ImGui::Combo("counters", &s_.run_metric_set, sets, 3);
+    // Which class of GPU ranges and best's dispatch follow (kernels/device_profiles.h).
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+    const std::string here = s_.gpu_available ? "this GPU" : "H100 (recorded)";
+    if (ImGui::BeginCombo("GPU class",
+                          s_.device_profile.empty() ? here.c_str() : s_.device_profile.c_str())) {
+        if (ImGui::Selectable(here.c_str(), s_.device_profile.empty())) set_device_profile("");
+        for (const DeviceProfile& p : device_profiles()) {
+            if (ImGui::Selectable(p.id, s_.device_profile == p.id)) set_device_profile(p.id);
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.gpus);
+        }
+        ImGui::EndCombo();
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Ranges and best's path follow this class of GPU%s.\n%s",
+                          s_.gpu_available ? " (runs stay on this GPU, restricted to it)" : "",
+                          best_choice_text(s_.run_cols, DType::f32, s_.limits).c_str());
     ImGui::EndDisabled();
 
     ImGui::SameLine();
@@ -110,6 +129,9 @@ void App::draw_run() {
         }
     }
     ImGui::EndDisabled();
+    // What best would run here, on the chosen class of GPU.
+    ImGui::SameLine();
+    ImGui::TextColored(pal.muted, "%s", best_choice_text(s_.run_cols, dt, s_.limits).c_str());
 }
 
 }  // namespace sml::viewer

@@ -1,5 +1,6 @@
 // Command line parsing. See viewer_args.h.
 #include "app/viewer/model/viewer_args.h"
+#include "kernels/device_profiles.h"
 
 #include <CLI/CLI.hpp>
 #include <charconv>
@@ -49,6 +50,14 @@ Result<ViewerArgs> parse_viewer_args(int argc, const char* const* argv, std::str
     app.add_option("--theme", a.theme, "colour theme")->check(CLI::IsMember({"dark", "light"}));
     app.add_option("--session", a.session_path,
                    "open this session JSON instead of running live (replay mode)");
+    app.add_option("--device-profile", a.device_profile,
+                   "ranges and best's dispatch follow this class of GPU: " +
+                       device_profile_ids())
+        ->check([](const std::string& id) {
+            return find_device_profile(id) ? std::string()
+                                           : "unknown device profile '" + id +
+                                                 "'; use one of: " + device_profile_ids();
+        });
     app.add_option("--code", a.code_tab, "open the Source panel on this tab")
         ->check(CLI::IsMember({"cuda", "ptx", "sass"}));
     app.add_option("--screenshot", a.screenshot,

@@ -1,0 +1,284 @@
+#!/usr/bin/env python3
+"""`best` at N nobody tuned on: a seeded, log-uniform scan against the same run's copy and torch.
+
+For --count draws of (dtype, N), N log-uniform in [--lo, --hi] and the dtype drawn from --dtypes,
+it times copy, torch.softmax and `best` interleaved on the same 1 GiB tensor (bench/peers.py's
+Timer: CUDA events, L2 flushed before every sample, median of --samples), and checks `best`
+against float64 at every point:
+  - the timed tensor itself, output poisoned with NaN first, sampled rows;
+  - an odd M with rows that start 1 and 3 elements off 16 bytes (input and output), holding
+    random rows and rows of NaN, +-inf, all -inf and 1e30.
+Outputs below the dtype's smallest normal may be flushed to zero; they are compared absolutely.
+
+The seed is drawn at run time unless given, and printed first: commit results of drawn seeds,
+tune on your own. The summary is per band of N and dtype:
+  points, how many reach --target % of copy, median, worst, and the worst ratio to torch.
+
+  python3 bench/scan_best.py --lib /tmp/libsmlbest.so --count 60 --out scan.json
+  python3 bench/scan_best.py --lib ... --seed 1234 --count 20 --dtypes bf16
+  python3 bench/scan_best.py --lib ... --small        # launch-bound calls, time per call
+  python3 bench/scan_best.py --show scan.json         # the summary again, no GPU needed
+"""
+import argparse
+import datetime
+import json
+import math
+import os
+import random
+import statistics
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import peers  # noqa: E402  (BestLib, Timer, DTYPES, TOLERANCE, max_error)
+
+BANDS = [(16, 64), (64, 1024), (1024, 1 << 20), (1 << 20, 1 << 21), (1 << 21, (1 << 24) + 1)]
+# Calls where launch latency rules (M * N <= 2^20): rows x cols.
+SMALL_SHAPES = [(1, 1024), (1, 151936), (64, 4096), (32, 128256)]
+
+
+def band_of(n):
+    for lo, hi in BANDS:
+        if lo <= n < hi:
+            return f"{lo} <= N < {hi}" if hi != (1 << 24) + 1 else f"{lo} <= N <= {hi - 1}"
+    return "other"
+
+
+def draws(seed, count, lo, hi, dtypes):
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        n = int(round(math.exp(rng.uniform(math.log(lo), math.log(hi)))))
+        out.append((rng.choice(dtypes), max(lo, min(hi, n))))
+    return out
+
+
+def special_rows(torch, rows, cols, tdtype):
+    """An odd-M input holding random rows and rows of special values."""
+    x = torch.randn(rows, cols, device="cuda", dtype=torch.float32)
+    specials = [float("nan"), float("inf"), -float("inf"), 1e30]
+    for r in range(min(rows, 8)):
+        kind = r % 5
+        if kind == 0:
+            x[r, r % cols] = specials[0]                  # a NaN makes the row NaN
+        elif kind == 1:
+            x[r, (r * 7) % cols] = specials[1]            # +inf: inf - inf = NaN, like torch
+        elif kind == 2:
+            x[r, :] = specials[2]                         # all -inf: NaN
+        elif kind == 3:
+            x[r, (r * 3) % cols] = specials[3]            # 1e30 dominates: one-hot
+        else:
+            x[r, ::2] = specials[2]                       # some -inf: exact zeros there
+    return x.to(tdtype)
+
+
+def compare(torch, got, x, tdtype):
+    """Max error of `got` against float64 softmax of x, relative above the smallest normal and
+    absolute below it (flush to zero allowed); NaN must match NaN exactly where torch has it."""
+    ref = torch.softmax(x.double(), dim=-1)
+    g = got.double()
+    nan_ref, nan_got = torch.isnan(ref), torch.isnan(g)
+    if not torch.equal(nan_ref, nan_got):
+        return float("inf")
+    ok = ~nan_ref
+    tiny = torch.finfo(tdtype).tiny
+    err = (g[ok] - ref[ok]).abs() / ref[ok].abs().clamp_min(tiny)
+    # Below the smallest normal the dtype has only absolute precision, and flushing to zero is
+    # allowed: an output within one smallest normal of a subnormal reference passes.
+    flushed = (ref[ok].abs() < tiny) & (g[ok].abs() <= tiny) & ((g[ok] - ref[ok]).abs() <= tiny)
+    err = torch.where(flushed, torch.zeros_like(err), err)
+    return err.max().item() if err.numel() else 0.0
+
+
+def check_misaligned(torch, best, code, tdtype, cols, rows=37):
+    """best on rows that start 1 and 3 elements past 16 bytes, with special-value rows."""
+    worst = 0.0
+    for off in (1, 3):
+        x = special_rows(torch, rows, cols, tdtype)
+        xin = torch.empty(rows * cols + off, device="cuda", dtype=tdtype)
+        xout = torch.full((rows * cols + off,), float("nan"), device="cuda", dtype=tdtype)
+        xin[off:] = x.reshape(-1)
+        src, dst = xin[off:].view(rows, cols), xout[off:].view(rows, cols)
+        best.run(src, dst, code)
+        torch.cuda.synchronize()
+        worst = max(worst, compare(torch, dst, x, tdtype))
+    return worst
+
+
+def scan(args, torch):
+    best = peers.BestLib(args.lib)
+    timer = peers.Timer(args.samples)
+    points = []
+    for i, (dtype, cols) in enumerate(draws(args.seed, args.count, args.lo, args.hi,
+                                            args.dtypes.split(","))):
+        tdtype, code = getattr(torch, peers.DTYPES[dtype][0]), peers.DTYPES[dtype][1]
+        esize = torch.tensor([], dtype=tdtype).element_size()
+        rows = max(1, args.bytes // (esize * cols))
+        x = torch.randn(rows, cols, device="cuda", dtype=torch.float32).to(tdtype)
+        y = torch.full_like(x, float("nan"))
+        p = {"dtype": dtype, "cols": cols, "rows": rows, "band": band_of(cols)}
+        try:
+            best.run(x, y, code)
+            torch.cuda.synchronize()
+            sample = sorted(set([0, rows // 2, rows - 1] + list(range(min(rows, 8)))))
+            rel, rowsum = peers.max_error(x, y, sample)
+            p["max_rel_error"], p["max_rowsum_error"] = rel, rowsum
+            p["misaligned_max_error"] = check_misaligned(torch, best, code, tdtype, cols)
+            tol = peers.TOLERANCE[dtype]
+            p["correct"] = rel <= tol and rowsum <= tol and p["misaligned_max_error"] <= tol
+            fns = {"copy": lambda: y.copy_(x), "torch": lambda: torch.softmax(x, dim=-1),
+                   "best": lambda: best.run(x, y, code)}
+            timed = timer.interleaved(fns)
+            bytes_moved = 2 * rows * cols * esize
+            for name, t in timed.items():
+                if isinstance(t, str):
+                    p[name] = t
+                else:
+                    p[name + "_gbps"] = bytes_moved / (t["median_ms"] * 1e-3) / 1e9
+            if "best_gbps" in p and "copy_gbps" in p:
+                p["pct_of_copy"] = 100.0 * p["best_gbps"] / p["copy_gbps"]
+            if "best_gbps" in p and "torch_gbps" in p:
+                p["vs_torch"] = p["best_gbps"] / p["torch_gbps"]
+            p["config"] = best.describe(cols, code)
+        except Exception as e:  # noqa: BLE001 -- a failed point is data, the scan goes on
+            p["error"] = str(e).strip()[:200]
+            p["correct"] = False
+        points.append(p)
+        print(f"[{i + 1:3d}/{args.count}] {dtype} N={cols:9d} M={rows:9d} "
+              f"{p.get('pct_of_copy', float('nan')):6.1f}% of copy, "
+              f"{p.get('vs_torch', float('nan')):5.2f}x torch, "
+              f"{'ok' if p.get('correct') else 'WRONG ' + p.get('error', '')}  {p.get('config', '')}",
+              flush=True)
+        del x, y
+        torch.cuda.empty_cache()
+    return points
+
+
+def small_calls(args, torch):
+    """GPU time per call, back to back, for launch-bound shapes: torch vs best."""
+    best = peers.BestLib(args.lib)
+    out = []
+    for dtype in args.dtypes.split(","):
+        tdtype, code = getattr(torch, peers.DTYPES[dtype][0]), peers.DTYPES[dtype][1]
+        for rows, cols in SMALL_SHAPES:
+            x = torch.randn(rows, cols, device="cuda", dtype=torch.float32).to(tdtype)
+            y = torch.empty_like(x)
+            res = {"dtype": dtype, "rows": rows, "cols": cols}
+            for name, fn in (("torch", lambda: torch.softmax(x, dim=-1)),
+                             ("best", lambda: best.run(x, y, code))):
+                for _ in range(50):
+                    fn()
+                per_call = []
+                for _ in range(5):
+                    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(
+                        enable_timing=True)
+                    start.record()
+                    for _ in range(args.calls):
+                        fn()
+                    end.record()
+                    end.synchronize()
+                    per_call.append(start.elapsed_time(end) * 1e3 / args.calls)
+                res[name + "_us"] = statistics.median(per_call)
+            res["best_over_torch"] = res["best_us"] / res["torch_us"]
+            out.append(res)
+            print(f"{dtype} {rows}x{cols}: torch {res['torch_us']:.2f} us, best "
+                  f"{res['best_us']:.2f} us per call ({res['best_over_torch']:.2f}x)", flush=True)
+    return out
+
+
+def summary(points, target):
+    rows = []
+    for lo, hi in BANDS:
+        band = band_of(lo)
+        for dtype in ("fp32", "fp16", "bf16"):
+            ps = [p for p in points if p["band"] == band and p["dtype"] == dtype]
+            if not ps:
+                continue
+            pct = [p["pct_of_copy"] for p in ps if "pct_of_copy" in p]
+            vs = [p["vs_torch"] for p in ps if "vs_torch" in p]
+            worst = min(ps, key=lambda p: p.get("pct_of_copy", -1))
+            rows.append({
+                "band": band, "dtype": dtype, "points": len(ps),
+                "at_target": sum(1 for v in pct if v >= target),
+                "median_pct": statistics.median(pct) if pct else None,
+                "worst_pct": worst.get("pct_of_copy"), "worst_n": worst["cols"],
+                "worst_vs_torch": min(vs) if vs else None,
+                "wrong": sum(1 for p in ps if not p.get("correct")),
+            })
+    return rows
+
+
+def print_summary(rows, target):
+    print(f"\n| N band | dtype | points | >= {target:g}% of copy | median | worst | "
+          "vs torch, worst | wrong |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        med = f"{r['median_pct']:.1f}%" if r["median_pct"] is not None else "-"
+        worst = f"{r['worst_pct']:.1f}% (N={r['worst_n']})" if r["worst_pct"] is not None else "-"
+        vs = f"{r['worst_vs_torch']:.2f}x" if r["worst_vs_torch"] is not None else "-"
+        print(f"| {r['band']} | {r['dtype']} | {r['points']} | {r['at_target']} | {med} | "
+              f"{worst} | {vs} | {r['wrong']} |")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--lib", help="libsmlbest.so (bench/build_libsmlbest.sh)")
+    ap.add_argument("--seed", type=int, help="default: drawn at run time and printed")
+    ap.add_argument("--count", type=int, default=60)
+    ap.add_argument("--lo", type=int, default=16)
+    ap.add_argument("--hi", type=int, default=1 << 24)
+    ap.add_argument("--dtypes", default="fp32,fp16,bf16")
+    ap.add_argument("--bytes", type=int, default=1 << 30, help="input size per point (1 GiB)")
+    ap.add_argument("--samples", type=int, default=20)
+    ap.add_argument("--target", type=float, default=95.0, help="%% of copy counted as met")
+    ap.add_argument("--small", action="store_true", help="time launch-bound calls instead")
+    ap.add_argument("--calls", type=int, default=1000, help="--small: back-to-back calls")
+    ap.add_argument("--show", metavar="JSON", help="print the summary of a results file")
+    ap.add_argument("--out", help="write the results JSON here (a new file: never overwritten)")
+    args = ap.parse_args()
+    if args.show:
+        with open(args.show) as f:
+            res = json.load(f)
+        print(f"seed {res['seed']}, {res['device']}, {res['created_utc']}")
+        print_summary(summary(res["points"], res["target"]), res["target"])
+        return 0
+    if not args.lib:
+        ap.error("--lib is required")
+    if args.samples < 20:
+        ap.error("--samples must be >= 20")
+    if args.lo < 1 or args.hi < args.lo:
+        ap.error("need 1 <= --lo <= --hi")
+    if args.out and os.path.exists(args.out):
+        ap.error(f"--out {args.out} exists; give a new file name")
+    import torch
+    if not torch.cuda.is_available():
+        print("error: no CUDA device", file=sys.stderr)
+        return 1
+    if args.seed is None:
+        args.seed = int.from_bytes(os.urandom(4), "little")
+    print(f"seed {args.seed} ({'given' if '--seed' in sys.argv else 'drawn at run time'})",
+          flush=True)
+    torch.manual_seed(args.seed)
+    result = {"schema": "softmaxlab-scan/1", "seed": args.seed,
+              "seed_drawn": "--seed" not in sys.argv,
+              "device": torch.cuda.get_device_name(0),
+              "created_utc": datetime.datetime.now(datetime.timezone.utc).strftime(
+                  "%Y-%m-%dT%H:%M:%SZ"),
+              "command": " ".join([os.path.basename(sys.executable)] + sys.argv),
+              "target": args.target, "bytes_per_point": args.bytes, "samples": args.samples}
+    if args.small:
+        result["small"] = small_calls(args, torch)
+        result["points"] = []
+    else:
+        result["points"] = scan(args, torch)
+        print_summary(summary(result["points"], args.target), args.target)
+    if args.out:
+        with open(args.out, "x") as f:  # "x": fails rather than overwrite
+            json.dump(result, f, indent=1)
+        print(f"wrote {args.out}")
+    wrong = sum(1 for p in result["points"] if not p.get("correct"))
+    return 1 if wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

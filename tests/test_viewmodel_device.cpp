@@ -1,0 +1,110 @@
+// Device profiles: a named class of GPU restricts ranges and best's dispatch, on a real GPU or
+// standing in for one. No GPU needed.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "app/viewer/model/device_view.h"
+#include "kernels/best_softmax.h"
+#include "kernels/device_profiles.h"
+#include "kernels/registry.h"
+
+namespace sml {
+namespace {
+
+TEST(DeviceProfiles, KnownClassesWithSaneLimits) {
+    int checked = 0;
+    for (const DeviceProfile& p : device_profiles()) {
+        SCOPED_TRACE(p.id);
+        const DeviceLimits& d = p.limits;
+        EXPECT_FALSE(d.name.empty());
+        EXPECT_GE(d.cc(), 75) << "CUDA 13 builds nothing older than Turing";
+        EXPECT_GT(d.sm_count, 0);
+        EXPECT_GE(d.smem_per_sm, d.smem_per_block_optin);
+        EXPECT_GE(d.max_threads_per_sm, 1024);
+        EXPECT_EQ(d.has_clusters(), d.cc() >= 90);
+        ++checked;
+    }
+    EXPECT_EQ(checked, int(device_profiles().size()));
+    for (const char* id : {"t4", "a100", "l4", "rtx4090", "h100"})  // the classes
+        EXPECT_NE(find_device_profile(id), nullptr) << id;
+    EXPECT_EQ(DeviceLimits::h100_reference().sm_count, 132);
+}
+
+TEST(DeviceProfiles, AProfileOnlyRestrictsTheRealGpu) {
+    DeviceLimits h100 = DeviceLimits::h100_reference();
+    h100.from_device = true;
+    h100.code_arch = 90;
+    Result<DeviceLimits> a100 = apply_device_profile(h100, "a100");
+    ASSERT_TRUE(a100.ok());
+    EXPECT_EQ(a100->sm_count, 108);
+    EXPECT_EQ(a100->smem_per_block_optin, 163 * 1024);
+    EXPECT_FALSE(a100->has_clusters()) << "no clusters below sm_90";
+    EXPECT_EQ(a100->arch_of_code(), 80);
+    EXPECT_EQ(a100->l2_bytes, h100.l2_bytes) << "the real L2 caches the run";
+    EXPECT_EQ(a100->profile, "a100");
+    EXPECT_NE(a100->name.find("emulated on"), std::string::npos) << a100->name;
+    // More SMs than the real GPU has are never granted.
+    Result<DeviceLimits> big = apply_device_profile(h100, "rtx5090");
+    ASSERT_TRUE(big.ok());
+    EXPECT_EQ(big->sm_count, 132);
+    // Without a GPU the profile stands as published.
+    Result<DeviceLimits> t4 = apply_device_profile(DeviceLimits{}, "t4");
+    ASSERT_TRUE(t4.ok());
+    EXPECT_EQ(t4->sm_count, 40);
+    EXPECT_EQ(t4->smem_per_block_optin, 64 * 1024);
+}
+
+TEST(DeviceProfiles, UnknownProfileNamesTheKnownOnes) {
+    Result<DeviceLimits> r = apply_device_profile(DeviceLimits{}, "gtx480");
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().message.find("gtx480"), std::string::npos);
+    EXPECT_NE(r.error().hint.find("a100"), std::string::npos);
+}
+
+// Under every profile, every N and dtype maps to a path that profile can run: no clusters below
+// sm_90, blocks within its threads, and a row either on chip or read twice.
+TEST(DeviceProfiles, BestChoosesOnlyWhatEachClassOffers) {
+    int checked = 0;
+    for (const DeviceProfile& p : device_profiles()) {
+        for (DType t : {DType::f32, DType::f16, DType::bf16}) {
+            for (int64_t n = 1; n <= (int64_t{1} << 24); n = n * 3 / 2 + 1) {
+                const best::Config c = best::choose(n, t, (n % 7) != 0, p.limits);
+                SCOPED_TRACE(std::string(p.id) + " N=" + std::to_string(n) + " " + c.describe());
+                if (!p.limits.has_clusters()) {
+                    EXPECT_NE(c.path, best::Config::Path::kGrid);
+                    EXPECT_LE(c.cluster, 1);
+                }
+                EXPECT_LE(c.group_threads(), p.limits.max_threads_per_block);
+                if (c.path != best::Config::Path::kGroup) EXPECT_LE(c.threads, 1024);
+                ++checked;
+            }
+        }
+    }
+    int ns = 0;
+    for (int64_t n = 1; n <= (int64_t{1} << 24); n = n * 3 / 2 + 1) ++ns;
+    EXPECT_EQ(checked, int(device_profiles().size()) * 3 * ns);
+    EXPECT_GT(ns, 30);
+}
+
+TEST(DeviceView, ProfileLimitsAndBestsChoiceForTheViewer) {
+    const DeviceLimits h100 = DeviceLimits::h100_reference();
+    Result<DeviceLimits> none = viewer::limits_for(h100, false, "");
+    ASSERT_TRUE(none.ok());
+    EXPECT_EQ(none->sm_count, 132);
+    Result<DeviceLimits> t4 = viewer::limits_for(h100, false, "t4");
+    ASSERT_TRUE(t4.ok());
+    EXPECT_EQ(t4->sm_count, 40);
+    EXPECT_FALSE(viewer::limits_for(h100, false, "nope").ok());
+    const std::string on_h100 = viewer::best_choice_text(131072, DType::f32, h100);
+    const std::string on_t4 = viewer::best_choice_text(131072, DType::f32, *t4);
+    EXPECT_NE(on_h100.find("cluster"), std::string::npos) << on_h100;
+    EXPECT_EQ(on_t4.find("cluster 2"), std::string::npos) << on_t4;
+    EXPECT_NE(on_t4.find("no clusters"), std::string::npos) << on_t4;
+    // The smem kernel's range follows the class's shared memory.
+    const KernelInfo& smem = *find_kernel("smem");
+    EXPECT_LT(smem.max_cols(*t4, DType::f32), smem.max_cols(h100, DType::f32));
+}
+
+}  // namespace
+}  // namespace sml
