@@ -1,7 +1,10 @@
 // The viewer's command line. Parsed into plain data so it can be tested without a window.
 //
 //   softmaxlab [--lesson K] [--lang en|zh] [--theme dark|light] [--session S.json] [--code ptx]
-//              [--screenshot out.png [--frames N] [--size WxH]]
+//              [--screenshot out.png [--frames N] [--size WxH] [--dialog open|save|export]]
+//
+// Every number is read whole (core/common/parse_number.h): "--lesson -1" and "--lesson abc" are
+// errors that quote what was typed.
 #pragma once
 
 #include <string>
@@ -23,6 +26,7 @@ struct ViewerArgs {
     bool size_given = false;
     bool help = false;         // --help was printed; exit 0
     bool no_settings = false;  // --no-settings: neither read nor write the settings file
+    std::string dialog;        // with --screenshot: "open" | "save" | "export" shown open
 };
 
 // argv[0] is skipped. `help_out` receives the --help text when --help is given.
