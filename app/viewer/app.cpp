@@ -11,6 +11,7 @@
 #include <imgui_impl_opengl3.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
@@ -54,11 +55,13 @@ void AppState::clear_banner(const std::string& key) {
 // [SECTION] Window and frame loop ---------------------------------------------------------------
 App::App(ViewerArgs args) {
     s_.args = std::move(args);
-    const bool persist = !s_.args.no_settings && s_.args.screenshot.empty();
+    // Screenshots leave the user's settings alone, unless --settings names a file for them.
+    const bool named = !s_.args.settings_file.empty();
+    const bool persist = !s_.args.no_settings && (s_.args.screenshot.empty() || named);
     const std::string dir = settings_dir();
-    if (persist && !dir.empty()) {
-        s_.settings_path = dir + "/settings.json";
-        s_.ini_path = dir + "/imgui.ini";
+    if (persist && (named || !dir.empty())) {
+        s_.settings_path = named ? s_.args.settings_file : dir + "/settings.json";
+        s_.ini_path = named ? "" : dir + "/imgui.ini";
         // A corrupt file is moved aside (never overwritten, never deleted) and the user told.
         SettingsFile file = open_settings(s_.settings_path);
         s_.settings = file.settings;
@@ -490,8 +493,10 @@ void App::draw_dialogs() {
     }
     ImGui::SetNextWindowPos(center, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
     if (ImGui::BeginPopupModal("Export chart", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+        std::string format = export_format_;
+        for (char& c : format) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
         ImGui::Text("Export this chart as %s (the same file softmaxlab-cli chart writes):",
-                    export_format_.c_str());
+                    format.c_str());
         draw_write_form("Export", [this](const std::string& path) {
             if (!s_.chart) return;
             chart::RenderOptions ro;
@@ -529,7 +534,11 @@ void App::draw_write_form(const char* verb, const std::function<void(const std::
     const Palette& pal = palette();
     ImGui::TextColored(pal.muted, "Suggested folder: %s (a new file name; nothing is replaced)",
                        exports_dir().c_str());
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 36);
+    // Wide enough to show the whole suggested path, file name included.
+    const float em = ImGui::GetFontSize();
+    ImGui::SetNextItemWidth(
+        std::clamp(ImGui::CalcTextSize(path_buf_).x + 2 * em, 36 * em,
+                   std::max(36 * em, ImGui::GetMainViewport()->WorkSize.x * 0.8f)));
     const bool enter = ImGui::InputText("##path", path_buf_, sizeof path_buf_,
                                         ImGuiInputTextFlags_EnterReturnsTrue);
     if (ImGui::IsItemEdited()) write_check_ = WriteCheck{};  // a new name: ask again

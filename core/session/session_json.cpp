@@ -33,6 +33,11 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
+// A key as it appears in a JSON path in a message ("points[3].metrics.values.<key>").
+std::string path_key(const std::string& key) {
+    return cap_text(key, 80);
+}
+
 const char* const kRerecordHint =
     "re-record it with `softmaxlab-cli sweep --out <file>.json`, or open one of the recorded "
     "sessions in assets/sessions/";
@@ -161,7 +166,8 @@ class Reader {
     void fail(const std::string& path, const std::string& problem) {
         if (failed_) return;
         failed_ = true;
-        error_ = Error{origin_ + ": " + path + ": " + problem, kRerecordHint};
+        // Keys in the path can be long; the message stays one readable line.
+        error_ = Error{cap_text(origin_ + ": " + path + ": " + problem, 1000), kRerecordHint};
     }
 
     const json* field(const json& obj, const std::string& path, const char* key) {
@@ -267,7 +273,7 @@ class Reader {
         const std::string at = path.empty() ? key : path + "." + key;
         for (auto it = o->begin(); it != o->end(); ++it) {
             if (!it->is_string()) {
-                at_ = at + "." + cap_text(it.key());
+                at_ = at + "." + path_key(it.key());
                 return mistyped("a string", *it);
             }
             (*out)[cap_text(it.key())] = cap_text(it->get_ref<const std::string&>());
@@ -282,7 +288,7 @@ class Reader {
         for (auto it = o.begin(); it != o.end(); ++it) {
             MetricValue m;
             m.name = cap_text(it.key());
-            if (!to_double(*it, at + "." + m.name, &m.value)) return false;
+            if (!to_double(*it, at + "." + path_key(m.name), &m.value)) return false;
             out->push_back(m);
         }
         return true;
@@ -362,7 +368,7 @@ void read_predicted(Reader& r, const json& o, const std::string& p, PredictedTra
     if (r.object(o, p, "per_launch", &per)) {
         for (auto it = per->begin(); it != per->end() && !r.failed(); ++it) {
             const std::string name = cap_text(it.key());
-            const std::string at = p + ".per_launch." + name;
+            const std::string at = p + ".per_launch." + path_key(name);
             if (!it->is_object()) {
                 r.fail(at, "expected an object with dram_read_bytes and dram_write_bytes");
                 break;
@@ -388,7 +394,7 @@ void read_metrics(Reader& r, const json& o, const std::string& p, MetricsRecord*
     if (r.object(o, p, "per_launch", &per)) {
         for (auto it = per->begin(); it != per->end() && !r.failed(); ++it) {
             const std::string name = cap_text(it.key());
-            r.metrics(*it, p + ".per_launch." + name, &m->per_launch[name]);
+            r.metrics(*it, p + ".per_launch." + path_key(name), &m->per_launch[name]);
         }
     }
 }

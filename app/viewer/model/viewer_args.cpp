@@ -61,6 +61,10 @@ Result<ViewerArgs> parse_viewer_args(int argc, const char* const* argv, std::str
                    "with --screenshot: put the pointer at X,Y (shows hover notes and values)");
     app.add_flag("--no-settings", a.no_settings,
                  "ignore and do not write the settings file (tests, screenshots)");
+    CLI::Option* settings = app.add_option(
+        "--settings", a.settings_file,
+        "read and write settings in this file instead of ~/.config/softmaxlab/settings.json "
+        "(also with --screenshot)");
     app.add_option("--dialog", a.dialog,
                    "with --screenshot: open this dialog (open, save or export) in the picture")
         ->check(CLI::IsMember({"open", "save", "export"}));
@@ -86,6 +90,8 @@ Result<ViewerArgs> parse_viewer_args(int argc, const char* const* argv, std::str
     if (session->count() > 0 && a.session_path.empty())
         return Error{"--session was given an empty file name",
                      "e.g. --session assets/sessions/<file>.json"};
+    if (settings->count() > 0 && a.settings_file.empty())
+        return Error{"--settings was given an empty file name", "e.g. --settings my-settings.json"};
     // An empty name used to open an interactive window that never exited.
     if (shot->count() > 0 && a.screenshot.empty())
         return Error{"--screenshot was given an empty file name", "e.g. --screenshot step1.png"};

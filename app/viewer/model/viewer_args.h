@@ -27,6 +27,7 @@ struct ViewerArgs {
     bool help = false;         // --help was printed; exit 0
     bool no_settings = false;  // --no-settings: neither read nor write the settings file
     std::string dialog;        // with --screenshot: "open" | "save" | "export" shown open
+    std::string settings_file;  // --settings: this file instead of settings_dir()/settings.json
 };
 
 // argv[0] is skipped. `help_out` receives the --help text when --help is given.
