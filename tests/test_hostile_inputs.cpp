@@ -279,21 +279,22 @@ TEST_F(Hostile, OversizedFilesAreRefusedBeforeReading) {
 }
 
 TEST_F(Hostile, OutOfMemoryIsAnErrorNotACrash) {
-    // A valid 40 MB session read under an address-space limit too small to parse it: in a child
+    // A valid 50 MB session read under an address-space limit too small to parse it: in a child
     // process, so the limit cannot hurt the rest of the suite.
     json d = valid_doc();
-    d["notes"]["padding"] = std::string(40000000, 'p');
+    d["notes"]["padding"] = std::string(50000000, 'p');
     put("big.json", d.dump());
     const pid_t pid = ::fork();
     ASSERT_GE(pid, 0);
     if (pid == 0) {
-        // Room for what the process has now plus 100 MB: enough to read, not to parse.
+        // Room for what the process has now plus 75 MB: enough to read the file, not to hold a
+        // parsed copy of it as well.
         long vm_kb = 0;
         std::ifstream status("/proc/self/status");
         for (std::string line; std::getline(status, line);)
             if (line.rfind("VmSize:", 0) == 0) vm_kb = std::atol(line.c_str() + 7);
         struct rlimit lim {};
-        lim.rlim_cur = lim.rlim_max = static_cast<rlim_t>(vm_kb + 100 * 1024) * 1024;
+        lim.rlim_cur = lim.rlim_max = static_cast<rlim_t>(vm_kb + 75 * 1024) * 1024;
         if (::setrlimit(RLIMIT_AS, &lim) != 0) ::_exit(3);
         Result<Session> s = load_session(path("big.json"));
         if (s.ok()) ::_exit(4);  // the limit was not low enough: not a failure of the code

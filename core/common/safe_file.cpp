@@ -133,9 +133,8 @@ Status check_target(const std::string& path, const std::string& shown, const std
     if (::lstat(path.c_str(), &st) != 0) return ok_status();
     if (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) return ok_status();
     if (S_ISDIR(st.st_mode))
-        return Error{shown + " is a directory", "give a file name, e.g. " +
-                                                    quote_short(path + "/" + "file") +
-                                                    " with the right extension"};
+        return Error{shown + " is a directory",
+                     "give the name of a file in it, e.g. " + quote_short(path + "/out.json")};
     return Error{shown + " is " + kind_of(st.st_mode) + ", not a regular file",
                  "softmaxlab writes only regular files; pass a file path"};
 }
@@ -246,8 +245,8 @@ Status check_writable(const std::string& path, const std::string& what) {
 
 bool same_file(const std::string& a, const std::string& b) {
     if (a.empty() || b.empty()) return false;
-    struct stat sa {
-    }, sb{};
+    struct stat sa {};
+    struct stat sb {};
     const bool has_a = ::stat(a.c_str(), &sa) == 0, has_b = ::stat(b.c_str(), &sb) == 0;
     if (has_a && has_b) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
     if (has_a != has_b) return false;

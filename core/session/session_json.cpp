@@ -479,13 +479,11 @@ Result<Session> read_session(const json& doc, const std::string& origin) {
     if (version == doc.end() || !version->is_number_integer())
         return Error{origin + ": not a softmaxlab session (no integer \"schema_version\" field)",
                      kRerecordHint};
-    // Compared exactly, as written: get<int>() would read 4294967297 (2^32 + 1) as 1.
-    const bool newer = version->is_number_unsigned()
-                           ? version->get<uint64_t>() > uint64_t(kSessionSchemaVersion)
-                           : version->get<int64_t>() > kSessionSchemaVersion;
-    const bool same = !version->is_number_unsigned() || version->get<uint64_t>() <= INT64_MAX
-                          ? version->get<int64_t>() == kSessionSchemaVersion
-                          : false;
+    // Compared exactly, as written: get<int>() would read 4294967297 (2^32 + 1) as 1. (The
+    // parser stores every non-negative integer as unsigned, negative ones as signed.)
+    const uint64_t want = uint64_t(kSessionSchemaVersion);
+    const bool same = version->is_number_unsigned() && version->get<uint64_t>() == want;
+    const bool newer = version->is_number_unsigned() && version->get<uint64_t>() > want;
     if (!same)
         return Error{origin + ": session schema version " + version->dump() +
                          " is not supported (this softmaxlab reads version " +

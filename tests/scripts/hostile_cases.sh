@@ -72,18 +72,30 @@ png_ok() {
 
 S="$FIX/valid.json"
 
+# True when this softmaxlab-cli draws PNG/SVG/PDF (built with Cairo; the GPU machine has none).
+can_draw() {
+    "$CLI" chart --session "$S" --chart pct --out can-draw.svg >/dev/null 2>&1
+}
+
 # [SECTION] Crashes and hangs from long strings ---------------------------------------------------
+# Was: 146 s for a 100000-character --title (elide() measured once per character dropped).
 cli_title_100k() {
     title=$(head -c 100000 /dev/zero | tr '\0' x)
     start=$(date +%s)
     run 0 "$CLI" chart --session "$S" --chart bandwidth --out t.csv --title "$title"
-    run 0 "$CLI" chart --session "$S" --chart bandwidth --out t.svg --title "$title"
+    if can_draw; then
+        run 0 "$CLI" chart --session "$S" --chart bandwidth --out t.svg --title "$title"
+        [ -s t.svg ] || fail "t.svg was not written"
+    fi
     [ $(($(date +%s) - start)) -le 10 ] || fail "took more than 10 s"
-    [ -s t.svg ] || fail "t.svg was not written"
 }
+# Was: 494 s for a 200000-character device.name; a 1000000-character command never finished.
 cli_long_session_strings() {
     start=$(date +%s)
-    run 0 "$CLI" chart --session "$FIX/long_strings.json" --chart bandwidth --out l.svg
+    run 0 "$CLI" chart --session "$FIX/long_strings.json" --chart bandwidth --out l.csv
+    if can_draw; then
+        run 0 "$CLI" chart --session "$FIX/long_strings.json" --chart bandwidth --out l.svg
+    fi
     [ $(($(date +%s) - start)) -le 10 ] || fail "took more than 10 s"
 }
 

@@ -38,8 +38,9 @@ Result<Settings> load_settings(const std::string& path) {
         return Error{"settings file " + quote_short(path) + " is not valid JSON",
                      "fix it, or delete it to start from the defaults"};
     if (j.contains("font_scale") && j["font_scale"].is_number())
-        s.font_scale = std::clamp(static_cast<float>(j["font_scale"].get<double>()),
-                                  Settings::kMinScale, Settings::kMaxScale);
+        s.font_scale = static_cast<float>(std::clamp(j["font_scale"].get<double>(),
+                                                     double(Settings::kMinScale),
+                                                     double(Settings::kMaxScale)));
     if (j.contains("theme") && j["theme"].is_string()) {
         std::string t = j["theme"];
         if (t == "dark" || t == "light") s.theme = t;

@@ -77,12 +77,12 @@ Result<ViewerArgs> parse_viewer_args(int argc, const char* const* argv, std::str
     } catch (const CLI::ParseError& e) {
         return Error{cap_text(e.what(), 1000), "run softmaxlab --help for the options"};
     }
-    if (!lesson.empty() || app.count("--lesson") > 0) {
+    if (app.count("--lesson") > 0) {
         const Result<int64_t> k = parse_integer(lesson, "--lesson", 0, 999);
         if (!k) return Error{k.error().message, "e.g. --lesson 0 for the first step"};
         a.lesson = static_cast<int>(*k);
     }
-    if (!frames.empty() || app.count("--frames") > 0) {
+    if (app.count("--frames") > 0) {
         const Result<int64_t> n = parse_integer(frames, "--frames", 1, 1000);
         if (!n) return Error{n.error().message, "e.g. --frames 4"};
         a.frames = static_cast<int>(*n);
@@ -98,7 +98,7 @@ Result<ViewerArgs> parse_viewer_args(int argc, const char* const* argv, std::str
     if (!a.dialog.empty() && a.screenshot.empty())
         return Error{"--dialog works only with --screenshot",
                      "e.g. --screenshot save.png --dialog save"};
-    if (!size.empty() || app.count("--size") > 0) {
+    if (app.count("--size") > 0) {
         if (!parse_size(size, &a.width, &a.height))
             return Error{"--size '" + quote_short(size) + "' is not WxH with both in 320..8192",
                          "e.g. --size 1600x1000"};
