@@ -43,6 +43,7 @@ set(_sml_hostile_viewer_args
 set(_sml_hostile_viewer_shots
   viewer_long_device_name viewer_long_reason_lesson0 viewer_long_reason_lesson1
   viewer_dev_zero_session viewer_fifo_session viewer_missing_session_exits_1
+  viewer_screenshot_side_files
   viewer_export_never_overwrites viewer_save_never_overwrites viewer_corrupt_settings_set_aside)
 
 find_program(SML_XVFB_RUN xvfb-run)

@@ -266,6 +266,20 @@ viewer_missing_session_exits_1() {
     expect "banner: Cannot open session: cannot open session no-such-file.json"
     png_ok m.png
 }
+viewer_screenshot_side_files() {
+    # Was: written in place by stb. Now through a fresh side file: a planted one is left alone.
+    echo "important" > important.txt
+    keep important.txt
+    ln -s important.txt shot.png.partial
+    ln -s important.txt shot.png.tmp
+    echo "old picture" > shot.png
+    shot 0 --no-settings --screenshot shot.png --session "$S"
+    unchanged important.txt
+    [ "$(readlink shot.png.partial)" = important.txt ] || fail "shot.png.partial was replaced"
+    [ "$(readlink shot.png.tmp)" = important.txt ] || fail "shot.png.tmp was replaced"
+    png_ok shot.png
+    no_side_files
+}
 viewer_screenshot_empty() {
     # Was: an interactive window that never exited. Now an error before any window opens.
     run 2 "$VIEWER" --screenshot "" --frames 2
