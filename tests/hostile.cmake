@@ -8,10 +8,6 @@
 #                          SML_FUZZ_SEED=<n> SML_FUZZ_CASES=<n> build/tests/test_session_fuzz
 #   hostile_cli_*          softmaxlab-cli end to end (tests/scripts/hostile_cases.sh)     label cpu
 #   hostile_viewer_*       the viewer end to end, under Xvfb where it draws (same script)  label cpu
-if(NOT TARGET softmaxlab-cli)
-  return()
-endif()
-
 include(${PROJECT_SOURCE_DIR}/app/viewer/model.cmake)
 if(TARGET test_hostile_inputs)
   target_link_libraries(test_hostile_inputs PRIVATE sml_viewer_model)
@@ -19,6 +15,9 @@ endif()
 if(TARGET test_session_fuzz)
   # The fuzz run itself stops short of a minute; a hang inside one case fails at once (alarm).
   set_tests_properties(test_session_fuzz PROPERTIES TIMEOUT 120)
+endif()
+if(NOT TARGET softmaxlab-cli)
+  return()
 endif()
 
 add_executable(hostile_fixture ${CMAKE_CURRENT_SOURCE_DIR}/hostile_fixture.cpp)
