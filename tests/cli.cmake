@@ -80,7 +80,7 @@ sml_cli_test(run_outside_range RC 2 ARGS run --kernel warp --cols 5000
              ERROR_HINT EXPECT "N = 5000 is outside warp's range 1\\.\\.1024"
                     "hint: kernels that can run N = 5000: .*online")
 sml_cli_test(run_bad_size RC 2 ARGS run --kernel fused --rows 0 --cols 1024
-             ERROR_HINT EXPECT "invalid size 0 x 1024")
+             ERROR_HINT EXPECT "--rows 0 is too small: the least is 1")
 sml_cli_test(run_bad_dtype RC 2 ARGS run --kernel fused --dtype fp64
              ERROR_HINT EXPECT "unknown dtype 'fp64'")
 sml_cli_test(run_not_a_number RC 2 ARGS run --kernel fused --rows many

@@ -109,7 +109,7 @@ TEST_F(ChartCli, BadArgumentsExitWithCode2AndSayWhatToDo) {
 TEST_F(ChartCli, RuntimeFailuresExitWithCode1) {
     CliRun r = cli(session() + "--chart pct --out /nonexistent-sml-dir/x.csv");
     EXPECT_EQ(r.rc, 1);
-    EXPECT_NE(r.output.find("cannot write '/nonexistent-sml-dir/x.csv'"), std::string::npos)
+    EXPECT_NE(r.output.find("cannot write chart /nonexistent-sml-dir/x.csv"), std::string::npos)
         << r.output;
 
     r = cli("--session " + out("no-such-session.json") + " --chart pct --out " + out("x.csv"));

@@ -1,8 +1,10 @@
 // save_session is atomic: the old file survives any failed save.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -43,6 +45,7 @@ class SessionSave : public ::testing::Test {
         s.device.name = "test GPU";
         PointRecord p;
         p.kernel = "fused";
+        p.rows = 4096;
         p.cols = 1024;
         s.points.push_back(p);
         return s;
@@ -58,7 +61,8 @@ TEST_F(SessionSave, SaveThenLoadAndNoTempFileLeft) {
     EXPECT_EQ(back->command, "first");
     ASSERT_EQ(back->points.size(), 1u);
     EXPECT_EQ(back->points[0].kernel, "fused");
-    EXPECT_FALSE(fs::exists(path.string() + ".partial"));
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1)
+        << "no side file is left beside the session";
     // Saving again replaces the content.
     ASSERT_TRUE(save_session(path.string(), session("second")).ok());
     EXPECT_EQ(load_session(path.string())->command, "second");
@@ -68,14 +72,24 @@ TEST_F(SessionSave, FailedSaveKeepsTheOldFile) {
     const fs::path path = dir_ / "s.json";
     ASSERT_TRUE(save_session(path.string(), session("old")).ok());
     const std::string before = read_file(path);
-    // Block the temporary file (a directory sits where it would be created): the save must fail
-    // before the target is touched. This works as root too, unlike a permission change.
-    fs::create_directory(path.string() + ".partial");
-    Status s = save_session(path.string(), session("new"));
+    // Make the write itself fail: a file-size limit below the session's size (EFBIG). This works
+    // as root too, unlike a permission change. (A folder planted at "s.json.partial" no longer
+    // blocks a save: side files get fresh names, see tests/test_hostile_inputs.cpp.)
+    struct rlimit old_limit {};
+    ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &old_limit), 0);
+    void (*old_handler)(int) = std::signal(SIGXFSZ, SIG_IGN);
+    struct rlimit small = old_limit;
+    small.rlim_cur = 100;
+    ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
+    Status s = save_session(path.string(), session(std::string(1000, 'n')));
+    setrlimit(RLIMIT_FSIZE, &old_limit);
+    std::signal(SIGXFSZ, old_handler);
     ASSERT_FALSE(s.ok());
     EXPECT_NE(s.error().message.find(path.string()), std::string::npos) << s.error().message;
     EXPECT_FALSE(s.error().hint.empty());
     EXPECT_EQ(read_file(path), before);
+    // Only the target is left: the failed side file was removed.
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);
 }
 
 TEST_F(SessionSave, MissingDirectoryIsAnError) {

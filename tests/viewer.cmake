@@ -70,10 +70,10 @@ endif()
 sml_viewer_shot(step2_zh_light "--lesson 2 --session '${_fixture}' --theme light --lang zh")
 # The PTX tab with the step's PTX anchors marked (warp: ld.global.v4.f32, shfl.sync.bfly).
 sml_viewer_shot(step3_ptx "--lesson 3 --code ptx --session '${_fixture}'")
-# A corrupt session: an in-app error banner (echoed to stderr in screenshot mode), and the
-# viewer still renders and exits 0.
+# A corrupt session: an in-app error banner (echoed to stderr in screenshot mode); the viewer
+# still renders the picture, then exits 1 because the session it was given did not open.
 add_test(NAME viewer_screenshot_corrupt_session
-         COMMAND sh -c "'${SML_XVFB_RUN}' -a -s '-screen 0 1600x1000x24' '$<TARGET_FILE:softmaxlab>' --no-settings --size 1600x1000 --screenshot '${_shots}/corrupt_session.png' --session '${_corrupt}' 2>&1 && '$<TARGET_FILE:png_check>' '${_shots}/corrupt_session.png' 1600 1000 500")
+         COMMAND sh -c "'${SML_XVFB_RUN}' -a -s '-screen 0 1600x1000x24' '$<TARGET_FILE:softmaxlab>' --no-settings --size 1600x1000 --screenshot '${_shots}/corrupt_session.png' --session '${_corrupt}' 2>&1; test $? -eq 1 && '$<TARGET_FILE:png_check>' '${_shots}/corrupt_session.png' 1600 1000 500")
 set_tests_properties(viewer_screenshot_corrupt_session PROPERTIES LABELS cpu TIMEOUT 120
                      FIXTURES_REQUIRED viewer_session RESOURCE_LOCK xvfb
                      PASS_REGULAR_EXPRESSION "banner: Cannot open session:.*ok .*corrupt_session.png")

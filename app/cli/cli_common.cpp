@@ -1,14 +1,15 @@
 #include "app/cli/cli_common.h"
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <sstream>
 
 #include "app/cli/commands.h"
+#include "core/common/parse_number.h"
+#include "core/common/safe_file.h"
+#include "core/common/text_cap.h"
 #include "kernels/registry.h"
 
 namespace sml::cli {
@@ -57,12 +58,17 @@ Result<std::vector<int64_t>> parse_int_list(const std::string& text, const std::
     const std::string hint =
         "pass positive integers separated by commas, e.g. " + option + " 32,1024,16385";
     while (std::getline(ss, item, ',')) {
-        if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos ||
-            item.size() > 18)
-            return Error{option + ": '" + item + "' is not a positive integer", hint};
-        const int64_t v = std::stoll(item);
-        if (v < 1) return Error{option + ": " + item + " must be >= 1", hint};
-        out.push_back(v);
+        // Each item whole, as typed: "99999999999999999999" is too large, not "not a number".
+        if (item.empty())
+            return Error{option + " '" + quote_short(text) + "' has an empty item", hint};
+        Result<int64_t> v = parse_integer(item, option, 1);
+        if (!v) {
+            if (v.error().message.find("not a whole number") != std::string::npos)
+                return Error{option + ": '" + quote_short(item) + "' is not a positive integer",
+                             hint};
+            return Error{v.error().message, hint};
+        }
+        out.push_back(*v);
     }
     if (out.empty()) return Error{option + ": the list is empty", hint};
     return out;
@@ -106,18 +112,7 @@ Result<MetricSet> parse_measure_options(const std::string& metrics, int samples)
 }
 
 Status check_writable(const std::string& path, const std::string& option) {
-    struct stat st {};
-    if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-        return Error{option + " " + path + " is a directory",
-                     "give a file name, e.g. " + path + "/session.json"};
-    const std::string probe = path + ".partial";
-    FILE* f = std::fopen(probe.c_str(), "ab");
-    if (!f)
-        return Error{option + " " + path + " is not writable: " + std::strerror(errno),
-                     "choose a path in an existing, writable directory"};
-    std::fclose(f);
-    std::remove(probe.c_str());
-    return ok_status();
+    return sml::check_writable(path, option);
 }
 
 static std::string& profile_slot() {

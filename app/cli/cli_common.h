@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/result.h"
+#include "core/common/parse_number.h"
 #include "core/metrics/metric_set.h"
 #include "kernels/kernel_api.h"
 
@@ -24,8 +25,14 @@ int fail(const Error& e, int code);
 void set_command_line(int argc, char** argv);
 const std::string& command_line();
 
-// "32,128,3000" -> {32, 128, 3000}. Rejects empty items, non-numbers and values < 1.
+// "32,128,3000" -> {32, 128, 3000}. Rejects empty items, non-numbers and values < 1, and says
+// "too large" for a number beyond int64, quoting it as typed.
 Result<std::vector<int64_t>> parse_int_list(const std::string& text, const std::string& option);
+
+// One whole-number option, read whole (core/common/parse_number.h): "--warmup -1" is negative,
+// "--cols 99999999999999999999999" too large, "--cols ''" empty; each said as typed.
+using sml::parse_integer;
+using sml::parse_unsigned;
 
 // "all" or "a,b": registry kernels, in registry order for "all" and in the given order otherwise.
 Result<std::vector<const KernelInfo*>> parse_kernel_list(const std::string& text);
@@ -37,8 +44,9 @@ Result<DType> parse_dtype_arg(const std::string& text);
 // (>= 1), checked in that order. Returns the metric set.
 Result<MetricSet> parse_measure_options(const std::string& metrics, int samples);
 
-// Fails when `path` cannot be created (missing directory, no permission). Checked before a long
-// run so that a typo in --out does not throw away a sweep's results.
+// Fails when `path` cannot be created (missing directory, no permission, a folder or device at
+// that path). Checked before a long run so that a typo in --out does not throw away a sweep's
+// results. Probes with a fresh side file and touches no other file (core/common/safe_file.h).
 Status check_writable(const std::string& path, const std::string& option);
 
 // Limits to check ranges against: the device's, or the H100 reference when there is no GPU

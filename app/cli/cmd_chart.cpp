@@ -5,7 +5,8 @@
 // (core/chart/chart_build.h, peers_chart.h) and exports it (core/chart/chart_export.h). The format
 // follows from --out's extension.
 // Exit codes: 2 for bad arguments (unknown chart, extension, theme or --size, an N the session
-// does not have), 1 when the session cannot be read or the file cannot be written.
+// does not have, --out naming an input file), 1 when the session cannot be read or the file
+// cannot be written.
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -16,6 +17,7 @@
 #include "core/chart/chart_build.h"
 #include "core/chart/chart_export.h"
 #include "core/chart/peers_chart.h"
+#include "core/common/safe_file.h"
 #include "core/session/session.h"
 
 namespace sml::cli {
@@ -26,7 +28,7 @@ struct ChartArgs {
     std::string session_path;
     std::vector<std::string> peers_paths;
     std::string kind;
-    int64_t cols = 0;
+    std::string cols = "0";  // read whole in run_chart: "0" is the default N
     std::string out;
     std::string size = "1600x900";
     std::string theme = "light";
@@ -55,6 +57,14 @@ int run_chart(const ChartArgs& a) {
     if (!format) return fail(format.error(), kExitBadArgs);
     Result<chart::RenderOptions> options = chart::parse_size(a.size);
     if (!options) return fail(options.error(), kExitBadArgs);
+    const Result<int64_t> cols = parse_integer(a.cols, "--cols", 0);
+    if (!cols) return fail(cols.error(), kExitBadArgs);
+    // Writing over an input would destroy it (chart --session s.csv --out s.csv used to replace
+    // the session with the CSV and exit 0).
+    std::vector<std::pair<std::string, std::string>> inputs = {{"--session", a.session_path}};
+    for (const std::string& p : a.peers_paths) inputs.emplace_back("--peers", p);
+    if (Status s = check_output_is_not_an_input(a.out, "--out", inputs); !s)
+        return fail(s.error(), kExitBadArgs);
     if (!chart::theme_by_name(a.theme))
         return fail(Error{"unknown theme '" + a.theme + "'", "use --theme light or dark"},
                     kExitBadArgs);
@@ -78,7 +88,7 @@ int run_chart(const ChartArgs& a) {
         if (!session) return fail(session.error(), kExitFailure);
         chart::ChartOptions co;
         co.kind = a.kind;
-        co.cols = a.cols;
+        co.cols = *cols;
         co.dtype = a.dtype;
         co.title = a.title;
         built = chart::build_chart(*session, co);

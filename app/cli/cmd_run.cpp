@@ -11,17 +11,19 @@
 namespace sml::cli {
 
 namespace {
+// Numbers are kept as typed and read whole in run_command (core/common/parse_number.h), so
+// "--cols 99999999999999999999999" or "--warmup -1" is reported as the user wrote it.
 struct RunArgs {
     std::string kernel;
-    int64_t rows = 4096;
-    int64_t cols = 1024;
+    std::string rows = "4096";
+    std::string cols = "1024";
     std::string dtype = "fp32";
     std::string variant;
-    int samples = 20;
-    int warmup = 3;
+    std::string samples = "20";
+    std::string warmup = "3";
     std::string metrics = "default";
     std::string json_out;
-    uint64_t seed = 1;
+    std::string seed = "1";
 };
 
 // The variant by name or index; "" is the default (0).
@@ -43,9 +45,20 @@ int run_command(const RunArgs& a) {
     if (!dtype) return fail(dtype.error(), kExitBadArgs);
     Result<int> variant = parse_variant(**kernel, a.variant);
     if (!variant) return fail(variant.error(), kExitBadArgs);
-    Result<MetricSet> metrics = parse_measure_options(a.metrics, a.samples);
+    // At least 1 here; check_problem below checks them against the kernel's range.
+    const Result<int64_t> rows = parse_integer(a.rows, "--rows", 1);
+    if (!rows) return fail(rows.error(), kExitBadArgs);
+    const Result<int64_t> cols = parse_integer(a.cols, "--cols", 1);
+    if (!cols) return fail(cols.error(), kExitBadArgs);
+    const Result<int64_t> samples = parse_integer(a.samples, "--samples", 1, 1000000);
+    if (!samples) return fail(samples.error(), kExitBadArgs);
+    const Result<int64_t> warmup = parse_integer(a.warmup, "--warmup", 0, 1000000);
+    if (!warmup) return fail(warmup.error(), kExitBadArgs);
+    const Result<uint64_t> seed = parse_unsigned(a.seed, "--seed");
+    if (!seed) return fail(seed.error(), kExitBadArgs);
+    Result<MetricSet> metrics = parse_measure_options(a.metrics, int(*samples));
     if (!metrics) return fail(metrics.error(), kExitBadArgs);
-    const SoftmaxProblem problem = SoftmaxProblem::contiguous(a.rows, a.cols, *dtype);
+    const SoftmaxProblem problem = SoftmaxProblem::contiguous(*rows, *cols, *dtype);
 
     // Check the size against the kernel's range before anything needs a GPU, so a bad N is
     // reported as such (against the H100 reference limits when there is no GPU here).
@@ -64,10 +77,10 @@ int run_command(const RunArgs& a) {
 
     RunOptions options;
     options.metrics = *metrics;
-    options.timing.samples = a.samples;
-    options.timing.warmup = a.warmup;
+    options.timing.samples = int(*samples);
+    options.timing.warmup = int(*warmup);
     options.variant = *variant;
-    options.seed = a.seed;
+    options.seed = *seed;
     Result<std::unique_ptr<RunContext>> ctx = RunContext::create(options);
     if (!ctx) return fail(ctx.error(), kExitFailure);
     Result<PointRecord> point = run_point(**kernel, problem, options, **ctx);
@@ -100,20 +113,20 @@ CommandFn add_run_command(CLI::App& app) {
     auto a = std::make_shared<RunArgs>();
     CLI::App* sub = app.add_subcommand("run", "Run one kernel at one size: check, time, profile");
     sub->add_option("-k,--kernel", a->kernel, "Kernel id (see `softmaxlab-cli list`)")->required();
-    sub->add_option("-m,--rows", a->rows, "Rows M")->default_val(4096);
-    sub->add_option("-n,--cols", a->cols, "Columns N (the softmax length)")->default_val(1024);
+    sub->add_option("-m,--rows", a->rows, "Rows M")->default_val("4096");
+    sub->add_option("-n,--cols", a->cols, "Columns N (the softmax length)")->default_val("1024");
     sub->add_option("--dtype", a->dtype, "fp32, fp16 or bf16")->default_val("fp32");
     sub->add_option("--variant", a->variant,
                     "Kernel variant, by name or index (e.g. smem's "
                     "bank-conflicted layout)");
-    sub->add_option("--samples", a->samples, "Timed samples (median reported)")->default_val(20);
-    sub->add_option("--warmup", a->warmup, "Untimed warm-up runs")->default_val(3);
+    sub->add_option("--samples", a->samples, "Timed samples (median reported)")->default_val("20");
+    sub->add_option("--warmup", a->warmup, "Untimed warm-up runs")->default_val("3");
     sub->add_option("--metrics", a->metrics,
                     "Hardware counters: off, default or deep (deep adds "
                     "SM throughput, 8 passes)")
         ->default_val("default");
     sub->add_option("--json", a->json_out, "Also write the result as a session file");
-    sub->add_option("--seed", a->seed, "Input generator seed")->default_val(1);
+    sub->add_option("--seed", a->seed, "Input generator seed (0 .. 2^64-1)")->default_val("1");
     sub->footer(
         "\nExamples:\n  softmaxlab-cli run --kernel fused --rows 4096 --cols 16385\n"
         "  softmaxlab-cli run --kernel smem --cols 8192 --variant bank-conflicted\n"

@@ -8,24 +8,28 @@
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
 #include "app/cli/report.h"
+#include "core/common/safe_file.h"
+#include "core/common/text_cap.h"
 #include "core/runner/runner.h"
 #include "kernels/registry.h"
 
 namespace sml::cli {
 
 namespace {
+// Numbers are kept as typed and read whole in sweep_command (core/common/parse_number.h).
 struct SweepArgs {
     std::string kernels = "all";
     std::string cols;
-    int64_t elements = int64_t(1) << 28;
+    std::string elements = std::to_string(int64_t(1) << 28);
     std::string dtype = "fp32";
     std::string out;
     std::string csv;
     std::string metrics = "default";
-    int samples = 20;
-    uint64_t seed = 1;
+    std::string samples = "20";
+    std::string seed = "1";
     std::string variants = "default";
     std::vector<std::string> extra;
+    CLI::Option* cols_option = nullptr;  // to tell "--cols ''" from no --cols at all
 };
 
 std::string default_cols_text() {
@@ -38,18 +42,30 @@ int sweep_command(const SweepArgs& a) {
     Result<std::vector<const KernelInfo*>> kernels = parse_kernel_list(a.kernels);
     if (!kernels) return fail(kernels.error(), kExitBadArgs);
     std::vector<int64_t> cols = default_sweep_cols();
-    if (!a.cols.empty()) {
+    if (a.cols_option && a.cols_option->count() > 0) {
         Result<std::vector<int64_t>> parsed = parse_int_list(a.cols, "--cols");
         if (!parsed) return fail(parsed.error(), kExitBadArgs);
         cols = *parsed;
     }
-    if (a.elements < 1)
-        return fail(Error{"--elements must be >= 1", "268435456 (1 GiB of fp32) is the default"},
+    const Result<int64_t> elements = parse_integer(a.elements, "--elements", 1);
+    if (!elements)
+        return fail(Error{elements.error().message, "268435456 (1 GiB of fp32) is the default"},
                     kExitBadArgs);
+    const Result<int64_t> samples = parse_integer(a.samples, "--samples", 1, 1000000);
+    if (!samples) return fail(samples.error(), kExitBadArgs);
+    const Result<uint64_t> seed = parse_unsigned(a.seed, "--seed");
+    if (!seed) return fail(seed.error(), kExitBadArgs);
     Result<DType> dtype = parse_dtype_arg(a.dtype);
     if (!dtype) return fail(dtype.error(), kExitBadArgs);
-    Result<MetricSet> metrics = parse_measure_options(a.metrics, a.samples);
+    Result<MetricSet> metrics = parse_measure_options(a.metrics, int(*samples));
     if (!metrics) return fail(metrics.error(), kExitBadArgs);
+    // The CSV written over the session (or the other way round) would lose the session.
+    if (!a.out.empty() && !a.csv.empty())
+        if (Status s = check_output_is_not_an_input(a.csv, "--csv", {{"--out", a.out}}); !s)
+            return fail(Error{"--csv " + quote_short(a.csv) + " and --out " + quote_short(a.out) +
+                                  " are the same file: the CSV would replace the session",
+                              "give --csv its own file name, e.g. session.csv"},
+                        kExitBadArgs);
     for (const auto& [path, opt] : {std::pair{a.out, "--out"}, std::pair{a.csv, "--csv"}})
         if (!path.empty())
             if (Status s = check_writable(path, opt); !s) return fail(s.error(), kExitBadArgs);
@@ -60,7 +76,7 @@ int sweep_command(const SweepArgs& a) {
     if (a.variants != "default" && a.variants != "all")
         return fail(Error{"unknown --variants '" + a.variants + "'", "use default or all"},
                     kExitBadArgs);
-    SweepPlan plan = plan_sweep(*kernels, cols, a.elements, *dtype, limits, a.variants == "all");
+    SweepPlan plan = plan_sweep(*kernels, cols, *elements, *dtype, limits, a.variants == "all");
     for (const std::string& text : a.extra) {
         Result<SweepItem> item = parse_extra_point(text, *dtype, limits);
         if (!item) return fail(item.error(), kExitBadArgs);
@@ -74,8 +90,8 @@ int sweep_command(const SweepArgs& a) {
 
     RunOptions options;
     options.metrics = *metrics;
-    options.timing.samples = a.samples;
-    options.seed = a.seed;
+    options.timing.samples = int(*samples);
+    options.seed = *seed;
     ProgressDisplay progress;
     SweepCallbacks callbacks;
     callbacks.progress = [&progress](int done, int total, const std::string& label) {
@@ -133,8 +149,8 @@ CommandFn add_sweep_command(CLI::App& app) {
     CLI::App* sub = app.add_subcommand(
         "sweep", "Run kernels over many N at a fixed element count and record a session");
     sub->add_option("--kernels", a->kernels, "all, or ids separated by commas")->default_val("all");
-    sub->add_option("--cols", a->cols, "N values separated by commas")
-        ->default_str(default_cols_text());
+    a->cols_option = sub->add_option("--cols", a->cols, "N values separated by commas")
+                         ->default_str(default_cols_text());
     sub->add_option("--elements", a->elements, "Elements per point (M = elements / N)")
         ->default_val(a->elements);
     sub->add_option("--dtype", a->dtype, "fp32, fp16 or bf16")->default_val("fp32");
@@ -142,8 +158,8 @@ CommandFn add_sweep_command(CLI::App& app) {
     sub->add_option("--csv", a->csv, "Also write the points as CSV");
     sub->add_option("--metrics", a->metrics, "Hardware counters: off, default or deep")
         ->default_val("default");
-    sub->add_option("--samples", a->samples, "Timed samples per point")->default_val(20);
-    sub->add_option("--seed", a->seed, "Input generator seed")->default_val(1);
+    sub->add_option("--samples", a->samples, "Timed samples per point")->default_val("20");
+    sub->add_option("--seed", a->seed, "Input generator seed (0 .. 2^64-1)")->default_val("1");
     sub->add_option("--variants", a->variants,
                     "default, or all: also run every variant (smem's bank-conflicted layout)")
         ->default_val("default");

@@ -8,6 +8,7 @@
 
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
+#include "core/common/text_cap.h"
 #include "kernels/device_profiles.h"
 
 namespace {
@@ -56,6 +57,22 @@ int main(int argc, char** argv) {
     add("sweep", add_sweep_command(app));
     add("chart", add_chart_command(app));
 
+    // The first word that is not an option must be a subcommand. CLI11 would only say "A
+    // subcommand is required" for `softmaxlab-cli frobnicate`, never naming the word it did not
+    // know.
+    if (argc > 1 && argv[1][0] != '-') {
+        bool known = false;
+        std::string names;
+        for (auto& [sub, fn] : commands) {
+            known |= sub->get_name() == argv[1];
+            names += (names.empty() ? "" : ", ") + sub->get_name();
+        }
+        if (!known) {
+            print_error("unknown subcommand '" + sml::quote_short(argv[1]) + "'",
+                        "the subcommands are " + names + "; run `softmaxlab-cli --help`");
+            return kExitBadArgs;
+        }
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

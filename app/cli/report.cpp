@@ -1,11 +1,10 @@
 #include "app/cli/report.h"
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <set>
 
 #include "app/cli/cli_common.h"
+#include "core/common/safe_file.h"
 #include "core/measure/device_buffer.h"
 
 namespace sml::cli {
@@ -95,33 +94,28 @@ void print_sweep_table(const Session& s) {
 }
 
 Status write_points_csv(const std::string& path, const Session& s) {
-    FILE* f = std::fopen(path.c_str(), "w");
-    if (!f)
-        return Error{"cannot write CSV " + path + ": " + std::strerror(errno),
-                     "choose a path in an existing, writable directory"};
-    std::fprintf(f,
-                 "kernel,variant,dtype,rows,cols,min_ms,median_ms,max_ms,mean_ms,samples,gbps,"
-                 "copy_gbps,pct_of_copy,max_rel_error,max_rowsum_error,rows_checked,"
-                 "within_tolerance,predicted_dram_read_bytes,predicted_dram_write_bytes,"
-                 "measured_dram_read_bytes,measured_dram_write_bytes,l2_resident\n");
+    std::string csv =
+        "kernel,variant,dtype,rows,cols,min_ms,median_ms,max_ms,mean_ms,samples,gbps,"
+        "copy_gbps,pct_of_copy,max_rel_error,max_rowsum_error,rows_checked,"
+        "within_tolerance,predicted_dram_read_bytes,predicted_dram_write_bytes,"
+        "measured_dram_read_bytes,measured_dram_write_bytes,l2_resident\n";
     for (const PointRecord& p : s.points) {
         const auto rd = p.metrics.get(kDramRead), wr = p.metrics.get(kDramWrite);
-        std::fprintf(f,
-                     "%s,%s,%s,%lld,%lld,%.6g,%.6g,%.6g,%.6g,%d,%.6g,%.6g,%.6g,%.3g,%.3g,%lld,%d,"
-                     "%.0f,%.0f,%s,%s,%d\n",
-                     p.kernel.c_str(), p.variant.c_str(), p.dtype.c_str(), (long long)p.rows,
-                     (long long)p.cols, p.time.min_ms, p.time.median_ms, p.time.max_ms,
-                     p.time.mean_ms, p.time.samples, p.gbps, p.copy_gbps, p.pct_of_copy,
-                     p.max_rel_error, p.max_rowsum_error, (long long)p.rows_checked,
-                     p.within_tolerance ? 1 : 0, p.predicted.dram_read_bytes,
-                     p.predicted.dram_write_bytes, rd ? fmt(*rd, 0).c_str() : "",
-                     wr ? fmt(*wr, 0).c_str() : "", p.predicted.l2_resident ? 1 : 0);
+        char line[1024];
+        std::snprintf(line, sizeof line,
+                      "%s,%s,%s,%lld,%lld,%.6g,%.6g,%.6g,%.6g,%d,%.6g,%.6g,%.6g,%.3g,%.3g,%lld,%d,"
+                      "%.0f,%.0f,%s,%s,%d\n",
+                      p.kernel.c_str(), p.variant.c_str(), p.dtype.c_str(), (long long)p.rows,
+                      (long long)p.cols, p.time.min_ms, p.time.median_ms, p.time.max_ms,
+                      p.time.mean_ms, p.time.samples, p.gbps, p.copy_gbps, p.pct_of_copy,
+                      p.max_rel_error, p.max_rowsum_error, (long long)p.rows_checked,
+                      p.within_tolerance ? 1 : 0, p.predicted.dram_read_bytes,
+                      p.predicted.dram_write_bytes, rd ? fmt(*rd, 0).c_str() : "",
+                      wr ? fmt(*wr, 0).c_str() : "", p.predicted.l2_resident ? 1 : 0);
+        csv += line;
     }
-    const bool ok = std::ferror(f) == 0;
-    if (std::fclose(f) != 0 || !ok)
-        return Error{"cannot write CSV " + path + ": " + std::strerror(errno),
-                     "check free disk space and permissions"};
-    return ok_status();
+    // A fresh side file renamed into place (core/common/safe_file.h), like the session.
+    return write_file_atomic(path, csv, "CSV");
 }
 
 }  // namespace sml::cli

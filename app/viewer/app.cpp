@@ -11,6 +11,7 @@
 #include <imgui_impl_opengl3.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
@@ -19,6 +20,9 @@
 
 #include "app/viewer/screenshot.h"
 #include "core/chart/chart_build.h"
+#include "core/chart/chart_export.h"
+#include "core/common/safe_file.h"
+#include "core/common/text_cap.h"
 #include "core/lessons/annotated_source.h"
 #include "core/lessons/lesson_claims.h"
 #include "kernels/registry.h"
@@ -35,6 +39,10 @@ void on_glfw_error(int code, const char* what) {
 
 void AppState::set_banner(Banner b) {
     if (!b.key.empty()) clear_banner(b.key);
+    // Banners quote paths and file contents. ImGui aborts on one text of ~16000 glyphs, so cap
+    // here too, whatever a message was built from.
+    cap_text_in_place(b.message, 2000);
+    cap_text_in_place(b.hint, 1000);
     banners.push_back(std::move(b));
 }
 
@@ -47,16 +55,20 @@ void AppState::clear_banner(const std::string& key) {
 // [SECTION] Window and frame loop ---------------------------------------------------------------
 App::App(ViewerArgs args) {
     s_.args = std::move(args);
-    const bool persist = !s_.args.no_settings && s_.args.screenshot.empty();
+    // Screenshots leave the user's settings alone, unless --settings names a file for them.
+    const bool named = !s_.args.settings_file.empty();
+    const bool persist = !s_.args.no_settings && (s_.args.screenshot.empty() || named);
     const std::string dir = settings_dir();
-    if (persist && !dir.empty()) {
-        s_.settings_path = dir + "/settings.json";
-        s_.ini_path = dir + "/imgui.ini";
-        Result<Settings> loaded = load_settings(s_.settings_path);
-        if (loaded)
-            s_.settings = *loaded;
-        else
-            s_.set_banner({Banner::Level::warn, loaded.error().message, loaded.error().hint});
+    if (persist && (named || !dir.empty())) {
+        s_.settings_path = named ? s_.args.settings_file : dir + "/settings.json";
+        s_.ini_path = named ? "" : dir + "/imgui.ini";
+        // A corrupt file is moved aside (never overwritten, never deleted) and the user told.
+        SettingsFile file = open_settings(s_.settings_path);
+        s_.settings = file.settings;
+        if (!file.writable) s_.settings_path.clear();
+        if (file.notice)
+            s_.set_banner(
+                {Banner::Level::warn, file.notice->message, file.notice->hint, true, "settings"});
     }
     if (!s_.args.theme.empty()) s_.settings.theme = s_.args.theme;
     if (!s_.args.lang.empty()) s_.settings.lang = s_.args.lang;
@@ -68,6 +80,7 @@ App::~App() {
     worker_.cancel();
     if (window_) {
         save_settings_now();
+        save_layout_ini();
         ImGui_ImplOpenGL3_Shutdown();
         ImGui_ImplGlfw_Shutdown();
         ImGui::DestroyContext();
@@ -97,7 +110,10 @@ Status App::init_window() {
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = s_.ini_path.empty() ? nullptr : s_.ini_path.c_str();
+    // ImGui would fopen the ini itself (a FIFO there would hang it, a huge file fill memory):
+    // read and write it through core/common/safe_file.h instead.
+    io.IniFilename = nullptr;
+    load_layout_ini();
     // No keyboard navigation of widgets: Left/Right belong to the lesson steps.
     if (!ImGui_ImplGlfw_InitForOpenGL(window_, true) || !ImGui_ImplOpenGL3_Init("#version 330"))
         return Error{"cannot initialise ImGui's GLFW/OpenGL3 backends", ""};
@@ -144,6 +160,9 @@ int App::run() {
     }
 
     const bool shot = !s_.args.screenshot.empty();
+    if (s_.args.dialog == "open") show_open_ = true;
+    if (s_.args.dialog == "save" && s_.has_session) show_save_ = true;
+    if (s_.args.dialog == "export") show_export_ = true;
     int frames = 0;
     while (!glfwWindowShouldClose(window_)) {
         if (shot || s_.running)
@@ -158,6 +177,7 @@ int App::run() {
             save_settings_now();
         }
         poll_worker();
+        if (ImGui::GetIO().WantSaveIniSettings) save_layout_ini();
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
         // Screenshots must not depend on where the X server left the pointer (hover tooltips).
@@ -181,6 +201,7 @@ int App::run() {
             for (const Banner& b : s_.banners)
                 std::fprintf(stderr, "banner: %s%s%s\n", b.message.c_str(),
                              b.hint.empty() ? "" : " -- ", b.hint.c_str());
+            if (!dialog_note_.empty()) std::fprintf(stderr, "dialog: %s\n", dialog_note_.c_str());
             Status saved = save_framebuffer_png(s_.args.screenshot, fb_w, fb_h);
             if (!saved) {
                 std::fprintf(stderr, "error: %s%s%s\n", saved.error().message.c_str(),
@@ -196,11 +217,43 @@ int App::run() {
             }
             std::printf("saved %s (%dx%d, %d frames)\n", s_.args.screenshot.c_str(), fb_w, fb_h,
                         frames);
+            // The picture shows the error banner; the exit code tells a script the session the
+            // command line named was not what was drawn.
+            if (initial_session_failed_) {
+                std::fprintf(stderr, "error: --session %s could not be opened (see the banner)\n",
+                             quote_short(s_.args.session_path).c_str());
+                return 1;
+            }
             return 0;
         }
         glfwSwapBuffers(window_);
     }
     return 0;
+}
+
+void App::load_layout_ini() {
+    if (s_.ini_path.empty() || !path_exists(s_.ini_path)) return;
+    Result<std::string> ini = read_file_capped(s_.ini_path, kMaxSettingsFileBytes, "layout file");
+    if (!ini) {
+        s_.set_banner({Banner::Level::warn,
+                       ini.error().message + "; the window layout will not "
+                                             "be saved this time",
+                       ini.error().hint, true, "layout"});
+        s_.ini_path.clear();  // do not write over what is there
+        return;
+    }
+    ImGui::LoadIniSettingsFromMemory(ini->data(), ini->size());
+}
+
+void App::save_layout_ini() {
+    ImGuiIO& io = ImGui::GetIO();
+    io.WantSaveIniSettings = false;
+    if (s_.ini_path.empty()) return;
+    size_t size = 0;
+    const char* text = ImGui::SaveIniSettingsToMemory(&size);
+    if (Status st = write_file_atomic(s_.ini_path, std::string_view(text, size), "layout file");
+        !st)
+        std::fprintf(stderr, "warning: %s\n", st.error().message.c_str());
 }
 
 void App::save_settings_now() {
@@ -341,9 +394,10 @@ void App::draw_menu() {
     }
     // Right side: where the numbers come from, always visible.
     std::string where = s_.replay ? "replay: " : (s_.gpu_available ? "live: " : "");
-    where += s_.has_session ? s_.session.device.name : "no session";
+    // A device name is ~25 characters; one from a hand-edited session could be thousands.
+    where += s_.has_session ? cap_text(s_.session.device.name, 80) : "no session";
     const float w = ImGui::CalcTextSize(where.c_str()).x;
-    ImGui::SameLine(ImGui::GetWindowWidth() - w - 20);
+    ImGui::SameLine(std::max(ImGui::GetCursorPosX() + 20, ImGui::GetWindowWidth() - w - 20));
     ImGui::TextColored(palette().muted, "%s", where.c_str());
     ImGui::EndMenuBar();
 }
@@ -392,7 +446,19 @@ void App::draw_dialogs() {
     if (show_save_) {
         ImGui::OpenPopup("Save session");
         show_save_ = false;
-        std::snprintf(path_buf_, sizeof path_buf_, "session.json");
+        open_write_dialog(suggest_export_path("session", ".json"));
+        dialog_note_ = "Save session: " + std::string(path_buf_);
+    }
+    if (show_export_) {
+        show_export_ = false;
+        if (s_.chart) {
+            ImGui::OpenPopup("Export chart");
+            const std::string kind = chart::chart_kinds()[static_cast<size_t>(s_.chart_kind)];
+            std::string stem = "softmaxlab-" + kind;
+            if (kind != "bandwidth" && kind != "pct") stem += "-N" + std::to_string(s_.cols);
+            open_write_dialog(suggest_export_path(stem, "." + export_format_));
+            dialog_note_ = "Export chart: " + std::string(path_buf_);
+        }
     }
     if (show_about_) {
         ImGui::OpenPopup("About softmaxlab");
@@ -422,15 +488,26 @@ void App::draw_dialogs() {
     ImGui::SetNextWindowPos(center, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
     if (ImGui::BeginPopupModal("Save session", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
         ImGui::TextUnformatted("Save the open session (with every point run here) as:");
-        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 36);
-        const bool enter = ImGui::InputText("##path", path_buf_, sizeof path_buf_,
-                                            ImGuiInputTextFlags_EnterReturnsTrue);
-        if (ImGui::Button("Save") || enter) {
-            save_session_to(path_buf_);
-            ImGui::CloseCurrentPopup();
-        }
-        ImGui::SameLine();
-        if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+        draw_write_form("Save", [this](const std::string& path) { save_session_to(path); });
+        ImGui::EndPopup();
+    }
+    ImGui::SetNextWindowPos(center, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    if (ImGui::BeginPopupModal("Export chart", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+        std::string format = export_format_;
+        for (char& c : format) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        ImGui::Text("Export this chart as %s (the same file softmaxlab-cli chart writes):",
+                    format.c_str());
+        draw_write_form("Export", [this](const std::string& path) {
+            if (!s_.chart) return;
+            chart::RenderOptions ro;
+            ro.theme = s_.settings.theme;
+            const Status st = chart::export_chart(*s_.chart, path, ro);
+            if (st)
+                s_.set_banner({Banner::Level::info, "Chart saved to " + path, "", true, "export"});
+            else
+                s_.set_banner(
+                    {Banner::Level::error, st.error().message, st.error().hint, true, "export"});
+        });
         ImGui::EndPopup();
     }
     ImGui::SetNextWindowPos(center, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
@@ -445,6 +522,65 @@ void App::draw_dialogs() {
             "Hover a shaded code region for its note; click a chart point to select it.");
         if (ImGui::Button("Close")) ImGui::CloseCurrentPopup();
         ImGui::EndPopup();
+    }
+}
+
+void App::open_write_dialog(const std::string& suggested) {
+    std::snprintf(path_buf_, sizeof path_buf_, "%s", suggested.c_str());
+    write_check_ = WriteCheck{};
+}
+
+void App::draw_write_form(const char* verb, const std::function<void(const std::string&)>& write) {
+    const Palette& pal = palette();
+    ImGui::TextColored(pal.muted, "Suggested folder: %s (a new file name; nothing is replaced)",
+                       exports_dir().c_str());
+    // Wide enough to show the whole suggested path, file name included.
+    const float em = ImGui::GetFontSize();
+    ImGui::SetNextItemWidth(
+        std::clamp(ImGui::CalcTextSize(path_buf_).x + 2 * em, 36 * em,
+                   std::max(36 * em, ImGui::GetMainViewport()->WorkSize.x * 0.8f)));
+    const bool enter = ImGui::InputText("##path", path_buf_, sizeof path_buf_,
+                                        ImGuiInputTextFlags_EnterReturnsTrue);
+    if (ImGui::IsItemEdited()) write_check_ = WriteCheck{};  // a new name: ask again
+    const std::string path = path_buf_;
+    auto do_write = [&] {
+        if (const std::string why = prepare_folder_for(path); !why.empty())
+            s_.set_banner({Banner::Level::error, why, "", true, "save"});
+        else
+            write(path);
+        write_check_ = WriteCheck{};
+        ImGui::CloseCurrentPopup();
+    };
+    if (write_check_.kind == WriteCheck::Kind::confirm_replace) {
+        // The second, explicit click: the file there is replaced only now.
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 36);
+        ImGui::TextColored(pal.bad, "%s", write_check_.message.c_str());
+        ImGui::PopTextWrapPos();
+        if (ImGui::Button("Replace")) do_write();
+        ImGui::SameLine();
+        if (ImGui::Button("Keep it")) write_check_ = WriteCheck{};
+        ImGui::SameLine();
+        if (ImGui::Button("Cancel")) {
+            write_check_ = WriteCheck{};
+            ImGui::CloseCurrentPopup();
+        }
+        return;
+    }
+    if (write_check_.kind == WriteCheck::Kind::refuse) {
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 36);
+        ImGui::TextColored(pal.bad, "%s", write_check_.message.c_str());
+        ImGui::PopTextWrapPos();
+    }
+    if (ImGui::Button(verb) || enter) {
+        std::vector<std::string> inputs;
+        if (s_.replay && !s_.session_origin.empty()) inputs.push_back(s_.session_origin);
+        write_check_ = check_before_write(path, inputs);
+        if (write_check_.kind == WriteCheck::Kind::write) do_write();
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) {
+        write_check_ = WriteCheck{};
+        ImGui::CloseCurrentPopup();
     }
 }
 

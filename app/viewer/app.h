@@ -10,11 +10,13 @@
 //   panel_charts.cpp   the chart model drawn with ImDrawList (chart_draw_imgui.cpp), export
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "app/viewer/app_state.h"
 #include "app/viewer/markdown_view.h"
+#include "app/viewer/model/save_target.h"
 #include "app/viewer/model/worker.h"
 #include "app/viewer/source_view.h"
 #include "app/viewer/theme.h"
@@ -40,9 +42,15 @@ class App {
     void draw_menu();
     void draw_banners();
     void draw_dialogs();
+    // The path field and buttons of Save and Export: suggests a new file in exports_dir(), asks
+    // before replacing an existing file, refuses the open session. `write` does the writing.
+    void draw_write_form(const char* verb, const std::function<void(const std::string&)>& write);
+    void open_write_dialog(const std::string& suggested);
     void handle_shortcuts();
     void toggle_fullscreen();
     void save_settings_now();
+    void load_layout_ini();  // imgui.ini through core/common/safe_file.h, not ImGui's own fopen
+    void save_layout_ini();
 
     // [SECTION] Sessions and device (app_session.cpp)
     void detect_device();
@@ -50,7 +58,7 @@ class App {
     void open_initial_session();
     bool open_session(const std::string& path);  // false + error banner on failure
     void set_session(Session s, const std::string& origin, bool replay);
-    void save_session_to(const std::string& path);
+    bool save_session_to(const std::string& path);
     void update_replay_banner();
     static std::vector<std::string> recorded_session_paths();  // assets/sessions/*.json, sorted
 
@@ -87,8 +95,12 @@ class App {
     bool fonts_dirty_ = true;
     bool fullscreen_ = false;
     int windowed_[4] = {0, 0, 1600, 1000};  // x, y, w, h before full screen
-    bool show_open_ = false, show_save_ = false, show_about_ = false;
+    bool show_open_ = false, show_save_ = false, show_about_ = false, show_export_ = false;
     char path_buf_[1024] = {};
+    std::string export_format_ = "png";    // what Export was asked for: png | svg | pdf | csv
+    WriteCheck write_check_;               // the Save / Export dialog's answer to the last click
+    std::string dialog_note_;              // the open Save / Export dialog in words (screenshots)
+    bool initial_session_failed_ = false;  // --session did not open (screenshots exit 1)
     std::vector<std::string> recorded_;  // listed when the Open dialog opens, not every frame
     // The chart's pixel layout, recomputed only when the chart, the canvas size or the theme
     // changes (layout is geometry work, not drawing).

@@ -12,6 +12,7 @@
 #include "core/chart/chart_build.h"
 #include "app/viewer/model/device_view.h"
 #include "app/viewer/model/gpu_access.h"
+#include "core/common/text_cap.h"
 
 namespace sml::viewer {
 
@@ -72,7 +73,7 @@ std::string newest_recorded_session(const std::vector<std::string>& paths, std::
 
 void App::open_initial_session() {
     if (!s_.args.session_path.empty()) {
-        open_session(s_.args.session_path);
+        initial_session_failed_ = !open_session(s_.args.session_path);
     } else if (s_.gpu_available) {
         Result<DeviceRecord> dev = live_device_record();
         if (dev) set_session(new_live_session(*dev), "live", false);
@@ -120,16 +121,19 @@ void App::set_session(Session s, const std::string& origin, bool replay) {
     update_replay_banner();
 }
 
-void App::save_session_to(const std::string& path) {
+bool App::save_session_to(const std::string& path) {
+    // Through a fresh side file renamed into place (core/common/safe_file.h); the dialog has
+    // already asked before replacing an existing file.
     Status st = save_session(path, s_.session);
     if (!st) {
         s_.set_banner({Banner::Level::error, "Cannot save session: " + st.error().message,
                        st.error().hint, true, "save"});
-        return;
+        return false;
     }
     s_.set_banner({Banner::Level::info,
                    "Saved " + std::to_string(s_.session.points.size()) + " points to " + path, "",
                    true, "save"});
+    return true;
 }
 
 void App::update_replay_banner() {
@@ -138,7 +142,7 @@ void App::update_replay_banner() {
     const std::string date = s_.session.created_utc.substr(0, 10);
     std::string msg = "Replaying a session recorded on " +
                       (s_.session.device.name.empty() ? std::string("an unnamed device")
-                                                      : s_.session.device.name) +
+                                                      : cap_text(s_.session.device.name, 80)) +
                       " on " + (date.empty() ? std::string("an unknown date") : date);
     msg += s_.gpu_available ? "; Run starts a new live session on this GPU"
                             : "; Run is disabled: " + s_.no_gpu_reason;

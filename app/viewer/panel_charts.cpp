@@ -2,6 +2,7 @@
 // kernel and N, and export through the core exporters (the same files the CLI writes).
 #include <imgui.h>
 
+#include <cctype>
 #include <cmath>
 
 #include "app/viewer/app.h"
@@ -62,7 +63,9 @@ void App::draw_charts() {
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kind_tooltip(kinds[i]));
         if (on) ImGui::PopStyleColor();
     }
-    // Export: through the same exporters as `softmaxlab-cli chart`, into the working folder.
+    // Export: through the same exporters as `softmaxlab-cli chart`. Picking a format opens the
+    // Export dialog (app.cpp), which suggests a new file in a folder it names and asks before
+    // it replaces anything.
     ImGui::SameLine();
     if (ImGui::Button("Export...")) ImGui::OpenPopup("export-menu");
     if (ImGui::BeginPopup("export-menu")) {
@@ -70,20 +73,13 @@ void App::draw_charts() {
         for (const char* f : formats) {
             const bool drawn = std::string(f) != "csv";
             const bool can = s_.chart && (!drawn || chart::chart_renderer_available());
-            std::string path = "softmaxlab-" + kinds[s_.chart_kind];
-            if (kinds[s_.chart_kind] != "bandwidth" && kinds[s_.chart_kind] != "pct")
-                path += "-N" + std::to_string(s_.cols);
-            path += std::string(".") + f;
-            if (ImGui::MenuItem(path.c_str(), nullptr, false, can)) {
-                chart::RenderOptions ro;
-                ro.theme = s_.settings.theme;
-                Status st = chart::export_chart(*s_.chart, path, ro);
-                if (st)
-                    s_.set_banner(
-                        {Banner::Level::info, "Chart saved to " + path, "", true, "export"});
-                else
-                    s_.set_banner({Banner::Level::error, st.error().message, st.error().hint, true,
-                                   "export"});
+            std::string label = f;
+            for (char& c : label)
+                c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+            label += "...";
+            if (ImGui::MenuItem(label.c_str(), nullptr, false, can)) {
+                export_format_ = f;
+                show_export_ = true;
             }
             if (drawn && !chart::chart_renderer_available() &&
                 ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))

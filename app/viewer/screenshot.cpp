@@ -4,7 +4,10 @@
 #include <GLFW/glfw3.h>  // includes the system GL header
 #include <stb_image_write.h>
 
+#include <string>
 #include <vector>
+
+#include "core/common/safe_file.h"
 
 namespace sml::viewer {
 
@@ -21,9 +24,16 @@ Status save_framebuffer_png(const std::string& path, int width, int height) {
         return Error{"glReadPixels failed (GL error " + std::to_string(e) + ")", ""};
     for (size_t i = 3; i < pixels.size(); i += 4) pixels[i] = 255;  // no see-through PNGs
     stbi_flip_vertically_on_write(1);
-    if (!stbi_write_png(path.c_str(), width, height, 4, pixels.data(), width * 4))
-        return Error{"cannot write " + path, "check that the folder exists and is writable"};
-    return ok_status();
+    // Encoded in memory, then written through a fresh side file and renamed into place
+    // (core/common/safe_file.h): never half a PNG, never a followed symlink.
+    std::string png;
+    auto append = [](void* context, void* data, int size) {
+        static_cast<std::string*>(context)->append(static_cast<const char*>(data),
+                                                   static_cast<size_t>(size));
+    };
+    if (!stbi_write_png_to_func(append, &png, width, height, 4, pixels.data(), width * 4))
+        return Error{"cannot encode the screenshot as PNG", ""};
+    return write_file_atomic(path, png, "screenshot");
 }
 
 }  // namespace sml::viewer

@@ -16,6 +16,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/common/text_cap.h"
 #include "kernels/registry.h"
 
 namespace sml::chart {
@@ -117,9 +118,11 @@ Chart new_chart(const Session& s, const std::string& kind, const std::string& ti
                 const ChartOptions& o) {
     Chart c;
     c.kind = kind;
-    c.title = o.title.empty() ? title : o.title;
-    c.subtitle = provenance(s);
-    c.footnote = synthetic_warning(s);
+    // Capped here, before the layout measures them: a title can come from the command line and
+    // the provenance from a session file, and either can be any length.
+    c.title = cap_text(o.title.empty() ? title : o.title);
+    c.subtitle = cap_text(provenance(s));
+    c.footnote = cap_text(synthetic_warning(s));
     return c;
 }
 

@@ -1,12 +1,13 @@
-// File formats, --size parsing and atomic file writes for chart export (see chart_export.h).
+// File formats, --size parsing and file writes for chart export (see chart_export.h). Files are
+// written through core/common/safe_file.h: a fresh side file, fsynced and renamed into place.
 #include "core/chart/chart_export.h"
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
+
+#include "core/common/parse_number.h"
+#include "core/common/safe_file.h"
+#include "core/common/text_cap.h"
 
 namespace sml::chart {
 
@@ -34,49 +35,37 @@ Result<ChartFormat> format_from_path(const std::string& path) {
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     for (ChartFormat f : {ChartFormat::png, ChartFormat::svg, ChartFormat::pdf, ChartFormat::csv})
         if (ext == chart_format_name(f)) return f;
-    return Error{ext.empty() ? "'" + path + "' has no file extension, so the format is unknown"
-                             : "unknown chart file extension '." + ext + "' in '" + path + "'",
+    return Error{ext.empty()
+                     ? "'" + quote_short(path) + "' has no file extension, so the format is unknown"
+                     : "unknown chart file extension '." + quote_short(ext) + "' in '" +
+                           quote_short(path) + "'",
                  "end --out with .png, .svg, .pdf or .csv"};
 }
 
 Result<RenderOptions> parse_size(const std::string& text, RenderOptions base) {
-    int w = 0, h = 0;
-    char x = 0, extra = 0;
-    const int n = std::sscanf(text.c_str(), "%d%c%d%c", &w, &x, &h, &extra);
-    if (n != 3 || (x != 'x' && x != 'X'))
-        return Error{"bad --size '" + text + "': expected WIDTHxHEIGHT",
+    const std::string shown = quote_short(text);
+    const size_t x = text.find_first_of("xX");
+    if (x == std::string::npos)
+        return Error{"bad --size '" + shown + "': expected WIDTHxHEIGHT",
                      "for example --size 1600x900 (slides) or --size 1200x800"};
-    if (w < 200 || h < 200 || w > 8000 || h > 8000)
-        return Error{"bad --size '" + text + "': each side must be 200..8000 pixels",
-                     "for example --size 1600x900"};
-    base.width = w;
-    base.height = h;
+    // Each side read whole: sscanf("%d") took 4294967496 as 200 (it wrapped around 2^32).
+    int sides[2] = {0, 0};
+    const std::string parts[2] = {text.substr(0, x), text.substr(x + 1)};
+    const char* names[2] = {"width", "height"};
+    for (int i = 0; i < 2; ++i) {
+        const Result<int64_t> v = parse_integer(parts[i], names[i], 200, 8000);
+        if (!v)
+            return Error{"bad --size '" + shown + "': " + v.error().message,
+                         "each side must be 200..8000 pixels, for example --size 1600x900"};
+        sides[i] = static_cast<int>(*v);
+    }
+    base.width = sides[0];
+    base.height = sides[1];
     return base;
 }
 
 Status write_file_atomic(const std::string& path, const std::string& bytes) {
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out)
-            return Error{"cannot write '" + path + "': " + std::strerror(errno),
-                         "check that the folder exists and is writable"};
-        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-        out.close();
-        if (!out) {
-            const std::string why = std::strerror(errno);
-            std::remove(tmp.c_str());
-            return Error{"writing '" + path + "' failed: " + why,
-                         "check free disk space and permissions"};
-        }
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        const std::string why = std::strerror(errno);
-        std::remove(tmp.c_str());
-        return Error{"cannot replace '" + path + "': " + why,
-                     "check that the path is not a folder and is writable"};
-    }
-    return ok_status();
+    return sml::write_file_atomic(path, bytes, "chart");
 }
 
 Status export_chart(const Chart& chart, const std::string& path, const RenderOptions& options) {

@@ -22,7 +22,7 @@ struct RenderOptions {
     std::string theme = "light";     // "light" | "dark"
 };
 
-// "1600x900" -> {1600, 900}. Each side must be 200..8000.
+// "1600x900" -> {1600, 900}. Each side must be 200..8000, read whole (no wrap-around).
 Result<RenderOptions> parse_size(const std::string& text, RenderOptions base = {});
 
 // The chart as CSV (csv_export.cpp): one row per series point, columns named with units.
@@ -36,11 +36,13 @@ bool chart_renderer_available();
 Result<std::string> render_chart(const Chart& chart, ChartFormat format,
                                  const RenderOptions& options);
 
-// Renders or exports `chart` to `path` in the format its extension names. Writes a temporary
-// file next to it and renames it, so a failed export never leaves half a file behind.
+// Renders or exports `chart` to `path` in the format its extension names. Writes a fresh side
+// file next to it and renames it (core/common/safe_file.h), so a failed export never leaves half
+// a file behind and no other file is touched.
 Status export_chart(const Chart& chart, const std::string& path, const RenderOptions& options);
 
-// Writes `bytes` to `path` atomically (temp + rename). Errors name the path and the OS reason.
+// Writes `bytes` to `path` atomically: sml::write_file_atomic (core/common/safe_file.h), with
+// errors that call the file a chart.
 Status write_file_atomic(const std::string& path, const std::string& bytes);
 
 }  // namespace sml::chart

@@ -2,11 +2,13 @@
 #include "core/chart/peers_chart.h"
 
 #include <algorithm>
-#include <fstream>
+#include <new>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "core/chart/chart_build.h"
+#include "core/common/safe_file.h"
+#include "core/common/text_cap.h"
 
 namespace sml::chart {
 
@@ -37,7 +39,7 @@ std::string peers_command(const std::string& command) {
 
 std::string string_at(const json& o, const char* key) {
     const auto it = o.find(key);
-    return it != o.end() && it->is_string() ? it->get<std::string>() : "";
+    return it != o.end() && it->is_string() ? cap_text(it->get_ref<const std::string&>()) : "";
 }
 
 }  // namespace
@@ -75,6 +77,10 @@ Result<PeerRun> parse_peer_run(const std::string& text, const std::string& path)
         PeerRun::Point pt;
         pt.contender = string_at(p, "contender");
         pt.cols = p["cols"].get<int64_t>();
+        if (pt.cols < 1 || pt.cols > (int64_t(1) << 40) ||
+            (p["cols"].is_number_unsigned() && pt.cols < 0))
+            return Error{where + ": cols = " + p["cols"].dump() + " is outside 1..2^40",
+                         kRerunHint};
         pt.status = string_at(p, "status");
         pt.ok = pt.status == "ok";
         if (pt.ok) {
@@ -93,13 +99,19 @@ Result<PeerRun> parse_peer_run(const std::string& text, const std::string& path)
 }
 
 Result<PeerRun> load_peer_run(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return Error{"cannot open peers results '" + path + "'",
-                     "check the path; bench/results/ holds the recorded ones"};
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_peer_run(text.str(), path);
+    Result<std::string> text = read_file_capped(path, kMaxSessionFileBytes, "peers results file");
+    if (!text) {
+        Error e = text.error();
+        if (e.hint.rfind("check the path", 0) == 0)
+            e.hint = "check the path; bench/results/ holds the recorded ones";
+        return e;
+    }
+    try {
+        return parse_peer_run(*text, path);
+    } catch (const std::bad_alloc&) {
+        return Error{"out of memory reading peers results " + quote_short(path),
+                     "close other programs, or use a smaller file"};
+    }
 }
 
 Result<Chart> build_peers_chart(const std::vector<PeerRun>& runs, const std::string& title) {
@@ -109,7 +121,7 @@ Result<Chart> build_peers_chart(const std::vector<PeerRun>& runs, const std::str
     Chart c;
     c.kind = "peers";
     c.title = !title.empty()
-                  ? title
+                  ? cap_text(title)
                   : "best vs torch.softmax and the Triton tutorial, % of copy (same run)";
     c.subtitle = (first.device.empty() ? "unknown device" : first.device) + "  ·  " +
                  first.created_utc.substr(0, 10) + "  ·  " + peers_command(first.command);

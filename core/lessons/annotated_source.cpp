@@ -1,9 +1,9 @@
 // Region markers in kernel sources and instruction patterns in PTX. See annotated_source.h.
 #include "core/lessons/annotated_source.h"
 
-#include <filesystem>
-#include <fstream>
 #include <sstream>
+
+#include "core/common/safe_file.h"
 
 namespace sml {
 
@@ -145,15 +145,8 @@ Result<AnnotatedSource> parse_annotated_source(const std::string& text, const st
 }
 
 Result<std::string> read_text_file(const std::string& path) {
-    // An ifstream opens a directory and then reads nothing, which would look like an empty file.
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        return Error{path + " is a directory, not a file", "pass the path of the file inside it"};
-    std::ifstream f(path, std::ios::binary);
-    if (!f) return Error{"cannot read " + path, "check that the file exists and is readable"};
-    std::ostringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
+    // Regular files only, size-capped, never blocking on a FIFO (core/common/safe_file.h).
+    return read_file_capped(path, kMaxTextFileBytes, "file");
 }
 
 Result<AnnotatedSource> load_annotated_source(const std::string& path) {

@@ -65,7 +65,8 @@ std::vector<int> find_ptx_lines(const std::string& ptx_text, const std::string& 
 // <stem> is the file name without extension ("kernels/warp_softmax.cu" -> "warp_softmax").
 std::string ptx_path_for_source(const std::string& source, const std::string& build_dir);
 
-// Reads a whole text file; error names the path.
+// Reads a whole text file (a regular file of at most kMaxTextFileBytes, see
+// core/common/safe_file.h); error names the path.
 Result<std::string> read_text_file(const std::string& path);
 
 }  // namespace sml

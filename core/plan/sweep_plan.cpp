@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/common/parse_number.h"
 #include "core/plan/sizes.h"
 #include "kernels/registry.h"
 
@@ -71,21 +72,18 @@ Result<SweepItem> parse_extra_point(const std::string& text, DType dtype,
         }
         v = int(it - k->variants.begin());
     }
-    int64_t rows = 0, cols = 0;
-    try {
-        size_t used = 0;
-        const std::string r = text.substr(colon + 1, x - colon - 1), c = text.substr(x + 1);
-        rows = std::stoll(r, &used);
-        if (used != r.size()) throw std::invalid_argument(r);
-        cols = std::stoll(c, &used);
-        if (used != c.size()) throw std::invalid_argument(c);
-    } catch (const std::exception&) {
-        return Error{"cannot read the size in extra point '" + text + "'", form};
-    }
-    const SoftmaxProblem p = SoftmaxProblem::contiguous(rows, cols, dtype);
+    // Each side read whole (core/common/parse_number.h): " 12", "+5" and 2^64 are errors that
+    // quote what was typed.
+    const Result<int64_t> rows = parse_integer(text.substr(colon + 1, x - colon - 1),
+                                               "rows in extra point '" + text + "'", 1);
+    if (!rows) return Error{rows.error().message, form};
+    const Result<int64_t> cols =
+        parse_integer(text.substr(x + 1), "cols in extra point '" + text + "'", 1);
+    if (!cols) return Error{cols.error().message, form};
+    const SoftmaxProblem p = SoftmaxProblem::contiguous(*rows, *cols, dtype);
     if (Status s = check_problem(*k, p, limits); !s) return s.error();
     if (Result<size_t> bytes =
-            matrix_bytes(rows, cols, size_t(dtype_size(dtype)), "extra point '" + text + "'");
+            matrix_bytes(*rows, *cols, size_t(dtype_size(dtype)), "extra point '" + text + "'");
         !bytes)
         return bytes.error();
     return SweepItem{k, p, v};

@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <ctime>
-#include <stdexcept>
 
+#include "core/common/parse_number.h"
 #include "core/measure/build_info.h"
 #include "core/measure/device_buffer.h"
 #include "core/measure/device_info.h"

@@ -7,24 +7,36 @@
 //     the strings "nan", "inf" and "-inf" and read back as such.
 //   - Every field written is required when reading, except "notes". A missing or mistyped field
 //     is reported with its JSON path, e.g. "points[3].time.median_ms".
-// Nothing here throws out of the API: nlohmann's exceptions are caught and turned into Errors.
-#include <unistd.h>
-
-#include <cerrno>
+//   - Values are checked, not only types: schema_version exactly, rows and cols in 1..2^40,
+//     kernels, variants and dtypes the registry knows, and no (kernel, variant, dtype, rows,
+//     cols) twice. Every string is capped (core/common/text_cap.h) before anything draws it.
+//   - Files are read through core/common/safe_file.h: regular files only, at most
+//     kMaxSessionFileBytes, written through a fresh side file and renamed.
+// Nothing here throws out of the API: nlohmann's exceptions and std::bad_alloc are caught and
+// turned into Errors.
+#include <algorithm>
+#include <cctype>
 #include <cmath>
-#include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
+#include <cstdint>
+#include <map>
+#include <new>
 #include <nlohmann/json.hpp>
-#include <sstream>
+#include <tuple>
 
+#include "core/common/safe_file.h"
+#include "core/common/text_cap.h"
 #include "core/session/session.h"
+#include "kernels/registry.h"
 
 namespace sml {
 namespace {
 
 using json = nlohmann::ordered_json;
+
+// A key as it appears in a JSON path in a message ("points[3].metrics.values.<key>").
+std::string path_key(const std::string& key) {
+    return cap_text(key, 80);
+}
 
 const char* const kRerecordHint =
     "re-record it with `softmaxlab-cli sweep --out <file>.json`, or open one of the recorded "
@@ -154,7 +166,8 @@ class Reader {
     void fail(const std::string& path, const std::string& problem) {
         if (failed_) return;
         failed_ = true;
-        error_ = Error{origin_ + ": " + path + ": " + problem, kRerecordHint};
+        // Keys in the path can be long; the message stays one readable line.
+        error_ = Error{cap_text(origin_ + ": " + path + ": " + problem, 1000), kRerecordHint};
     }
 
     const json* field(const json& obj, const std::string& path, const char* key) {
@@ -187,7 +200,7 @@ class Reader {
         const json* v = field(obj, path, key);
         if (!v) return false;
         if (!v->is_string()) return mistyped("a string", *v);
-        *out = v->get<std::string>();
+        *out = cap_text(v->get_ref<const std::string&>());
         return true;
     }
     bool get(const json& obj, const std::string& path, const char* key, bool* out) {
@@ -201,6 +214,11 @@ class Reader {
         const json* v = field(obj, path, key);
         if (!v) return false;
         if (!v->is_number_integer()) return mistyped("an integer", *v);
+        // 2^63 .. 2^64-1 parse as unsigned; get<int64_t> would wrap them to negatives.
+        if (v->is_number_unsigned() && v->get<uint64_t>() > uint64_t(INT64_MAX)) {
+            fail(at_, "integer " + std::to_string(v->get<uint64_t>()) + " is out of range");
+            return false;
+        }
         *out = v->get<int64_t>();
         return true;
     }
@@ -240,8 +258,8 @@ class Reader {
             const json& e = (*v)[size_t(i)];
             if (!e.is_number_integer()) return mistyped("an array of 3 integers", *v);
             const int64_t x = e.get<int64_t>();
-            if (x < INT32_MIN || x > INT32_MAX) {
-                fail(at_, "integer " + std::to_string(x) + " is out of range");
+            if (x < INT32_MIN || x > INT32_MAX || (e.is_number_unsigned() && x < 0)) {
+                fail(at_, "integer " + e.dump() + " is out of range");
                 return false;
             }
             out[i] = int(x);
@@ -255,10 +273,10 @@ class Reader {
         const std::string at = path.empty() ? key : path + "." + key;
         for (auto it = o->begin(); it != o->end(); ++it) {
             if (!it->is_string()) {
-                at_ = at + "." + it.key();
+                at_ = at + "." + path_key(it.key());
                 return mistyped("a string", *it);
             }
-            (*out)[it.key()] = it->get<std::string>();
+            (*out)[cap_text(it.key())] = cap_text(it->get_ref<const std::string&>());
         }
         return true;
     }
@@ -269,8 +287,8 @@ class Reader {
         }
         for (auto it = o.begin(); it != o.end(); ++it) {
             MetricValue m;
-            m.name = it.key();
-            if (!to_double(*it, at + "." + it.key(), &m.value)) return false;
+            m.name = cap_text(it.key());
+            if (!to_double(*it, at + "." + path_key(m.name), &m.value)) return false;
             out->push_back(m);
         }
         return true;
@@ -349,7 +367,8 @@ void read_predicted(Reader& r, const json& o, const std::string& p, PredictedTra
     const json* per = nullptr;
     if (r.object(o, p, "per_launch", &per)) {
         for (auto it = per->begin(); it != per->end() && !r.failed(); ++it) {
-            const std::string at = p + ".per_launch." + it.key();
+            const std::string name = cap_text(it.key());
+            const std::string at = p + ".per_launch." + path_key(name);
             if (!it->is_object()) {
                 r.fail(at, "expected an object with dram_read_bytes and dram_write_bytes");
                 break;
@@ -357,7 +376,7 @@ void read_predicted(Reader& r, const json& o, const std::string& p, PredictedTra
             std::pair<double, double> rw;
             r.get(*it, at, "dram_read_bytes", &rw.first);
             r.get(*it, at, "dram_write_bytes", &rw.second);
-            t->per_launch[it.key()] = rw;
+            t->per_launch[name] = rw;
         }
     }
     r.get(o, p, "l2_resident", &t->l2_resident);
@@ -373,8 +392,10 @@ void read_metrics(Reader& r, const json& o, const std::string& p, MetricsRecord*
     if (r.object(o, p, "values", &values)) r.metrics(*values, p + ".values", &m->values);
     const json* per = nullptr;
     if (r.object(o, p, "per_launch", &per)) {
-        for (auto it = per->begin(); it != per->end() && !r.failed(); ++it)
-            r.metrics(*it, p + ".per_launch." + it.key(), &m->per_launch[it.key()]);
+        for (auto it = per->begin(); it != per->end() && !r.failed(); ++it) {
+            const std::string name = cap_text(it.key());
+            r.metrics(*it, p + ".per_launch." + path_key(name), &m->per_launch[name]);
+        }
     }
 }
 
@@ -412,6 +433,41 @@ void read_point(Reader& r, const json& o, const std::string& p, PointRecord* pt)
     if (r.object(o, p, "metrics", &sub)) read_metrics(r, *sub, p + ".metrics", &pt->metrics);
 }
 
+// Values a well-typed point can still get wrong. A kernel this softmaxlab does not know would be
+// drawn as a line of its own with no range, source or lesson; rows or cols of 0, negative or
+// 2^64 would turn into nonsense (or infinite) bandwidths and axis ranges.
+constexpr int64_t kMaxSessionDim = int64_t(1) << 40;
+
+void check_point(Reader& r, const std::string& p, const PointRecord& pt) {
+    if (r.failed()) return;
+    for (const auto& [key, v] : {std::pair{"rows", pt.rows}, std::pair{"cols", pt.cols}})
+        if (v < 1 || v > kMaxSessionDim) {
+            r.fail(p + "." + key, std::string(key) + " = " + std::to_string(v) +
+                                      " is outside 1..2^40 (" + std::to_string(kMaxSessionDim) +
+                                      ")");
+            return;
+        }
+    const KernelInfo* k = find_kernel(pt.kernel);
+    if (!k) {
+        r.fail(p + ".kernel", "unknown kernel '" + quote_short(pt.kernel) +
+                                  "' (this softmaxlab has " + kernel_ids() + ")");
+        return;
+    }
+    if (!pt.variant.empty() &&
+        std::find(k->variants.begin(), k->variants.end(), pt.variant) == k->variants.end()) {
+        std::string names;
+        for (const std::string& n : k->variants) names += (names.empty() ? "" : ", ") + n;
+        r.fail(p + ".variant", "kernel " + pt.kernel + " has no variant '" +
+                                   quote_short(pt.variant) + "' (" +
+                                   (names.empty() ? std::string("it has only its default, \"\"")
+                                                  : "its variants: \"\", " + names) +
+                                   ")");
+        return;
+    }
+    if (pt.dtype != "fp32" && pt.dtype != "fp16" && pt.dtype != "bf16")
+        r.fail(p + ".dtype", "unknown dtype '" + quote_short(pt.dtype) + "' (fp32, fp16 or bf16)");
+}
+
 Result<Session> read_session(const json& doc, const std::string& origin) {
     Reader r(origin);
     Session s;
@@ -423,16 +479,19 @@ Result<Session> read_session(const json& doc, const std::string& origin) {
     if (version == doc.end() || !version->is_number_integer())
         return Error{origin + ": not a softmaxlab session (no integer \"schema_version\" field)",
                      kRerecordHint};
-    s.schema_version = version->get<int>();
-    if (s.schema_version != kSessionSchemaVersion)
-        return Error{origin + ": session schema version " + std::to_string(s.schema_version) +
+    // Compared exactly, as written: get<int>() would read 4294967297 (2^32 + 1) as 1. (The
+    // parser stores every non-negative integer as unsigned, negative ones as signed.)
+    const uint64_t want = uint64_t(kSessionSchemaVersion);
+    const bool same = version->is_number_unsigned() && version->get<uint64_t>() == want;
+    const bool newer = version->is_number_unsigned() && version->get<uint64_t>() > want;
+    if (!same)
+        return Error{origin + ": session schema version " + version->dump() +
                          " is not supported (this softmaxlab reads version " +
                          std::to_string(kSessionSchemaVersion) + ")",
-                     s.schema_version > kSessionSchemaVersion
-                         ? "open it with the newer softmaxlab that wrote it, or re-record it "
-                           "with this one (softmaxlab-cli sweep --out <file>.json)"
-                         : "re-record it with this softmaxlab (softmaxlab-cli sweep --out "
-                           "<file>.json)"};
+                     newer ? "open it with the newer softmaxlab that wrote it, or re-record it "
+                             "with this one (softmaxlab-cli sweep --out <file>.json)"
+                           : "re-record it with this softmaxlab (softmaxlab-cli sweep --out "
+                             "<file>.json)"};
     r.get(doc, "", "created_utc", &s.created_utc);
     r.get(doc, "", "command", &s.command);
     r.get(doc, "", "host", &s.host);
@@ -440,6 +499,7 @@ Result<Session> read_session(const json& doc, const std::string& origin) {
     const json* sub = nullptr;
     if (r.object(doc, "", "device", &sub)) read_device(r, *sub, "device", &s.device);
     const json* points = nullptr;
+    std::map<std::tuple<std::string, std::string, std::string, int64_t, int64_t>, size_t> seen;
     if (r.array(doc, "", "points", &points)) {
         for (size_t i = 0; i < points->size() && !r.failed(); ++i) {
             const std::string at = "points[" + std::to_string(i) + "]";
@@ -449,6 +509,18 @@ Result<Session> read_session(const json& doc, const std::string& origin) {
             }
             PointRecord p;
             read_point(r, (*points)[i], at, &p);
+            check_point(r, at, p);
+            if (r.failed()) break;
+            // The same measurement twice would be drawn twice and make "the point at N" ambiguous.
+            const auto key = std::make_tuple(p.kernel, p.variant, p.dtype, p.rows, p.cols);
+            const auto [first, fresh] = seen.emplace(key, i);
+            if (!fresh) {
+                r.fail(at, "repeats points[" + std::to_string(first->second) + "] (" + p.kernel +
+                               (p.variant.empty() ? "" : "/" + p.variant) + ", " + p.dtype + ", " +
+                               std::to_string(p.rows) + " x " + std::to_string(p.cols) +
+                               "): each kernel, variant, dtype and size may appear once");
+                break;
+            }
             s.points.push_back(std::move(p));
         }
     }
@@ -474,7 +546,46 @@ std::string session_to_json(const Session& s) {
     return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
-Result<Session> parse_session(const std::string& text, const std::string& origin) {
+namespace {
+
+// "line 12, column 7" of the 1-based byte offset `byte` in `text`.
+std::string line_column(const std::string& text, size_t byte) {
+    size_t line = 1, column = 1;
+    for (size_t i = 0; i + 1 < byte && i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
+// The bare word the parser stopped in (NaN, Infinity, -inf, ...) as written; "" if none.
+// `byte` is nlohmann's 1-based offset of the last character it read.
+std::string bare_word_at(const std::string& text, size_t byte) {
+    if (byte == 0 || byte > text.size()) return "";
+    auto letter = [&](size_t i) { return std::isalpha(static_cast<unsigned char>(text[i])) != 0; };
+    size_t begin = byte - 1, end = byte - 1;
+    while (begin > 0 && letter(begin - 1)) --begin;
+    if (begin > 0 && text[begin - 1] == '-') --begin;
+    if (end < text.size() && text[end] == '-') ++end;
+    while (end < text.size() && letter(end)) ++end;
+    return text.substr(begin, std::min<size_t>(end - begin, 16));
+}
+
+bool is_bare_non_finite(std::string word) {
+    for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (const char* bare : {"nan", "-nan", "infinity", "-infinity", "inf", "-inf"})
+        if (word == bare) return true;
+    return false;
+}
+
+}  // namespace
+
+Result<Session> parse_session(const std::string& text, const std::string& origin_path) {
+    const std::string origin = quote_short(origin_path);
     if (text.find_first_not_of(" \t\r\n") == std::string::npos)
         return Error{origin + ": empty file, not a softmaxlab session", kRerecordHint};
     json doc;
@@ -487,62 +598,64 @@ Result<Session> parse_session(const std::string& text, const std::string& origin
             return Error{origin + ": truncated: the JSON ends unexpectedly after " +
                              std::to_string(text.size()) + " bytes",
                          kRerecordHint};
-        return Error{origin + ": not valid JSON (at byte " + std::to_string(e.byte) + ")",
-                     kRerecordHint};
+        const std::string where =
+            line_column(text, e.byte) + " (byte " + std::to_string(e.byte) + ")";
+        // Python's json.dump and JavaScript's printers write NaN and Infinity bare, but JSON has
+        // no such values. Say so, and how to fix the file by hand: no GPU needed.
+        const std::string word = bare_word_at(text, e.byte);
+        if (is_bare_non_finite(word))
+            return Error{origin + ": " + word + " at " + where +
+                             " is not valid JSON: JSON has no NaN or infinity",
+                         "write it as a string, as softmaxlab does: \"nan\", \"inf\" or "
+                         "\"-inf\" (with the quotes); in Python, json.dump(..., "
+                         "allow_nan=False) catches this when the file is written"};
+        return Error{origin + ": not valid JSON at " + where, kRerecordHint};
+    } catch (const std::bad_alloc&) {
+        return Error{
+            origin + ": out of memory while parsing (" + std::to_string(text.size()) + " bytes)",
+            "close other programs, or use a smaller session"};
     } catch (const std::exception& e) {
-        return Error{origin + ": could not be parsed: " + e.what(), kRerecordHint};
+        return Error{origin + ": could not be parsed: " + cap_text(e.what(), 300), kRerecordHint};
     }
     try {
         return read_session(doc, origin);
+    } catch (const std::bad_alloc&) {
+        return Error{origin + ": out of memory while reading the session",
+                     "close other programs, or use a smaller session"};
     } catch (const std::exception& e) {  // defensive: the Reader checks types before get<>
-        return Error{origin + ": unexpected content: " + e.what(), kRerecordHint};
+        return Error{origin + ": unexpected content: " + cap_text(e.what(), 300), kRerecordHint};
     }
 }
 
 Result<Session> load_session(const std::string& path) {
-    // An ifstream opens a directory and then reads nothing, which would report "empty file".
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        return Error{path + " is a directory, not a session file",
-                     "pass the session's .json file; recorded sessions are in assets/sessions/"};
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return Error{"cannot open session " + path + ": " + std::strerror(errno),
-                     "check the path; recorded sessions are in assets/sessions/"};
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    if (in.bad())
-        return Error{"cannot read session " + path + ": " + std::strerror(errno),
-                     "check that the file is readable"};
-    return parse_session(buf.str(), path);
+    Result<std::string> text = read_file_capped(path, kMaxSessionFileBytes, "session");
+    if (!text) {
+        Error e = text.error();
+        if (e.hint.rfind("check the path", 0) == 0)
+            e.hint = "check the path; recorded sessions are in assets/sessions/";
+        if (e.message.find(" is a directory, not a ") != std::string::npos)
+            e.hint = "pass the session's .json file; recorded sessions are in assets/sessions/";
+        return e;
+    }
+    try {
+        return parse_session(*text, path);
+    } catch (const std::bad_alloc&) {  // building the Error itself, or the Session's copy
+        return Error{"out of memory reading session " + quote_short(path),
+                     "close other programs, or use a smaller session"};
+    }
 }
 
 Status save_session(const std::string& path, const Session& session) {
-    const std::string text = session_to_json(session);
-    // Write next to the target and rename over it: rename within a directory is atomic, so the
-    // old file stays intact until the new one is complete.
-    const std::string tmp = path + ".partial";
-    const char* const hint =
-        "choose a writable location (the directory must exist and be writable)";
-    FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (!f)
-        return Error{
-            "cannot write session " + path + ": cannot create " + tmp + ": " + std::strerror(errno),
-            hint};
-    const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size() &&
-                         std::fflush(f) == 0 && fsync(fileno(f)) == 0;
-    int error = written ? 0 : errno;
-    if (std::fclose(f) != 0 && written) error = errno;  // e.g. a full disk found at close
-    if (error != 0 || !written) {
-        std::remove(tmp.c_str());
-        return Error{"cannot write session " + path + ": " + std::strerror(error), hint};
+    std::string text;
+    try {
+        text = session_to_json(session);
+    } catch (const std::bad_alloc&) {
+        return Error{"cannot write session " + quote_short(path) + ": out of memory",
+                     "close other programs and save again"};
     }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        const int e = errno;
-        std::remove(tmp.c_str());
-        return Error{"cannot write session " + path + ": rename failed: " + std::strerror(e), hint};
-    }
-    return ok_status();
+    // Through a fresh side file renamed over the target: the old file stays intact until the new
+    // one is complete, and no other file is touched.
+    return write_file_atomic(path, text, "session");
 }
 
 }  // namespace sml

@@ -3,6 +3,7 @@
 // $XDG_CONFIG_HOME/softmaxlab/ (or ~/.config/softmaxlab/).
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "common/result.h"
@@ -23,9 +24,25 @@ struct Settings {
 // The folder settings live in; "" when neither XDG_CONFIG_HOME nor HOME is set.
 std::string settings_dir();
 
-// Missing file: defaults (not an error). A corrupt file: an error naming it (the caller shows it
-// and carries on with defaults). Unknown or out-of-range values are replaced by defaults.
+// Missing file: defaults (not an error). A corrupt file: an error naming it. Unknown or
+// out-of-range values are replaced by defaults. Reads only; never moves or changes the file.
 Result<Settings> load_settings(const std::string& path);
+
+// What the viewer does at start: load_settings, and when the file is corrupt, move it aside to
+// "<path>.corrupt-N" (a name nothing else has: never overwritten, never deleted) and start from
+// the defaults. `notice` says what happened, for a banner. When the path holds something that
+// is not a regular file, or the file cannot be moved, `writable` is false: the viewer then does
+// not save its settings over it.
+struct SettingsFile {
+    std::string path;
+    Settings settings;
+    bool writable = true;
+    std::optional<Error> notice;
+};
+SettingsFile open_settings(const std::string& path);
+
+// Writes through a fresh side file, fsynced and renamed (core/common/safe_file.h); creates the
+// folder if needed.
 Status save_settings(const std::string& path, const Settings& s);
 
 }  // namespace sml::viewer

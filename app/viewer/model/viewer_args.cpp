@@ -5,24 +5,21 @@
 #include <CLI/CLI.hpp>
 #include <charconv>
 
+#include "core/common/parse_number.h"
+#include "core/common/text_cap.h"
+
 namespace sml::viewer {
 
 bool parse_size(const std::string& s, int* w, int* h) {
-    size_t x = s.find_first_of("xX");
-    if (x == std::string::npos || x == 0 || x + 1 >= s.size()) return false;
-    try {
-        size_t used = 0;
-        int a = std::stoi(s.substr(0, x), &used);
-        if (used != x) return false;
-        int b = std::stoi(s.substr(x + 1), &used);
-        if (used != s.size() - x - 1) return false;
-        if (a < 320 || b < 320 || a > 8192 || b > 8192) return false;
-        *w = a;
-        *h = b;
-        return true;
-    } catch (...) {
-        return false;
-    }
+    const size_t x = s.find_first_of("xX");
+    if (x == std::string::npos) return false;
+    // Each side whole: no spaces, signs or trailing text, no wrap-around.
+    const Result<int64_t> a = parse_integer(s.substr(0, x), "width", 320, 8192);
+    const Result<int64_t> b = parse_integer(s.substr(x + 1), "height", 320, 8192);
+    if (!a || !b) return false;
+    *w = static_cast<int>(*a);
+    *h = static_cast<int>(*b);
+    return true;
 }
 
 namespace {
@@ -44,12 +41,15 @@ Result<ViewerArgs> parse_viewer_args(int argc, const char* const* argv, std::str
         "your GPU, and see the hardware counters next to the code.\nWithout a GPU it replays "
         "the recorded H100 session from assets/sessions/.",
         "softmaxlab"};
-    app.add_option("--lesson", a.lesson, "open at lesson step K (0 = the first)")
-        ->check(CLI::NonNegativeNumber);
+    // Numbers are taken as text and read whole below: CLI11's own check printed "--lesson -1"
+    // as outside a range of 0 to a 310-digit number.
+    std::string lesson, frames;
+    app.add_option("--lesson", lesson, "open at lesson step K (0 = the first)");
     app.add_option("--lang", a.lang, "lesson language")->check(CLI::IsMember({"en", "zh"}));
     app.add_option("--theme", a.theme, "colour theme")->check(CLI::IsMember({"dark", "light"}));
-    app.add_option("--session", a.session_path,
-                   "open this session JSON instead of running live (replay mode)");
+    CLI::Option* session =
+        app.add_option("--session", a.session_path,
+                       "open this session JSON instead of running live (replay mode)");
     app.add_option("--device-profile", a.device_profile,
                    "ranges and best's dispatch follow this class of GPU: " +
                        device_profile_ids())
@@ -60,16 +60,23 @@ Result<ViewerArgs> parse_viewer_args(int argc, const char* const* argv, std::str
         });
     app.add_option("--code", a.code_tab, "open the Source panel on this tab")
         ->check(CLI::IsMember({"cuda", "ptx", "sass"}));
-    app.add_option("--screenshot", a.screenshot,
-                   "render, save the window to this PNG and exit (for docs and tests)");
-    app.add_option("--frames", a.frames, "frames to render before the screenshot")
-        ->check(CLI::Range(1, 1000));
+    CLI::Option* shot =
+        app.add_option("--screenshot", a.screenshot,
+                       "render, save the window to this PNG and exit (for docs and tests)");
+    app.add_option("--frames", frames, "frames to render before the screenshot (1..1000)");
     app.add_option("--size", size, "window size WxH, e.g. 1600x1000");
     std::string mouse;
     app.add_option("--mouse", mouse,
                    "with --screenshot: put the pointer at X,Y (shows hover notes and values)");
     app.add_flag("--no-settings", a.no_settings,
                  "ignore and do not write the settings file (tests, screenshots)");
+    CLI::Option* settings = app.add_option(
+        "--settings", a.settings_file,
+        "read and write settings in this file instead of ~/.config/softmaxlab/settings.json "
+        "(also with --screenshot)");
+    app.add_option("--dialog", a.dialog,
+                   "with --screenshot: open this dialog (open, save or export) in the picture")
+        ->check(CLI::IsMember({"open", "save", "export"}));
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {
@@ -77,11 +84,32 @@ Result<ViewerArgs> parse_viewer_args(int argc, const char* const* argv, std::str
         a.help = true;
         return a;
     } catch (const CLI::ParseError& e) {
-        return Error{e.what(), "run softmaxlab --help for the options"};
+        return Error{cap_text(e.what(), 1000), "run softmaxlab --help for the options"};
     }
-    if (!size.empty()) {
+    if (app.count("--lesson") > 0) {
+        const Result<int64_t> k = parse_integer(lesson, "--lesson", 0, 999);
+        if (!k) return Error{k.error().message, "e.g. --lesson 0 for the first step"};
+        a.lesson = static_cast<int>(*k);
+    }
+    if (app.count("--frames") > 0) {
+        const Result<int64_t> n = parse_integer(frames, "--frames", 1, 1000);
+        if (!n) return Error{n.error().message, "e.g. --frames 4"};
+        a.frames = static_cast<int>(*n);
+    }
+    if (session->count() > 0 && a.session_path.empty())
+        return Error{"--session was given an empty file name",
+                     "e.g. --session assets/sessions/<file>.json"};
+    if (settings->count() > 0 && a.settings_file.empty())
+        return Error{"--settings was given an empty file name", "e.g. --settings my-settings.json"};
+    // An empty name used to open an interactive window that never exited.
+    if (shot->count() > 0 && a.screenshot.empty())
+        return Error{"--screenshot was given an empty file name", "e.g. --screenshot step1.png"};
+    if (!a.dialog.empty() && a.screenshot.empty())
+        return Error{"--dialog works only with --screenshot",
+                     "e.g. --screenshot save.png --dialog save"};
+    if (app.count("--size") > 0) {
         if (!parse_size(size, &a.width, &a.height))
-            return Error{"--size '" + size + "' is not WxH with both in 320..8192",
+            return Error{"--size '" + quote_short(size) + "' is not WxH with both in 320..8192",
                          "e.g. --size 1600x1000"};
         a.size_given = true;
     }
@@ -91,8 +119,9 @@ Result<ViewerArgs> parse_viewer_args(int argc, const char* const* argv, std::str
         int x = 0, y = 0;
         if (comma == std::string::npos || !parse_coordinate(mouse.substr(0, comma), &x) ||
             !parse_coordinate(mouse.substr(comma + 1), &y))
-            return Error{"--mouse '" + mouse + "' is not X,Y (two non-negative integers)",
-                         "e.g. --mouse 600,400"};
+            return Error{
+                "--mouse '" + quote_short(mouse) + "' is not X,Y (two non-negative integers)",
+                "e.g. --mouse 600,400"};
         a.mouse_x = x;
         a.mouse_y = y;
     }

@@ -1,7 +1,10 @@
 // The viewer's command line. Parsed into plain data so it can be tested without a window.
 //
 //   softmaxlab [--lesson K] [--lang en|zh] [--theme dark|light] [--session S.json] [--code ptx]
-//              [--screenshot out.png [--frames N] [--size WxH]]
+//              [--screenshot out.png [--frames N] [--size WxH] [--dialog open|save|export]]
+//
+// Every number is read whole (core/common/parse_number.h): "--lesson -1" and "--lesson abc" are
+// errors that quote what was typed.
 #pragma once
 
 #include <string>
@@ -24,6 +27,8 @@ struct ViewerArgs {
     bool size_given = false;
     bool help = false;         // --help was printed; exit 0
     bool no_settings = false;  // --no-settings: neither read nor write the settings file
+    std::string dialog;        // with --screenshot: "open" | "save" | "export" shown open
+    std::string settings_file;  // --settings: this file instead of settings_dir()/settings.json
 };
 
 // argv[0] is skipped. `help_out` receives the --help text when --help is given.
