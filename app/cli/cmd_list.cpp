@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
 #include "core/lessons/lesson_model.h"
+#include "kernels/device_profiles.h"
 #include "kernels/registry.h"
 
 namespace sml::cli {
@@ -20,9 +22,22 @@ static std::string dtype_list(uint32_t mask) {
 
 CommandFn add_list_command(CLI::App& app) {
     CLI::App* sub = app.add_subcommand("list", "List the kernels with their N ranges and limits");
+    auto profiles = std::make_shared<bool>(false);
+    sub->add_flag("--profiles", *profiles,
+                  "list the device profiles (classes of GPU) instead: id, GPUs, limits");
     sub->footer("\nRanges are for this GPU, for the profile of --device-profile, or for the H100 "
                 "reference values when there is no GPU.");
-    return [] {
+    return [profiles] {
+        if (*profiles) {
+            // One per line, id first, so scripts can loop over them (bench/device_check.sh).
+            for (const DeviceProfile& p : device_profiles()) {
+                const DeviceLimits& d = p.limits;
+                std::printf("%-8s cc %d.%d, %3d SMs, %3d KB shared a block, %s; %s\n", p.id,
+                            d.cc_major, d.cc_minor, d.sm_count, d.smem_per_block_optin / 1024,
+                            d.has_clusters() ? "clusters" : "no clusters", p.gpus);
+            }
+            return kExitOk;
+        }
         Error no_gpu;
         bool have_gpu = false;
         Error bad_profile;

@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# Checks issues 19-21 ask for on the GPU machine, in at most two device calls of under ten
+# minutes each. Everything kept goes to $OUT as check-<phase>.tar.gz (logs, JSON) plus a
+# summary on stdout.
+#
+#   bash bench/device_check.sh tests     builds (this GPU's architecture, and sm_80 only), then
+#                                        ctest -L gpu on both builds and, on the first, the
+#                                        dispatch-dependent GPU suites under every device profile
+#   bash bench/device_check.sh measure   (reuses build-dev/ if the machine is still warm) best at
+#                                        the sweep's N under every profile, the full sweep with
+#                                        counters compared with the recorded session, the Triton
+#                                        tutorial's PTX, and a seeded scan of best (bench/scan_best.py)
+# Environment: SCAN_COUNT (default 40) draws for the scan; SKIP_SCAN=1 leaves it out.
+set -uo pipefail
+cd "$(dirname "$(readlink -f "$0")")/.."
+PHASE=${1:-tests}
+OUT=${OUT:-$PWD/out}
+mkdir -p "$OUT"
+L=$(mktemp -d)/check-$PHASE
+mkdir -p "$L"
+export PYTHONUNBUFFERED=1
+START=$(date +%s)
+say() { echo "[$(( $(date +%s) - START ))s] $*" | tee -a "$L/summary.txt"; }
+finish() {
+  tar -C "$(dirname "$L")" -czf "$OUT/check-$PHASE.tar.gz" "$(basename "$L")"
+  say "done; logs in check-$PHASE.tar.gz"
+}
+trap finish EXIT
+say "device_check $PHASE on $(hostname), $(date -u +%Y-%m-%dT%H:%M:%SZ), commit ${SML_GIT_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}"
+say "gpu: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1)"
+
+configure_build() {  # dir, extra cmake args..., then -- targets...
+  local dir=$1; shift
+  local args=() targets=()
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do args+=("$1"); shift; done
+  [ "${1:-}" = "--" ] && shift
+  targets=("$@")
+  [ -f "$dir/CMakeCache.txt" ] ||
+    cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSML_WITH_GUI=OFF \
+      -DSML_WITH_CAIRO=OFF "${args[@]}" >"$L/$dir.configure.log" 2>&1 || return 1
+  if [ ${#targets[@]} -gt 0 ]; then
+    cmake --build "$dir" -j"${JOBS:-8}" --target "${targets[@]}" >"$L/$dir.build.log" 2>&1
+  else
+    cmake --build "$dir" -j"${JOBS:-8}" >"$L/$dir.build.log" 2>&1
+  fi
+}
+
+CLI=build-dev/app/cli/softmaxlab-cli
+GPU_TARGETS=(softmaxlab-cli gpu_test_best gpu_test_kernels gpu_test_profiler gpu_test_runner
+             test_viewmodel_gpu)
+
+ctest_line() {  # label, ctest args...: runs ctest and says one line with its totals
+  local label=$1; shift
+  local log="$L/ctest-$label.log"
+  ctest --output-on-failure "$@" >"$log" 2>&1
+  local rc=$?
+  say "ctest $label: rc=$rc, $(grep -E 'tests passed' "$log" | tail -1)"
+  grep -E "\(Failed\)|\(Timeout\)|\*\*\*Failed|Not Run" "$log" | head -8 | tee -a "$L/summary.txt"
+  return $rc
+}
+
+if [ "$PHASE" = tests ]; then
+  t0=$(date +%s)
+  JOBS=10 configure_build build-dev -- "${GPU_TARGETS[@]}" &
+  p1=$!
+  JOBS=6 configure_build build-sm80 -DCMAKE_CUDA_ARCHITECTURES=80 -- "${GPU_TARGETS[@]}" &
+  p2=$!
+  wait $p1; r1=$?
+  wait $p2; r2=$?
+  say "build-dev (this GPU): rc=$r1; build-sm80 (sm_80 only): rc=$r2; $(( $(date +%s) - t0 )) s"
+  [ $r1 = 0 ] || { tail -30 "$L/build-dev.build.log"; exit 1; }
+  "$CLI" device 2>&1 | tee -a "$L/summary.txt"
+  # Counters need the GPU to themselves: the profiler suite alone, everything else 4 at a time.
+  ctest_line default-profiler --test-dir build-dev -L gpu -R '^ProfilerGpu' -j1
+  ctest_line default-rest --test-dir build-dev -L gpu -E '^ProfilerGpu' -j4
+  if [ $r2 = 0 ]; then
+    build-sm80/app/cli/softmaxlab-cli device 2>&1 | grep -E "kernel code|GPU" | tee -a "$L/summary.txt"
+    ctest_line sm80 --test-dir build-sm80 -L gpu -j4
+  else
+    tail -20 "$L/build-sm80.build.log"
+  fi
+  # Every device profile: the suites whose paths depend on the GPU's limits.
+  for p in $("$CLI" list --profiles | awk '{print $1}'); do
+    SML_DEVICE_PROFILE=$p ctest_line "profile-$p" --test-dir build-dev -L gpu \
+      -R '(BestPaths|BestAllN|KernelRange|KernelCorrectness|GpuRunner)' -j6
+  done
+  exit 0
+fi
+
+if [ "$PHASE" = measure ]; then
+  JOBS=14 configure_build build-dev -- softmaxlab-cli || { say "build failed"; exit 1; }
+  bash bench/build_libsmlbest.sh /tmp/libsmlbest.so >"$L/libsmlbest.log" 2>&1 &
+  lib=$!
+  # 1. best at the sweep's N from 128 to 65536 under every profile (1 GiB of fp32 a point).
+  COLS=128,256,512,1000,1024,1025,2048,3000,4096,8192,8193,12288,16384,16385,32768,65536
+  for p in $("$CLI" list --profiles | awk '{print $1}'); do
+    "$CLI" --device-profile "$p" sweep --kernels best --cols "$COLS" --metrics off \
+      --out "$L/best-$p.json" >"$L/best-$p.log" 2>&1
+    say "best under $p: rc=$?"
+  done
+  python3 - "$L" <<'EOF' | tee -a "$L/summary.txt"
+import glob, json, os, sys
+rows = []
+for f in sorted(glob.glob(os.path.join(sys.argv[1], "best-*.json"))):
+    s = json.load(open(f))
+    pts = [p for p in s["points"] if p.get("pct_of_copy") is not None]
+    if not pts:
+        continue
+    worst = min(pts, key=lambda p: p["pct_of_copy"])
+    rows.append((os.path.basename(f)[5:-5], len(pts), min(p["pct_of_copy"] for p in pts),
+                 worst["cols"], sum(1 for p in pts if p["pct_of_copy"] >= 90)))
+print("| profile | points | worst % of copy | at N | >= 90% |")
+print("|---|---|---|---|---|")
+for r in rows:
+    print(f"| {r[0]} | {r[1]} | {r[2]:.1f}% | {r[3]} | {r[4]} |")
+EOF
+  # 2. The full sweep with counters, as the recorded session was made, and best against it.
+  "$CLI" sweep --variants all --extra naive:4096x1024 --out "$L/session.json" \
+    --csv "$L/session.csv" >"$L/sweep.log" 2>&1
+  say "full sweep: rc=$? ($(tail -1 "$L/sweep.log"))"
+  python3 - "$L/session.json" assets/sessions/h100-2026-11-23.json <<'EOF' | tee -a "$L/summary.txt"
+import json, sys
+new, old = (json.load(open(p)) for p in sys.argv[1:3])
+def best(s):
+    return {p["cols"]: p["pct_of_copy"] for p in s["points"]
+            if p["kernel"] == "best" and p.get("pct_of_copy") is not None}
+a, b = best(new), best(old)
+print("| N | best now (% of copy) | 2026-11-23 | difference |")
+print("|---|---|---|---|")
+diffs = []
+for n in sorted(set(a) & set(b)):
+    diffs.append(a[n] - b[n])
+    print(f"| {n} | {a[n]:.1f} | {b[n]:.1f} | {a[n] - b[n]:+.1f} |")
+if diffs:
+    print(f"best: {len(diffs)} N, mean difference {sum(diffs) / len(diffs):+.2f} points, "
+          f"largest {max(diffs, key=abs):+.2f}")
+EOF
+  # 3. The Triton tutorial's PTX for lesson 2.
+  timeout 240 python3 bench/dump_triton_ptx.py --cols 8192 \
+    --out "$L/triton-fused-softmax-8192.ptx" >"$L/triton-ptx.log" 2>&1
+  say "triton ptx: rc=$?"
+  # 4. A seeded scan of best at N nobody tuned on.
+  wait $lib
+  if [ "${SKIP_SCAN:-0}" != 1 ] && [ -f /tmp/libsmlbest.so ]; then
+    timeout 300 python3 bench/scan_best.py --lib /tmp/libsmlbest.so --count "${SCAN_COUNT:-40}" \
+      --out "$L/scan.json" >"$L/scan.log" 2>&1
+    say "scan: rc=$? ($(head -1 "$L/scan.log"))"
+    sed -n '/^| N band/,$p' "$L/scan.log" | tee -a "$L/summary.txt"
+  fi
+  exit 0
+fi
+echo "usage: bench/device_check.sh tests|measure" >&2
+exit 2
