@@ -19,6 +19,7 @@
 
 #include "app/viewer/screenshot.h"
 #include "core/chart/chart_build.h"
+#include "core/chart/session_compare.h"
 #include "core/lessons/annotated_source.h"
 #include "core/lessons/lesson_claims.h"
 #include "kernels/registry.h"
@@ -299,6 +300,11 @@ void App::draw_menu() {
         if (ImGui::MenuItem("Open session...", "Ctrl+O")) show_open_ = true;
         if (ImGui::MenuItem("Save session...", "Ctrl+S", false, s_.has_session)) show_save_ = true;
         ImGui::Separator();
+        if (ImGui::MenuItem("Compare with session...", nullptr, false, s_.has_session))
+            show_compare_ = true;
+        if (ImGui::MenuItem("Stop comparing", nullptr, false, s_.compared.has_value()))
+            stop_compare();
+        ImGui::Separator();
         if (ImGui::MenuItem("Quit", "Ctrl+Q")) glfwSetWindowShouldClose(window_, 1);
         ImGui::EndMenu();
     }
@@ -342,6 +348,10 @@ void App::draw_menu() {
     // Right side: where the numbers come from, always visible.
     std::string where = s_.replay ? "replay: " : (s_.gpu_available ? "live: " : "");
     where += s_.has_session ? s_.session.device.name : "no session";
+    if (s_.compared)
+        where +=
+            " vs " + (s_.compared->session.device.name.empty() ? std::string("unnamed device")
+                                                               : s_.compared->session.device.name);
     const float w = ImGui::CalcTextSize(where.c_str()).x;
     ImGui::SameLine(ImGui::GetWindowWidth() - w - 20);
     ImGui::TextColored(palette().muted, "%s", where.c_str());
@@ -389,6 +399,13 @@ void App::draw_dialogs() {
         std::snprintf(path_buf_, sizeof path_buf_, "%s", last.c_str());
         recorded_ = recorded_session_paths();
     }
+    if (show_compare_) {
+        ImGui::OpenPopup("Compare with session");
+        show_compare_ = false;
+        const std::string last = s_.compared ? s_.compared->path : std::string();
+        std::snprintf(path_buf_, sizeof path_buf_, "%s", last.c_str());
+        recorded_ = recorded_session_paths();
+    }
     if (show_save_) {
         ImGui::OpenPopup("Save session");
         show_save_ = false;
@@ -399,9 +416,12 @@ void App::draw_dialogs() {
         show_about_ = false;
     }
     const ImVec2 center = ImGui::GetMainViewport()->GetCenter();
-    ImGui::SetNextWindowPos(center, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-    if (ImGui::BeginPopupModal("Open session", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
-        ImGui::TextUnformatted("Session JSON file (written by softmaxlab-cli sweep --out):");
+    // Open and Compare pick a session file the same way; only what happens to it differs.
+    const auto session_picker = [&](const char* title, const char* prompt, const char* button) {
+        ImGui::SetNextWindowPos(center, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+        if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_AlwaysAutoResize))
+            return false;
+        ImGui::TextUnformatted(prompt);
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 36);
         const bool enter = ImGui::InputText("##path", path_buf_, sizeof path_buf_,
                                             ImGuiInputTextFlags_EnterReturnsTrue);
@@ -409,16 +429,23 @@ void App::draw_dialogs() {
         for (const std::string& p : recorded_)
             if (ImGui::Selectable(p.c_str()))
                 std::snprintf(path_buf_, sizeof path_buf_, "%s", p.c_str());
-        if (ImGui::Button("Open") || enter) {
-            // On failure the error is in a banner and the previous session stays open.
-            open_session(path_buf_);
-            ImGui::CloseCurrentPopup();
-        }
+        const bool chosen = ImGui::Button(button) || enter;
+        if (chosen) ImGui::CloseCurrentPopup();
         ImGui::SameLine();
         if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
             ImGui::CloseCurrentPopup();
         ImGui::EndPopup();
-    }
+        return chosen;
+    };
+    // On failure the error is in a banner and the previous session stays open.
+    if (session_picker("Open session",
+                       "Session JSON file (written by softmaxlab-cli sweep --out):", "Open"))
+        open_session(path_buf_);
+    if (session_picker("Compare with session",
+                       "A second session to draw over the open one (dashed) and to add to the "
+                       "Metrics table:",
+                       "Compare"))
+        open_compare(path_buf_);
     ImGui::SetNextWindowPos(center, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
     if (ImGui::BeginPopupModal("Save session", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
         ImGui::TextUnformatted("Save the open session (with every point run here) as:");
@@ -616,8 +643,18 @@ void App::select_cols(int64_t cols) {
 void App::refresh_metrics() {
     s_.metric_rows.clear();
     s_.counters_note.clear();
+    s_.compare_note.clear();
     if (!s_.has_session) return;
-    s_.metric_rows = build_metric_rows(s_.session, s_.cols, s_.dtype, s_.compare);
+    const ComparedSession* compared = s_.compared ? &*s_.compared : nullptr;
+    s_.compare_note = compare_note(s_.session, compared, s_.dtype, s_.cols);
+    if (compared && chart::check_comparable(s_.session, compared->session, s_.dtype)) {
+        const chart::SessionLabels names = chart::compare_labels(s_.session, compared->session);
+        s_.metric_rows =
+            build_compare_metric_rows(s_.session, compared->session, names.first, names.second,
+                                      s_.cols, s_.dtype, s_.table_kernels);
+    } else {
+        s_.metric_rows = build_metric_rows(s_.session, s_.cols, s_.dtype, s_.table_kernels);
+    }
     for (const MetricRow& r : s_.metric_rows)
         if (!r.counters_available) {
             s_.counters_note =
@@ -631,15 +668,21 @@ void App::refresh_chart() {
     ++chart_generation_;
     s_.chart.reset();
     s_.chart_error.clear();
+    s_.chart_note.clear();
     if (!s_.has_session || s_.session.points.empty()) {
         s_.chart_error = "No points yet: open a session, or Run / Sweep.";
         return;
     }
+    const chart::ChartKind* kind = chart::find_chart_kind(s_.chart_kind);
+    if (!kind) kind = viewer_chart_kinds().front();
     chart::ChartOptions opt;
-    opt.kind = chart::chart_kinds()[static_cast<size_t>(s_.chart_kind)];
+    opt.kind = kind->id;
     opt.cols = s_.cols;
     opt.dtype = s_.dtype;
-    Result<chart::Chart> c = chart::build_chart(s_.session, opt);
+    const ComparedSession* compared = s_.compared ? &*s_.compared : nullptr;
+    const chart::ChartInput input = chart_input(*kind, s_.session, compared, s_.dtype);
+    s_.chart_note = chart_compare_note(*kind, compared);
+    Result<chart::Chart> c = chart::build_chart(input, opt);
     if (c)
         s_.chart = std::move(*c);
     else
@@ -656,7 +699,7 @@ void App::apply_experiment() {
     if (e.rows > 0) s_.run_rows = e.rows;
     if (e.cols > 0) s_.run_cols = e.cols;
     s_.run_dtype = e.dtype == "fp16" ? 1 : (e.dtype == "bf16" ? 2 : 0);
-    s_.compare = e.kernels;
+    s_.table_kernels = e.kernels;
     if (e.cols > 0)
         select_cols(e.cols);
     else

@@ -48,6 +48,9 @@ class App {
     void detect_device();
     void open_initial_session();
     bool open_session(const std::string& path);  // false + error banner on failure
+    // Loads a second session to compare the open one with; false + error banner on failure.
+    bool open_compare(const std::string& path);
+    void stop_compare();
     void set_session(Session s, const std::string& origin, bool replay);
     void save_session_to(const std::string& path);
     void update_replay_banner();
@@ -86,7 +89,7 @@ class App {
     bool fonts_dirty_ = true;
     bool fullscreen_ = false;
     int windowed_[4] = {0, 0, 1600, 1000};  // x, y, w, h before full screen
-    bool show_open_ = false, show_save_ = false, show_about_ = false;
+    bool show_open_ = false, show_save_ = false, show_about_ = false, show_compare_ = false;
     char path_buf_[1024] = {};
     std::vector<std::string> recorded_;  // listed when the Open dialog opens, not every frame
     // The chart's pixel layout, recomputed only when the chart, the canvas size or the theme

@@ -4,6 +4,8 @@
 #include <CLI/CLI.hpp>
 #include <charconv>
 
+#include "core/chart/chart_kinds.h"
+
 namespace sml::viewer {
 
 bool parse_size(const std::string& s, int* w, int* h) {
@@ -39,8 +41,9 @@ Result<ViewerArgs> parse_viewer_args(int argc, const char* const* argv, std::str
     ViewerArgs a;
     std::string size;
     CLI::App app{
-        "softmaxlab: step through six softmax kernels from slow to speed-of-light, run them on "
-        "your GPU, and see the hardware counters next to the code.\nWithout a GPU it replays "
+        "softmaxlab: step through softmax kernels from slow to speed-of-light, one idea at a "
+        "time, run them on your GPU, and see the hardware counters next to the code.\nWithout a "
+        "GPU it replays "
         "the recorded H100 session from assets/sessions/.",
         "softmaxlab"};
     app.add_option("--lesson", a.lesson, "open at lesson step K (0 = the first)")
@@ -49,6 +52,11 @@ Result<ViewerArgs> parse_viewer_args(int argc, const char* const* argv, std::str
     app.add_option("--theme", a.theme, "colour theme")->check(CLI::IsMember({"dark", "light"}));
     app.add_option("--session", a.session_path,
                    "open this session JSON instead of running live (replay mode)");
+    app.add_option("--compare", a.compare_path,
+                   "a second session JSON to compare with: drawn dashed on the charts that "
+                   "compare (" +
+                       chart::chart_kind_ids(", ", true) +
+                       ") and as extra rows in the Metrics table");
     app.add_option("--code", a.code_tab, "open the Source panel on this tab")
         ->check(CLI::IsMember({"cuda", "ptx", "sass"}));
     app.add_option("--screenshot", a.screenshot,
