@@ -1,4 +1,4 @@
-// The "peers" chart (core/chart/peers_chart.h): reading bench/peers.py results files, the clear
+// The peers chart (core/chart/peers_chart.h): reading bench/peers.py results files, the clear
 // errors for files that are not, and the chart drawn from the newest recorded results (found by
 // their name pattern, bench/results/<device>-<date>-<dtype>.json, not by a date typed here).
 #include <gtest/gtest.h>

@@ -673,8 +673,11 @@ void App::refresh_chart() {
         s_.chart_error = "No points yet: open a session, or Run / Sweep.";
         return;
     }
+    // The panel's first button until one is picked (the table may also hold kinds, like peers,
+    // that are not drawn from a session).
     const chart::ChartKind* kind = chart::find_chart_kind(s_.chart_kind);
-    if (!kind) kind = viewer_chart_kinds().front();
+    if (!kind || kind->source != chart::ChartSource::session) kind = viewer_chart_kinds().front();
+    s_.chart_kind = kind->id;
     chart::ChartOptions opt;
     opt.kind = kind->id;
     opt.cols = s_.cols;

@@ -17,7 +17,6 @@
 #include "app/viewer/model/settings.h"
 #include "app/viewer/model/source_doc.h"
 #include "app/viewer/model/viewer_args.h"
-#include "core/chart/chart_kinds.h"
 #include "core/chart/chart_layout.h"
 #include "core/chart/chart_model.h"
 #include "core/session/session.h"
@@ -84,7 +83,7 @@ struct AppState {
     std::vector<MetricRow> metric_rows;
     std::string counters_note;  // one line when counters are missing for the rows shown
     std::string compare_note;   // one line while comparing (compare_view.h)
-    std::string chart_kind = chart::chart_kinds().front().id;  // a ChartKind id
+    std::string chart_kind;     // a ChartKind id (chart_kinds.h); "" until refresh_chart picks one
     std::string chart_note;  // while comparing, on a chart that shows one session only
     std::optional<chart::Chart> chart;
     std::string chart_error;
