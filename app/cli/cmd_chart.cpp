@@ -128,7 +128,7 @@ CommandFn add_chart_command(CLI::App& app) {
     sub->add_option("--compare", args->compare_path,
                     "a second session JSON to draw over the first (" +
                         chart::chart_kind_ids(", ", true) +
-                        "): lines labelled by device, the second one dashed");
+                        "): lines labelled by device, the second dashed with hollow markers");
     sub->add_option("--peers", args->peers_paths,
                     "for --chart peers: bench/peers.py results files, one per dtype (the first "
                     "gives torch and Triton)")

@@ -41,9 +41,10 @@ std::string compare_note(const Session& open, const ComparedSession* compared,
     const chart::SessionLabels names = chart::compare_labels(open, compared->session);
     const Status comparable = chart::check_comparable(open, compared->session, dtype);
     if (!comparable) return "Not compared here: " + comparable.error().message;
-    std::string note =
-        "Comparing " + names.first + " (solid) with " + names.second +
-        " (dashed, hollow markers): " + std::filesystem::path(compared->path).filename().string();
+    std::string note = "Comparing " + names.first + " (solid) with " + names.second +
+                       " (dashed, hollow markers; its copy " +
+                       format_gbps(compared->session.device.copy_gbps) +
+                       "): " + std::filesystem::path(compared->path).filename().string();
     const std::vector<int64_t> theirs = chart::available_cols(compared->session, dtype);
     if (std::find(theirs.begin(), theirs.end(), cols) == theirs.end())
         note += "; " + names.second + " has no " + dtype + " point at N = " + format_cols(cols) +

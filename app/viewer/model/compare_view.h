@@ -33,10 +33,10 @@ std::vector<const chart::ChartKind*> viewer_chart_kinds();
 chart::ChartInput chart_input(const chart::ChartKind& kind, const Session& open,
                               const ComparedSession* compared, const std::string& dtype);
 
-// One line for the Metrics and Charts panels while comparing, "" otherwise: which session is
-// which ("Comparing H100 (solid) with RTX 4090 (dashed, hollow markers): rtx4090.json"), or why the
-// compared session is not shown at this selection ("RTX 4090 has no point at N = 12345", "... has
-// no fp16 points").
+// One line for the Metrics panel while comparing, "" otherwise: which session is which and the
+// compared one's copy bandwidth ("Comparing H100 (solid) with RTX 4090 (dashed, hollow markers;
+// its copy 921 GB/s): rtx4090.json"), or why the compared session is not shown at this selection
+// ("RTX 4090 has no fp32 point at N = 12345", "Not compared here: ... has no fp16 points").
 std::string compare_note(const Session& open, const ComparedSession* compared,
                          const std::string& dtype, int64_t cols);
 
