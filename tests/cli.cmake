@@ -75,7 +75,7 @@ sml_cli_test(sweep_without_gpu RC 1 ARGS sweep --cols 32,1024
 sml_cli_test(device_without_gpu RC 1 ARGS device ERROR_HINT EXPECT "no CUDA device")
 sml_cli_test(run_unknown_kernel RC 2 ARGS run --kernel nope
              ERROR_HINT EXPECT "unknown kernel 'nope'"
-                    "valid kernels: naive, fused, warp, block, smem, online")
+                    "valid kernels: [a-z_]+(, [a-z_]+)+")
 sml_cli_test(run_outside_range RC 2 ARGS run --kernel warp --cols 5000
              ERROR_HINT EXPECT "N = 5000 is outside warp's range 1\\.\\.1024"
                     "hint: kernels that can run N = 5000: .*online")
@@ -97,14 +97,20 @@ sml_cli_test(sweep_unknown_kernel RC 2 ARGS sweep --kernels fused,nope
              ERROR_HINT EXPECT "unknown kernel 'nope'")
 sml_cli_test(no_subcommand RC 2 ARGS --nonsense EXPECT "error:" "hint: run `softmaxlab-cli")
 
-# The peers chart, from the recorded bench/peers.py results (CSV needs no Cairo).
-set(SML_PEERS_FP32 ${PROJECT_SOURCE_DIR}/bench/results/nvidia-h100-80gb-hbm3-2026-11-23-fp32.json)
+# The peers chart, from the newest recorded bench/peers.py results (CSV needs no Cairo). Files
+# are found by their name pattern, <device>-<date>-<dtype>.json, the newest last by name.
+file(GLOB _sml_peers_fp32 CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/bench/results/*-fp32.json)
+file(GLOB _sml_sessions CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/assets/sessions/*.json)
+list(SORT _sml_peers_fp32)
+list(SORT _sml_sessions)
+list(GET _sml_peers_fp32 -1 SML_PEERS_FP32)
+list(GET _sml_sessions -1 SML_RECORDED_SESSION)
 sml_cli_test(chart_peers_csv RC 0 ARGS chart --chart peers --peers ${SML_PEERS_FP32}
              --out ${CMAKE_CURRENT_BINARY_DIR}/peers.csv EXPECT "wrote .*peers.csv")
 sml_cli_test(chart_peers_without_files RC 2 ARGS chart --chart peers --out peers.png
              ERROR_HINT EXPECT "the peers chart needs --peers")
 sml_cli_test(chart_peers_given_a_session RC 1 ARGS chart --chart peers --out peers.png
-             --peers ${PROJECT_SOURCE_DIR}/assets/sessions/h100-2026-11-23.json
+             --peers ${SML_RECORDED_SESSION}
              ERROR_HINT EXPECT "not a bench/peers.py results file")
 sml_cli_test(chart_session_chart_without_session RC 2 ARGS chart --chart pct --out pct.png
              ERROR_HINT EXPECT "the pct chart needs --session")

@@ -1,5 +1,6 @@
 // `softmaxlab-cli chart` end to end: exit codes and the error lines a user sees.
-// The session is the SYNTHETIC fixture (test_chart_fixture.h), written to a temporary file.
+// The sessions are SYNTHETIC: the fixture (test_chart_fixture.h) and, for --compare, the same
+// renamed to another GPU with its bandwidths scaled, each written to a temporary file.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -9,6 +10,7 @@
 #include <string>
 
 #include "core/chart/chart_export.h"
+#include "core/chart/chart_kinds.h"
 #include "test_chart_fixture.h"
 
 namespace fs = std::filesystem;
@@ -28,6 +30,14 @@ class ChartCli : public ::testing::Test {
         session_ = (dir_ / "synthetic_session.json").string();
         const sml::Status st = sml::save_session(session_, sml::test::synthetic_session());
         ASSERT_TRUE(st.ok()) << st.error().message;
+        const sml::Session other = sml::test::synthetic_other_gpu(
+            sml::test::synthetic_session(), "NVIDIA GeForce RTX 4090", 0.33, 1008);
+        const sml::Status st2 = sml::save_session(out("other_gpu.json"), other);
+        ASSERT_TRUE(st2.ok()) << st2.error().message;
+        sml::Session half = other;
+        for (sml::PointRecord& p : half.points) p.dtype = "fp16";
+        const sml::Status st3 = sml::save_session(out("other_gpu_fp16.json"), half);
+        ASSERT_TRUE(st3.ok()) << st3.error().message;
     }
     static void TearDownTestSuite() { fs::remove_all(dir_); }
 
@@ -83,7 +93,7 @@ TEST_F(ChartCli, BadArgumentsExitWithCode2AndSayWhatToDo) {
     CliRun r = cli(session() + "--chart speed --out " + out("x.png"));
     EXPECT_EQ(r.rc, 2);
     EXPECT_NE(r.output.find("unknown chart 'speed'"), std::string::npos) << r.output;
-    EXPECT_NE(r.output.find("hint: valid charts: bandwidth, bytes, pct, naive, metrics"),
+    EXPECT_NE(r.output.find("hint: valid charts: " + sml::chart::chart_kind_ids()),
               std::string::npos)
         << r.output;
 
@@ -115,6 +125,59 @@ TEST_F(ChartCli, RuntimeFailuresExitWithCode1) {
     r = cli("--session " + out("no-such-session.json") + " --chart pct --out " + out("x.csv"));
     EXPECT_EQ(r.rc, 1);
     EXPECT_NE(r.output.find("no-such-session.json"), std::string::npos) << r.output;
+}
+
+// --help lists every kind of the chart-kind table with its description.
+TEST_F(ChartCli, HelpListsEveryChartKindOfTheTable) {
+    const CliRun r = cli("--help");
+    EXPECT_EQ(r.rc, 0) << r.output;
+    size_t listed = 0;
+    for (const sml::chart::ChartKind& k : sml::chart::chart_kinds()) {
+        EXPECT_NE(r.output.find(std::string("  ") + k.id), std::string::npos) << k.id;
+        EXPECT_NE(r.output.find(k.tooltip), std::string::npos) << k.id;
+        ++listed;
+    }
+    EXPECT_EQ(listed, sml::chart::chart_kinds().size());
+    EXPECT_NE(r.output.find("--compare"), std::string::npos);
+}
+
+TEST_F(ChartCli, CompareDrawsTwoSessionsOrSaysWhyNot) {
+    const std::string compare = "--compare '" + out("other_gpu.json") + "' ";
+    CliRun r = cli(session() + compare + "--chart pct --out " + out("cmp.csv"));
+    EXPECT_EQ(r.rc, 0) << r.output;
+    const std::string csv = [&] {
+        FILE* f = std::fopen(out("cmp.csv").c_str(), "rb");
+        std::string text;
+        char buf[4096];
+        for (size_t n; f && (n = std::fread(buf, 1, sizeof buf, f)) > 0;) text.append(buf, n);
+        if (f) std::fclose(f);
+        return text;
+    }();
+    EXPECT_NE(csv.find("(H100),line,"), std::string::npos);
+    EXPECT_NE(csv.find("(RTX 4090),line,"), std::string::npos);
+    if (sml::chart::chart_renderer_available()) {
+        r = cli(session() + compare + "--chart bandwidth --out " + out("cmp.png"));
+        EXPECT_EQ(r.rc, 0) << r.output;
+        EXPECT_GT(fs::file_size(out("cmp.png")), 10000u);
+    }
+
+    // A chart of one session takes no second one: exit 2, naming the charts that compare.
+    r = cli(session() + compare + "--chart bytes --out " + out("x.csv"));
+    EXPECT_EQ(r.rc, 2);
+    EXPECT_NE(r.output.find("takes no --compare"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find(sml::chart::chart_kind_ids(", ", true)), std::string::npos) << r.output;
+
+    // Another dtype: exit 2 with the reason.
+    r = cli(session() + "--compare '" + out("other_gpu_fp16.json") + "' --chart pct --out " +
+            out("x.csv"));
+    EXPECT_EQ(r.rc, 2);
+    EXPECT_NE(r.output.find("has no fp32 points (it has: fp16)"), std::string::npos) << r.output;
+
+    // A compared file that cannot be read: exit 1, naming it.
+    r = cli(session() + "--compare " + out("missing.json") + " --chart pct --out " + out("x.csv"));
+    EXPECT_EQ(r.rc, 1);
+    EXPECT_NE(r.output.find("missing.json"), std::string::npos) << r.output;
+    EXPECT_FALSE(fs::exists(out("x.csv"))) << "nothing is written on error";
 }
 
 }  // namespace

@@ -132,8 +132,8 @@ TEST(ChartBuild, BandwidthHasOneLinePerKernelInRegistryOrderWithReferenceLines) 
     for (const Series& ser : p.series)
         if (ser.kind == SeriesKind::line) lines.push_back(ser.key);
     std::vector<std::string> expected;
-    for (const test::SyntheticKernel& k : test::synthetic_kernels()) expected.push_back(k.id);
-    EXPECT_EQ(lines, expected);
+    for (const KernelInfo& k : registry()) expected.push_back(k.id);
+    EXPECT_EQ(lines, expected) << "one line per registry kernel, in registry order";
     // Every point is the session's number, at the session's N, in ascending N.
     for (const Series& ser : p.series) {
         if (ser.kind != SeriesKind::line) continue;
@@ -173,12 +173,21 @@ TEST(ChartBuild, SubtitleShowsTheCommandWithoutBuildPathsOrOutputFiles) {
 
 TEST(ChartBuild, BandwidthMarksWhereAKernelsRangeEnds) {
     const Chart c = must_build(test::synthetic_session(), "bandwidth");
-    const Series* warp = find_series(c.panels[0], "warp");
-    const Series* online = find_series(c.panels[0], "online");
-    ASSERT_TRUE(warp && online);
-    EXPECT_EQ(warp->points.back().x, 1024);
-    EXPECT_TRUE(warp->points.back().flags & kPointRangeEnd);
-    EXPECT_FALSE(online->points.back().flags & kPointRangeEnd) << "online reaches the largest N";
+    const int64_t largest = test::synthetic_cols().back();
+    size_t checked = 0, ended = 0;
+    for (const test::SyntheticKernel& k : test::synthetic_kernels()) {
+        SCOPED_TRACE(k.info->id);
+        const Series* line = find_series(c.panels[0], k.info->id);
+        ASSERT_NE(line, nullptr);
+        // A kernel whose range stops inside the sweep ends at its last sweep N, marked.
+        const bool stops = k.max_cols < largest;
+        EXPECT_EQ((line->points.back().flags & kPointRangeEnd) != 0, stops);
+        if (stops) EXPECT_LE(line->points.back().x, static_cast<double>(k.max_cols));
+        ended += stops;
+        ++checked;
+    }
+    EXPECT_EQ(checked, registry().size());
+    ASSERT_GT(ended, 0u) << "some registry kernel has a range that ends inside the sweep";
     bool l2 = false;
     for (const LegendEntry& e : legend_entries(c)) l2 |= e.swatch == LegendSwatch::range_end_marker;
     EXPECT_TRUE(l2) << "the range-end marker needs a legend entry";
@@ -195,10 +204,13 @@ TEST(ChartBuild, PctUsesZeroTo110WithCopyAt100) {
 }
 
 TEST(ChartBuild, DefaultColsIsTheNWithTheMostKernels) {
-    // In the fixture warp stops at 1024, so 1024 is the largest N where all seven have a point.
-    EXPECT_EQ(default_cols(test::synthetic_session(), "fp32"), 1024);
+    // The fixture gives each kernel every sweep N in its range, so the N with the most kernels is
+    // the largest one every kernel of the registry can run.
+    const int64_t all_run = test::synthetic_cols_all_kernels_run();
+    ASSERT_GT(all_run, 0);
+    EXPECT_EQ(default_cols(test::synthetic_session(), "fp32"), all_run);
     const Chart c = must_build(test::synthetic_session(), "bytes");
-    EXPECT_EQ(c.panels[0].x.categories.size(), test::synthetic_kernels().size());
+    EXPECT_EQ(c.panels[0].x.categories.size(), registry().size());
 }
 
 TEST(ChartBuild, BytesMarksL2ResidentPointsAndComparesPredictedWithMeasured) {
@@ -208,13 +220,23 @@ TEST(ChartBuild, BytesMarksL2ResidentPointsAndComparesPredictedWithMeasured) {
     const Series* predicted = find_series(p, "predicted");
     const Series* measured = find_series(p, "measured");
     ASSERT_TRUE(predicted && measured);
-    ASSERT_EQ(p.x.categories[0], "naive");
-    const PointRecord* naive = s.find("naive", 1024);
-    EXPECT_EQ(predicted->points[0].y,
-              naive->predicted.dram_read_bytes + naive->predicted.dram_write_bytes);
-    EXPECT_TRUE(measured->points[0].flags & kPointL2Resident);
-    EXPECT_LT(measured->points[0].y, predicted->points[0].y);
-    EXPECT_FALSE(measured->points[1].flags & kPointL2Resident) << "fused is not flagged";
+    ASSERT_EQ(p.x.categories.size(), predicted->points.size());
+    size_t checked = 0, resident = 0;
+    for (size_t i = 0; i < p.x.categories.size(); ++i) {
+        const PointRecord* rec = s.find(p.x.categories[i], 1024);
+        ASSERT_NE(rec, nullptr) << p.x.categories[i];
+        EXPECT_EQ(predicted->points[i].y,
+                  rec->predicted.dram_read_bytes + rec->predicted.dram_write_bytes);
+        EXPECT_EQ((measured->points[i].flags & kPointL2Resident) != 0, rec->predicted.l2_resident)
+            << rec->kernel << ": the hatch follows the session's flag";
+        resident += rec->predicted.l2_resident;
+        ++checked;
+    }
+    EXPECT_EQ(checked, registry().size()) << "every registry kernel runs N = 1024 on the H100";
+    ASSERT_GT(resident, 0u) << "16 MB tensors fit in the 50 MiB L2";
+    // The several-launch kernel's intermediates stay in L2: it measures well under its formula.
+    const KernelInfo& first = registry().front();
+    EXPECT_LT(measured->points[0].y, predicted->points[0].y) << first.id;
     bool hatch = false;
     for (const LegendEntry& e : legend_entries(c)) hatch |= e.swatch == LegendSwatch::l2_hatch;
     EXPECT_TRUE(hatch);
@@ -224,7 +246,7 @@ TEST(ChartBuild, BytesSwitchesToLogScaleWhenBarsSpanMoreThanTenfold) {
     Session s = test::synthetic_l2_session();
     EXPECT_EQ(must_build(s, "bytes", 1024).panels[0].y.scale, AxisScale::linear);
     for (PointRecord& p : s.points)
-        if (p.kernel == "naive") p.predicted.dram_read_bytes *= 100;
+        if (p.kernel == registry().front().id) p.predicted.dram_read_bytes *= 100;
     const Chart c = must_build(s, "bytes", 1024);
     EXPECT_EQ(c.panels[0].y.scale, AxisScale::log10);
     for (const Tick& t : c.panels[0].y.ticks) {
@@ -269,13 +291,22 @@ TEST(ChartBuild, MetricsHasOccupancyL2HitRateAndBankConflicts) {
     const Session s = test::synthetic_session();
     const Chart c = must_build(s, "metrics", 1024);
     ASSERT_EQ(c.panels.size(), 3u);
-    const PointRecord* block = s.find("block", 1024);
-    const Series* b = find_series(c.panels[2], "block");
-    ASSERT_NE(b, nullptr);
-    EXPECT_DOUBLE_EQ(b->points[0].y, *block->metrics.get(metric::kBankConflictsLd) +
-                                         *block->metrics.get(metric::kBankConflictsSt));
-    EXPECT_EQ(find_series(c.panels[0], "warp")->points[0].y,
-              *s.find("warp", 1024)->metrics.get(metric::kOccupancy));
+    size_t checked = 0;
+    for (const KernelInfo& k : registry()) {
+        SCOPED_TRACE(k.id);
+        const PointRecord* rec = s.find(k.id, 1024);
+        ASSERT_NE(rec, nullptr);
+        const Series* occupancy = find_series(c.panels[0], k.id);
+        const Series* l2 = find_series(c.panels[1], k.id);
+        const Series* conflicts = find_series(c.panels[2], k.id);
+        ASSERT_TRUE(occupancy && l2 && conflicts);
+        EXPECT_EQ(occupancy->points[0].y, *rec->metrics.get(metric::kOccupancy));
+        EXPECT_EQ(l2->points[0].y, *rec->metrics.get(metric::kL2HitRate));
+        EXPECT_DOUBLE_EQ(conflicts->points[0].y, *rec->metrics.get(metric::kBankConflictsLd) +
+                                                     *rec->metrics.get(metric::kBankConflictsSt));
+        ++checked;
+    }
+    EXPECT_EQ(checked, registry().size());
 }
 
 TEST(ChartBuild, PartlyMissingCountersShowAsNotAvailableWithANote) {
@@ -341,7 +372,7 @@ TEST(ChartBuild, ErrorsNameWhatIsMissingAndWhatExists) {
     o.kind = "histogram";
     c = build_chart(s, o);
     ASSERT_FALSE(c.ok());
-    EXPECT_NE(c.error().hint.find("bandwidth, bytes, pct, naive, metrics"), std::string::npos);
+    EXPECT_NE(c.error().hint.find(chart_kind_ids()), std::string::npos) << c.error().hint;
 
     o.kind = "bandwidth";
     o.dtype = "bf16";
@@ -361,9 +392,10 @@ TEST(ChartLayout, LegendNeverCoversDataAndStaysOnTheCanvas) {
     const std::vector<Session> sessions = {test::synthetic_session(), test::synthetic_l2_session(),
                                            test::synthetic_session(false)};
     for (const Session& s : sessions) {
-        for (const std::string& kind : chart_kinds()) {
+        for (const ChartKind& kind : chart_kinds()) {
+            if (kind.source != ChartSource::session) continue;  // peers: tests/test_chart_peers
             ChartOptions o;
-            o.kind = kind;
+            o.kind = kind.id;
             const Result<Chart> c = build_chart(s, o);
             if (!c.ok()) continue;  // metrics without counters: tested above
             for (auto [w, h] : std::vector<std::pair<double, double>>{
@@ -371,7 +403,7 @@ TEST(ChartLayout, LegendNeverCoversDataAndStaysOnTheCanvas) {
                 const ChartLayout l = layout_chart(*c, light_theme(), w, h, approximate_text_size);
                 if (!l.legend.visible) continue;
                 const Rect& b = l.legend.box;
-                EXPECT_FALSE(rect_covers_data(*c, l, b)) << kind << " at " << w << "x" << h;
+                EXPECT_FALSE(rect_covers_data(*c, l, b)) << kind.id << " at " << w << "x" << h;
                 EXPECT_GE(b.x, 0);
                 EXPECT_GE(b.y, 0);
                 EXPECT_LE(b.right(), w);
@@ -380,7 +412,7 @@ TEST(ChartLayout, LegendNeverCoversDataAndStaysOnTheCanvas) {
                     const bool inside = p.plot.x <= b.x && b.right() <= p.plot.right() &&
                                         p.plot.y <= b.y && b.bottom() <= p.plot.bottom();
                     // Either tucked fully inside a plot (in a free corner) or clear of it.
-                    EXPECT_TRUE(inside || !p.plot.intersects(b)) << kind;
+                    EXPECT_TRUE(inside || !p.plot.intersects(b)) << kind.id;
                 }
             }
         }

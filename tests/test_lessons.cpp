@@ -37,7 +37,7 @@ class Lessons : public ::testing::TestWithParam<std::string> {
 };
 
 TEST_P(Lessons, LoadAllStepsInOrderWithTitlesAndSections) {
-    // Steps 0..8 as designed: the memory-bound intro, six kernels, the summary, best.
+    // The steps as designed: the memory-bound intro, one step per idea, the summary, best.
     const std::vector<std::string> ids = {"memory-bound", "naive",  "fused",    "warp", "block",
                                           "smem",         "online", "together", "best"};
     ASSERT_EQ(book_.steps.size(), ids.size());

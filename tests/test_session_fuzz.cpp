@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "core/chart/chart_build.h"
+#include "core/chart/chart_kinds.h"
 #include "core/chart/chart_export.h"
 #include "core/chart/chart_layout.h"
 #include "core/session/session.h"
@@ -272,9 +273,10 @@ std::string make_mutant(const std::vector<json>& base, uint64_t seed, long index
 // [SECTION] What an accepted session must survive
 // ---------------------------------------------------
 void draw_everything(const Session& s) {
-    for (const std::string& kind : chart::chart_kinds()) {
+    for (const chart::ChartKind& k : chart::chart_kinds()) {
+        if (k.source != chart::ChartSource::session) continue;
         chart::ChartOptions o;
-        o.kind = kind;
+        o.kind = k.id;
         for (const char* dtype : {"fp32", "bf16"}) {
             o.dtype = dtype;
             Result<chart::Chart> c = chart::build_chart(s, o);

@@ -2,12 +2,14 @@
 // kernel files, metric formatting and rows, settings, command line, and the worker thread.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <thread>
 
+#include "app/viewer/model/compare_view.h"
 #include "app/viewer/model/format.h"
 #include "app/viewer/model/lesson_nav.h"
 #include "app/viewer/model/metric_rows.h"
@@ -16,6 +18,7 @@
 #include "app/viewer/model/source_doc.h"
 #include "app/viewer/model/viewer_args.h"
 #include "app/viewer/model/worker.h"
+#include "core/chart/session_compare.h"
 #include "core/lessons/annotated_source.h"
 #include "core/metrics/metric_table.h"
 #include "kernels/registry.h"
@@ -388,6 +391,170 @@ TEST(MetricRows, EveryColumnHasAHeaderAndADescription) {
         EXPECT_NE(find_metric(name), nullptr) << name;
 }
 
+// [SECTION] Compare view
+// --------------------------------------------------------------------------- The second session is
+// SYNTHETIC (test::synthetic_other_gpu): the fixture renamed to another GPU with its bandwidths
+// scaled, made here and written to a temporary file, never stored.
+Session other_gpu_session() {
+    return test::synthetic_other_gpu(test::synthetic_session(true), "NVIDIA GeForce RTX 4090", 0.33,
+                                     1008);
+}
+
+std::string compare_temp_file(const std::string& name, const Session& s) {
+    const std::string path = std::filesystem::temp_directory_path().string() + "/sml_vm_" +
+                             std::to_string(::getpid()) + "_" + name;
+    const Status st = save_session(path, s);
+    EXPECT_TRUE(st.ok()) << (st.ok() ? "" : st.error().message);
+    return path;
+}
+
+TEST(CompareView, MetricRowsPairEachKernelWithTheComparedSession) {
+    const Session open = test::synthetic_session(true);
+    const Session other = other_gpu_session();
+    const int64_t n = 1024;
+    const std::vector<MetricRow> rows =
+        build_compare_metric_rows(open, other, "H100", "RTX 4090", n, "fp32");
+    ASSERT_EQ(rows.size(), 2 * registry().size()) << "every registry kernel runs N = 1024";
+    size_t checked = 0;
+    for (size_t i = 0; i < rows.size(); i += 2) {
+        const KernelInfo& k = registry()[i / 2];
+        SCOPED_TRACE(k.id);
+        const MetricRow& mine = rows[i];
+        const MetricRow& theirs = rows[i + 1];
+        EXPECT_EQ(mine.kernel_id, k.id) << "registry order";
+        EXPECT_EQ(theirs.kernel_id, k.id) << "the compared row follows the open session's";
+        EXPECT_EQ(mine.side, 0);
+        EXPECT_EQ(theirs.side, 1);
+        EXPECT_EQ(mine.cells[static_cast<int>(MetricColumn::kernel)],
+                  std::string(k.id) + " (H100)");
+        EXPECT_EQ(theirs.cells[static_cast<int>(MetricColumn::kernel)],
+                  std::string(k.id) + " (RTX 4090)");
+        const PointRecord* a = open.find(k.id, n);
+        const PointRecord* b = other.find(k.id, n);
+        ASSERT_TRUE(a && b);
+        EXPECT_EQ(mine.cells[static_cast<int>(MetricColumn::gbps)], format_gbps(a->gbps));
+        EXPECT_EQ(theirs.cells[static_cast<int>(MetricColumn::gbps)],
+                  format_gbps(b->gbps) + " (" + format_ratio(b->gbps / a->gbps) + ")");
+        // % copy is each session's own: the compared GPU against its own copy.
+        EXPECT_EQ(theirs.cells[static_cast<int>(MetricColumn::pct_of_copy)],
+                  format_pct(b->pct_of_copy));
+        ++checked;
+    }
+    EXPECT_EQ(checked, registry().size());
+    // The kernel filter applies to both sessions.
+    const std::string last = registry().back().id;
+    const std::vector<MetricRow> one =
+        build_compare_metric_rows(open, other, "H100", "RTX 4090", n, "fp32", {last});
+    ASSERT_EQ(one.size(), 2u);
+    EXPECT_EQ(one[0].kernel_id, last);
+    EXPECT_EQ(one[1].side, 1);
+}
+
+TEST(CompareView, AKernelOnlyOneSessionHasStillGetsItsRow) {
+    const Session open = test::synthetic_session(true);
+    Session other = other_gpu_session();
+    const std::string first = registry().front().id;
+    other.points.erase(std::remove_if(other.points.begin(), other.points.end(),
+                                      [&](const PointRecord& p) { return p.kernel == first; }),
+                       other.points.end());
+    const std::vector<MetricRow> rows =
+        build_compare_metric_rows(open, other, "H100", "RTX 4090", 1024, "fp32");
+    ASSERT_EQ(rows.size(), 2 * registry().size() - 1);
+    EXPECT_EQ(rows[0].kernel_id, first);
+    EXPECT_EQ(rows[1].kernel_id, registry()[1].id) << "no empty row for the missing kernel";
+    EXPECT_EQ(rows[1].side, 0);
+}
+
+TEST(CompareView, LoadsASecondSessionOrSaysWhyNot) {
+    const Session open = test::synthetic_session(true);
+    const std::string good = compare_temp_file("other.json", other_gpu_session());
+    Result<ComparedSession> c = load_compared_session(good, open, "fp32");
+    ASSERT_TRUE(c.ok()) << c.error().message;
+    EXPECT_EQ(c->path, good);
+    EXPECT_EQ(c->session.device.name, "NVIDIA GeForce RTX 4090");
+
+    Session half = other_gpu_session();
+    for (PointRecord& p : half.points) p.dtype = "fp16";
+    const std::string other_dtype = compare_temp_file("fp16.json", half);
+    c = load_compared_session(other_dtype, open, "fp32");
+    ASSERT_FALSE(c.ok());
+    EXPECT_NE(c.error().message.find("has no fp32 points (it has: fp16)"), std::string::npos)
+        << c.error().message;
+    EXPECT_FALSE(c.error().hint.empty());
+
+    Session apart = other_gpu_session();
+    for (PointRecord& p : apart.points) p.cols = p.cols * 3 + 1;  // no N in common
+    const std::string no_shared_n = compare_temp_file("apart.json", apart);
+    c = load_compared_session(no_shared_n, open, "fp32");
+    ASSERT_FALSE(c.ok());
+    EXPECT_NE(c.error().message.find("share no N"), std::string::npos) << c.error().message;
+
+    c = load_compared_session("/nonexistent/compare.json", open, "fp32");
+    ASSERT_FALSE(c.ok());
+    EXPECT_NE(c.error().message.find("/nonexistent/compare.json"), std::string::npos);
+    for (const std::string& p : {good, other_dtype, no_shared_n}) std::filesystem::remove(p);
+}
+
+TEST(CompareView, OnlyTheKindsThatCompareGetTheSecondSession) {
+    const Session open = test::synthetic_session(true);
+    const ComparedSession compared{other_gpu_session(), "other.json"};
+    const std::vector<const chart::ChartKind*> kinds = viewer_chart_kinds();
+    ASSERT_FALSE(kinds.empty());
+    size_t comparing = 0, checked = 0;
+    for (const chart::ChartKind* k : kinds) {
+        SCOPED_TRACE(k->id);
+        EXPECT_EQ(k->source, chart::ChartSource::session) << "the viewer opens sessions only";
+        const chart::ChartInput in = chart_input(*k, open, &compared, "fp32");
+        EXPECT_EQ(in.session, &open);
+        EXPECT_EQ(in.compare != nullptr, k->compares);
+        EXPECT_EQ(chart_compare_note(*k, &compared).empty(), k->compares);
+        EXPECT_TRUE(chart_compare_note(*k, nullptr).empty());
+        // Every kind draws with what the viewer passes it.
+        chart::ChartOptions o;
+        o.kind = k->id;
+        const Result<chart::Chart> c = chart::build_chart(in, o);
+        EXPECT_TRUE(c.ok()) << (c.ok() ? "" : c.error().message);
+        comparing += k->compares;
+        ++checked;
+    }
+    EXPECT_GT(comparing, 0u);
+    // The panel shows every session kind of the table, in the table's order.
+    std::vector<const chart::ChartKind*> expected;
+    for (const chart::ChartKind& k : chart::chart_kinds())
+        if (k.source == chart::ChartSource::session) expected.push_back(&k);
+    EXPECT_EQ(kinds, expected);
+    EXPECT_EQ(checked, expected.size());
+    // Not comparable in this dtype: the charts show the open session alone.
+    for (const chart::ChartKind* k : kinds)
+        EXPECT_EQ(chart_input(*k, open, &compared, "bf16").compare, nullptr) << k->id;
+}
+
+TEST(CompareView, TheNoteSaysWhichIsWhichAndWhatIsMissing) {
+    const Session open = test::synthetic_session(true);
+    EXPECT_EQ(compare_note(open, nullptr, "fp32", 1024), "");
+    ComparedSession compared{other_gpu_session(), "/some/dir/rtx4090.json"};
+    std::string note = compare_note(open, &compared, "fp32", 1024);
+    EXPECT_NE(note.find("Comparing H100 (solid) with RTX 4090 (dashed"), std::string::npos) << note;
+    EXPECT_NE(note.find("rtx4090.json"), std::string::npos) << note;
+    EXPECT_EQ(note.find("/some/dir"), std::string::npos) << "the file name, not the path";
+    // An N only the open session has.
+    compared.session.points.erase(
+        std::remove_if(compared.session.points.begin(), compared.session.points.end(),
+                       [](const PointRecord& p) { return p.cols == 1024; }),
+        compared.session.points.end());
+    note = compare_note(open, &compared, "fp32", 1024);
+    EXPECT_NE(note.find("RTX 4090 has no fp32 point at N = 1024"), std::string::npos) << note;
+    // Another dtype on screen (a live fp16 run): not compared, and why.
+    note = compare_note(open, &compared, "fp16", 1024);
+    EXPECT_EQ(note.rfind("Not compared here: ", 0), 0u) << note;
+    // Two sessions of one device are named by date.
+    ComparedSession later{
+        test::synthetic_other_gpu(open, open.device.name, 1.01, open.device.copy_gbps),
+        "later.json"};
+    note = compare_note(open, &later, "fp32", 1024);
+    EXPECT_NE(note.find("Comparing 2026-11-22 (solid) with 2026-12-01"), std::string::npos) << note;
+}
+
 // [SECTION] Settings and command line -----------------------------------------------------------
 std::string temp_dir() {
     std::string d = std::filesystem::temp_directory_path().string() + "/sml_viewmodel_" +
@@ -478,6 +645,18 @@ TEST(ViewerArgs, BadValuesAreErrorsThatNameThem) {
     ASSERT_TRUE(h.ok());
     EXPECT_TRUE(h->help);
     EXPECT_NE(help.find("--screenshot"), std::string::npos);
+    EXPECT_NE(help.find("--compare"), std::string::npos);
+    EXPECT_NE(help.find(chart::chart_kind_ids(", ", true)), std::string::npos)
+        << "names the charts that compare, from the chart-kind table";
+}
+
+TEST(ViewerArgs, CompareTakesASecondSession) {
+    Result<ViewerArgs> a = parse({"--session", "a.json", "--compare", "b.json"});
+    ASSERT_TRUE(a.ok()) << a.error().message;
+    EXPECT_EQ(a->session_path, "a.json");
+    EXPECT_EQ(a->compare_path, "b.json");
+    EXPECT_EQ(parse({})->compare_path, "");
+    EXPECT_FALSE(parse({"--compare"}).ok()) << "needs a file";
 }
 
 // [SECTION] Worker ------------------------------------------------------------------------------

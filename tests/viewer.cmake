@@ -41,8 +41,10 @@ target_link_libraries(viewer_fixture_session PRIVATE sml_core sml_test_support)
 set(_shots ${CMAKE_BINARY_DIR}/viewer-screenshots)
 set(_fixture ${_shots}/synthetic-session.json)
 set(_corrupt ${_shots}/corrupt-session.json)
+set(_other_gpu ${_shots}/synthetic-other-gpu.json)
+set(_other_fp16 ${_shots}/synthetic-other-gpu-fp16.json)
 add_test(NAME viewer_fixture_setup
-         COMMAND sh -c "mkdir -p '${_shots}' && '$<TARGET_FILE:viewer_fixture_session>' '${_fixture}' && '$<TARGET_FILE:viewer_fixture_session>' '${_corrupt}' --corrupt")
+         COMMAND sh -c "mkdir -p '${_shots}' && '$<TARGET_FILE:viewer_fixture_session>' '${_fixture}' && '$<TARGET_FILE:viewer_fixture_session>' '${_corrupt}' --corrupt && '$<TARGET_FILE:viewer_fixture_session>' '${_other_gpu}' --other-gpu && '$<TARGET_FILE:viewer_fixture_session>' '${_other_fp16}' --other-gpu-fp16")
 set_tests_properties(viewer_fixture_setup PROPERTIES LABELS cpu FIXTURES_SETUP viewer_session)
 
 # One screenshot test: run the viewer under a private X server, then check the PNG.
@@ -70,6 +72,14 @@ endif()
 sml_viewer_shot(step2_zh_light "--lesson 2 --session '${_fixture}' --theme light --lang zh")
 # The PTX tab with the step's PTX anchors marked (warp: ld.global.v4.f32, shfl.sync.bfly).
 sml_viewer_shot(step3_ptx "--lesson 3 --code ptx --session '${_fixture}'")
+# Compare GPUs: a second (synthetic) session drawn dashed over the first and added to the table.
+sml_viewer_shot(compare "--lesson 7 --session '${_fixture}' --compare '${_other_gpu}'")
+# A second session of another dtype: a banner says why it is not compared, and the viewer runs on.
+add_test(NAME viewer_screenshot_compare_other_dtype
+         COMMAND sh -c "'${SML_XVFB_RUN}' -a -s '-screen 0 1600x1000x24' '$<TARGET_FILE:softmaxlab>' --no-settings --size 1600x1000 --screenshot '${_shots}/compare_other_dtype.png' --session '${_fixture}' --compare '${_other_fp16}' 2>&1 && '$<TARGET_FILE:png_check>' '${_shots}/compare_other_dtype.png' 1600 1000 500")
+set_tests_properties(viewer_screenshot_compare_other_dtype PROPERTIES LABELS cpu TIMEOUT 120
+                     FIXTURES_REQUIRED viewer_session RESOURCE_LOCK xvfb
+                     PASS_REGULAR_EXPRESSION "banner: Cannot compare: .*has no fp32 points \\(it has: fp16\\).*ok .*compare_other_dtype.png")
 # A corrupt session: an in-app error banner (echoed to stderr in screenshot mode); the viewer
 # still renders the picture, then exits 1 because the session it was given did not open.
 add_test(NAME viewer_screenshot_corrupt_session

@@ -23,6 +23,7 @@
 #include "core/chart/chart_export.h"
 #include "core/common/safe_file.h"
 #include "core/common/text_cap.h"
+#include "core/chart/session_compare.h"
 #include "core/lessons/annotated_source.h"
 #include "core/lessons/lesson_claims.h"
 #include "kernels/registry.h"
@@ -352,6 +353,11 @@ void App::draw_menu() {
         if (ImGui::MenuItem("Open session...", "Ctrl+O")) show_open_ = true;
         if (ImGui::MenuItem("Save session...", "Ctrl+S", false, s_.has_session)) show_save_ = true;
         ImGui::Separator();
+        if (ImGui::MenuItem("Compare with session...", nullptr, false, s_.has_session))
+            show_compare_ = true;
+        if (ImGui::MenuItem("Stop comparing", nullptr, false, s_.compared.has_value()))
+            stop_compare();
+        ImGui::Separator();
         if (ImGui::MenuItem("Quit", "Ctrl+Q")) glfwSetWindowShouldClose(window_, 1);
         ImGui::EndMenu();
     }
@@ -396,6 +402,10 @@ void App::draw_menu() {
     std::string where = s_.replay ? "replay: " : (s_.gpu_available ? "live: " : "");
     // A device name is ~25 characters; one from a hand-edited session could be thousands.
     where += s_.has_session ? cap_text(s_.session.device.name, 80) : "no session";
+    if (s_.compared)
+        where += " vs " + (s_.compared->session.device.name.empty()
+                               ? std::string("unnamed device")
+                               : cap_text(s_.compared->session.device.name, 80));
     const float w = ImGui::CalcTextSize(where.c_str()).x;
     ImGui::SameLine(std::max(ImGui::GetCursorPosX() + 20, ImGui::GetWindowWidth() - w - 20));
     ImGui::TextColored(palette().muted, "%s", where.c_str());
@@ -443,6 +453,13 @@ void App::draw_dialogs() {
         std::snprintf(path_buf_, sizeof path_buf_, "%s", last.c_str());
         recorded_ = recorded_session_paths();
     }
+    if (show_compare_) {
+        ImGui::OpenPopup("Compare with session");
+        show_compare_ = false;
+        const std::string last = s_.compared ? s_.compared->path : std::string();
+        std::snprintf(path_buf_, sizeof path_buf_, "%s", last.c_str());
+        recorded_ = recorded_session_paths();
+    }
     if (show_save_) {
         ImGui::OpenPopup("Save session");
         show_save_ = false;
@@ -453,9 +470,9 @@ void App::draw_dialogs() {
         show_export_ = false;
         if (s_.chart) {
             ImGui::OpenPopup("Export chart");
-            const std::string kind = chart::chart_kinds()[static_cast<size_t>(s_.chart_kind)];
-            std::string stem = "softmaxlab-" + kind;
-            if (kind != "bandwidth" && kind != "pct") stem += "-N" + std::to_string(s_.cols);
+            const chart::ChartKind* kind = chart::find_chart_kind(s_.chart_kind);
+            std::string stem = "softmaxlab-" + s_.chart_kind;
+            if (kind && kind->per_n) stem += "-N" + std::to_string(s_.cols);
             open_write_dialog(suggest_export_path(stem, "." + export_format_));
             dialog_note_ = "Export chart: " + std::string(path_buf_);
         }
@@ -465,9 +482,12 @@ void App::draw_dialogs() {
         show_about_ = false;
     }
     const ImVec2 center = ImGui::GetMainViewport()->GetCenter();
-    ImGui::SetNextWindowPos(center, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-    if (ImGui::BeginPopupModal("Open session", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
-        ImGui::TextUnformatted("Session JSON file (written by softmaxlab-cli sweep --out):");
+    // Open and Compare pick a session file the same way; only what happens to it differs.
+    const auto session_picker = [&](const char* title, const char* prompt, const char* button) {
+        ImGui::SetNextWindowPos(center, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+        if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_AlwaysAutoResize))
+            return false;
+        ImGui::TextUnformatted(prompt);
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 36);
         const bool enter = ImGui::InputText("##path", path_buf_, sizeof path_buf_,
                                             ImGuiInputTextFlags_EnterReturnsTrue);
@@ -475,16 +495,23 @@ void App::draw_dialogs() {
         for (const std::string& p : recorded_)
             if (ImGui::Selectable(p.c_str()))
                 std::snprintf(path_buf_, sizeof path_buf_, "%s", p.c_str());
-        if (ImGui::Button("Open") || enter) {
-            // On failure the error is in a banner and the previous session stays open.
-            open_session(path_buf_);
-            ImGui::CloseCurrentPopup();
-        }
+        const bool chosen = ImGui::Button(button) || enter;
+        if (chosen) ImGui::CloseCurrentPopup();
         ImGui::SameLine();
         if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
             ImGui::CloseCurrentPopup();
         ImGui::EndPopup();
-    }
+        return chosen;
+    };
+    // On failure the error is in a banner and the previous session stays open.
+    if (session_picker("Open session",
+                       "Session JSON file (written by softmaxlab-cli sweep --out):", "Open"))
+        open_session(path_buf_);
+    if (session_picker("Compare with session",
+                       "A second session to draw over the open one (dashed) and to add to the "
+                       "Metrics table:",
+                       "Compare"))
+        open_compare(path_buf_);
     ImGui::SetNextWindowPos(center, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
     if (ImGui::BeginPopupModal("Save session", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
         ImGui::TextUnformatted("Save the open session (with every point run here) as:");
@@ -752,8 +779,18 @@ void App::select_cols(int64_t cols) {
 void App::refresh_metrics() {
     s_.metric_rows.clear();
     s_.counters_note.clear();
+    s_.compare_note.clear();
     if (!s_.has_session) return;
-    s_.metric_rows = build_metric_rows(s_.session, s_.cols, s_.dtype, s_.compare);
+    const ComparedSession* compared = s_.compared ? &*s_.compared : nullptr;
+    s_.compare_note = compare_note(s_.session, compared, s_.dtype, s_.cols);
+    if (compared && chart::check_comparable(s_.session, compared->session, s_.dtype)) {
+        const chart::SessionLabels names = chart::compare_labels(s_.session, compared->session);
+        s_.metric_rows =
+            build_compare_metric_rows(s_.session, compared->session, names.first, names.second,
+                                      s_.cols, s_.dtype, s_.table_kernels);
+    } else {
+        s_.metric_rows = build_metric_rows(s_.session, s_.cols, s_.dtype, s_.table_kernels);
+    }
     for (const MetricRow& r : s_.metric_rows)
         if (!r.counters_available) {
             s_.counters_note =
@@ -767,15 +804,24 @@ void App::refresh_chart() {
     ++chart_generation_;
     s_.chart.reset();
     s_.chart_error.clear();
+    s_.chart_note.clear();
     if (!s_.has_session || s_.session.points.empty()) {
         s_.chart_error = "No points yet: open a session, or Run / Sweep.";
         return;
     }
+    // The panel's first button until one is picked (the table may also hold kinds, like peers,
+    // that are not drawn from a session).
+    const chart::ChartKind* kind = chart::find_chart_kind(s_.chart_kind);
+    if (!kind || kind->source != chart::ChartSource::session) kind = viewer_chart_kinds().front();
+    s_.chart_kind = kind->id;
     chart::ChartOptions opt;
-    opt.kind = chart::chart_kinds()[static_cast<size_t>(s_.chart_kind)];
+    opt.kind = kind->id;
     opt.cols = s_.cols;
     opt.dtype = s_.dtype;
-    Result<chart::Chart> c = chart::build_chart(s_.session, opt);
+    const ComparedSession* compared = s_.compared ? &*s_.compared : nullptr;
+    const chart::ChartInput input = chart_input(*kind, s_.session, compared, s_.dtype);
+    s_.chart_note = chart_compare_note(*kind, compared);
+    Result<chart::Chart> c = chart::build_chart(input, opt);
     if (c)
         s_.chart = std::move(*c);
     else
@@ -792,7 +838,7 @@ void App::apply_experiment() {
     if (e.rows > 0) s_.run_rows = e.rows;
     if (e.cols > 0) s_.run_cols = e.cols;
     s_.run_dtype = e.dtype == "fp16" ? 1 : (e.dtype == "bf16" ? 2 : 0);
-    s_.compare = e.kernels;
+    s_.table_kernels = e.kernels;
     if (e.cols > 0)
         select_cols(e.cols);
     else

@@ -57,6 +57,9 @@ class App {
     void set_device_profile(const std::string& id);  // "" = this GPU; see device_view.h
     void open_initial_session();
     bool open_session(const std::string& path);  // false + error banner on failure
+    // Loads a second session to compare the open one with; false + error banner on failure.
+    bool open_compare(const std::string& path);
+    void stop_compare();
     void set_session(Session s, const std::string& origin, bool replay);
     bool save_session_to(const std::string& path);
     void update_replay_banner();
@@ -96,6 +99,7 @@ class App {
     bool fullscreen_ = false;
     int windowed_[4] = {0, 0, 1600, 1000};  // x, y, w, h before full screen
     bool show_open_ = false, show_save_ = false, show_about_ = false, show_export_ = false;
+    bool show_compare_ = false;
     char path_buf_[1024] = {};
     std::string export_format_ = "png";    // what Export was asked for: png | svg | pdf | csv
     WriteCheck write_check_;               // the Save / Export dialog's answer to the last click

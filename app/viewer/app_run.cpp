@@ -58,7 +58,7 @@ void App::start_run(bool sweep) {
         live.device = s_.session.device;
         set_session(std::move(live), "live", false);
     }
-    s_.compare = r.kernels;
+    s_.table_kernels = r.kernels;
     s_.running = worker_.start(make_run_job(std::move(r)));
     s_.run_done = 0;
     s_.run_total = 0;

@@ -88,7 +88,31 @@ void App::open_initial_session() {
                  "open a session with File > Open, or run on a machine with an NVIDIA GPU", true,
                  "session"});
     }
+    if (!s_.args.compare_path.empty() && s_.has_session) open_compare(s_.args.compare_path);
     update_replay_banner();
+}
+
+bool App::open_compare(const std::string& path) {
+    Result<ComparedSession> c = load_compared_session(path, s_.session, s_.dtype);
+    if (!c) {
+        s_.set_banner(
+            {Banner::Level::error, "Cannot compare: " + c.error().message,
+             c.error().hint.empty() ? "the charts keep showing the open session" : c.error().hint,
+             true, "compare"});
+        return false;
+    }
+    s_.clear_banner("compare");
+    s_.compared = std::move(*c);
+    refresh_metrics();
+    refresh_chart();
+    return true;
+}
+
+void App::stop_compare() {
+    s_.compared.reset();
+    s_.clear_banner("compare");
+    refresh_metrics();
+    refresh_chart();
 }
 
 bool App::open_session(const std::string& path) {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "app/viewer/model/compare_view.h"
 #include "app/viewer/model/lesson_nav.h"
 #include "app/viewer/model/metric_rows.h"
 #include "app/viewer/model/settings.h"
@@ -51,6 +52,10 @@ struct AppState {
     bool replay = false;  // the session was loaded from a file, not measured here
     Session session;
     std::string session_origin;  // file path, or "live"
+    // A second session drawn over the open one on the charts that compare and added to the
+    // Metrics table (File > Compare with session..., --compare); kept while the open session
+    // changes, and shown wherever the two can be compared (compare_note says where not).
+    std::optional<ComparedSession> compared;
 
     // [SECTION] Lessons
     LessonNav nav;
@@ -64,7 +69,7 @@ struct AppState {
     std::vector<int64_t> all_cols;  // every N in the session
     std::string source_kernel;      // whose code the Source panel shows
     SourceTab source_tab = SourceTab::cuda;
-    std::vector<std::string> compare;  // kernels the table shows (empty = all at this N)
+    std::vector<std::string> table_kernels;  // kernels the table shows (empty = all at this N)
 
     // [SECTION] Run form
     int64_t run_rows = 4096, run_cols = 4096;
@@ -79,7 +84,9 @@ struct AppState {
     // [SECTION] Derived (rebuilt by App::refresh_* on change, never while drawing)
     std::vector<MetricRow> metric_rows;
     std::string counters_note;  // one line when counters are missing for the rows shown
-    int chart_kind = 0;
+    std::string compare_note;   // one line while comparing (compare_view.h)
+    std::string chart_kind;     // a ChartKind id (chart_kinds.h); "" until refresh_chart picks one
+    std::string chart_note;  // while comparing, on a chart that shows one session only
     std::optional<chart::Chart> chart;
     std::string chart_error;
     std::map<std::string, std::unique_ptr<Result<SourceDoc>>> sources;  // "<kernel>/<tab>"

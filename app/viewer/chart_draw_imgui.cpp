@@ -45,16 +45,18 @@ void segment(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 c, float w,
     }
 }
 
-void marker(ImDrawList* dl, ImVec2 p, float r, chart::MarkerShape shape, ImU32 fill, ImU32 edge) {
+// `width` is the outline's: a thin halo on a filled marker, the whole mark of a hollow one.
+void marker(ImDrawList* dl, ImVec2 p, float r, chart::MarkerShape shape, ImU32 fill, ImU32 edge,
+            float width) {
     using chart::MarkerShape;
     switch (shape) {
         case MarkerShape::circle:
             dl->AddCircleFilled(p, r, fill);
-            dl->AddCircle(p, r, edge);
+            dl->AddCircle(p, r, edge, 0, width);
             break;
         case MarkerShape::square:
             dl->AddRectFilled(ImVec2(p.x - r, p.y - r), ImVec2(p.x + r, p.y + r), fill);
-            dl->AddRect(ImVec2(p.x - r, p.y - r), ImVec2(p.x + r, p.y + r), edge);
+            dl->AddRect(ImVec2(p.x - r, p.y - r), ImVec2(p.x + r, p.y + r), edge, 0, 0, width);
             break;
         case MarkerShape::triangle:
         case MarkerShape::triangle_down: {
@@ -62,14 +64,24 @@ void marker(ImDrawList* dl, ImVec2 p, float r, chart::MarkerShape shape, ImU32 f
             ImVec2 a(p.x, p.y - s * r * 1.15f), b(p.x - r, p.y + s * r * 0.8f),
                 c(p.x + r, p.y + s * r * 0.8f);
             dl->AddTriangleFilled(a, b, c, fill);
-            dl->AddTriangle(a, b, c, edge);
+            dl->AddTriangle(a, b, c, edge, width);
             break;
         }
         case MarkerShape::diamond: {
             ImVec2 q[4] = {ImVec2(p.x, p.y - r * 1.2f), ImVec2(p.x + r, p.y),
                            ImVec2(p.x, p.y + r * 1.2f), ImVec2(p.x - r, p.y)};
             dl->AddConvexPolyFilled(q, 4, fill);
-            dl->AddPolyline(q, 4, edge, ImDrawFlags_Closed, 1.0f);
+            dl->AddPolyline(q, 4, edge, ImDrawFlags_Closed, width);
+            break;
+        }
+        case MarkerShape::pentagon: {  // the same points as the Cairo renderer's
+            ImVec2 q[5];
+            for (int i = 0; i < 5; ++i) {
+                const float a = -1.5707963f + static_cast<float>(i) * 1.2566371f;
+                q[i] = ImVec2(p.x + r * 1.15f * std::cos(a), p.y + r * 1.15f * std::sin(a));
+            }
+            dl->AddConvexPolyFilled(q, 5, fill);
+            dl->AddPolyline(q, 5, edge, ImDrawFlags_Closed, width);
             break;
         }
         case MarkerShape::cross:
@@ -155,7 +167,7 @@ void draw_chart(const chart::ChartLayout& layout, ImVec2 o, float scale, const F
             case OpKind::marker:
                 if (!op.pts.empty())
                     marker(dl, at(o, op.pts[0]), static_cast<float>(op.radius) * scale, op.shape,
-                           col(op.color, op.alpha), col(op.outline, op.alpha));
+                           col(op.color, op.alpha), col(op.outline, op.alpha), w);
                 break;
             case OpKind::ring:
                 if (!op.pts.empty())

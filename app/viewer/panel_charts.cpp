@@ -1,5 +1,7 @@
 // Charts panel: the core chart model drawn with ImDrawList, hover values, click to select a
-// kernel and N, and export through the core exporters (the same files the CLI writes).
+// kernel and N, and export through the core exporters (the same files the CLI writes). The
+// buttons come from the chart-kind table (core/chart/chart_kinds.h); while comparing, the kinds
+// that compare draw the second session dashed over the first.
 #include <imgui.h>
 
 #include <cctype>
@@ -8,32 +10,13 @@
 #include "app/viewer/app.h"
 #include "app/viewer/chart_draw_imgui.h"
 #include "app/viewer/model/format.h"
-#include "core/chart/chart_build.h"
 #include "core/chart/chart_export.h"
+#include "core/chart/chart_kinds.h"
 #include "kernels/registry.h"
 
 namespace sml::viewer {
 
 namespace {
-// Short button labels (the panel is narrow); the tooltip says what each chart shows.
-const char* kind_label(const std::string& k) {
-    if (k == "bandwidth") return "GB/s";
-    if (k == "bytes") return "DRAM bytes";
-    if (k == "pct") return "% copy";
-    if (k == "naive") return "naive";
-    if (k == "metrics") return "counters";
-    return k.c_str();
-}
-const char* kind_tooltip(const std::string& k) {
-    if (k == "bandwidth")
-        return "Effective bandwidth vs N, one line per kernel, with the copy ceiling";
-    if (k == "bytes") return "Predicted vs measured DRAM bytes per kernel at the selected N";
-    if (k == "pct") return "Bandwidth as % of the same run's copy: sweet spots, cliffs, range ends";
-    if (k == "naive") return "Naive's five launches at the selected N: time and DRAM bytes each";
-    if (k == "metrics")
-        return "Occupancy, L2 hit rate and bank conflicts per kernel at the selected N";
-    return "";
-}
 // A hovered value in full, in the axis unit: "6144", "2520 GB/s", "2.14 GB", "95.2%".
 std::string value_text(double v, const chart::Axis& axis) {
     if (axis.format == chart::TickFormat::pow2_count) return format_cols(std::llround(v));
@@ -50,17 +33,30 @@ std::string value_text(double v, const chart::Axis& axis) {
 
 void App::draw_charts() {
     const Palette& pal = palette();
-    const auto& kinds = chart::chart_kinds();
-    for (size_t i = 0; i < kinds.size(); ++i) {
-        if (i) ImGui::SameLine();
-        const bool on = static_cast<int>(i) == s_.chart_kind;
+    // One button per kind of the chart-kind table that is drawn from a session (the peers chart
+    // reads bench/peers.py results, which the viewer does not open): its short label, and its
+    // label and description on hover.
+    bool first = true;
+    for (const chart::ChartKind* kind : viewer_chart_kinds()) {
+        if (!first) ImGui::SameLine();
+        first = false;
+        const bool on = kind->id == s_.chart_kind;
         if (on)
             ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-        if (ImGui::Button(kind_label(kinds[i])) && !on) {
-            s_.chart_kind = static_cast<int>(i);
+        if (ImGui::Button(kind->short_label) && !on) {
+            s_.chart_kind = kind->id;
             refresh_chart();
         }
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kind_tooltip(kinds[i]));
+        if (ImGui::IsItemHovered()) {
+            ImGui::BeginTooltip();
+            ImGui::PushFont(fonts_.bold);
+            ImGui::TextUnformatted(kind->label);
+            ImGui::PopFont();
+            ImGui::TextUnformatted(kind->tooltip);
+            if (s_.compared && !kind->compares)
+                ImGui::TextColored(pal.muted, "shows the open session only, not the compared one");
+            ImGui::EndTooltip();
+        }
         if (on) ImGui::PopStyleColor();
     }
     // Export: through the same exporters as `softmaxlab-cli chart`. Picking a format opens the
@@ -86,6 +82,11 @@ void App::draw_charts() {
                 ImGui::SetTooltip("this build has no Cairo: install libcairo2-dev and rebuild");
         }
         ImGui::EndPopup();
+    }
+    if (!s_.chart_note.empty()) {
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextColored(pal.muted, "%s", s_.chart_note.c_str());
+        ImGui::PopTextWrapPos();
     }
     if (!s_.chart) {
         ImGui::PushTextWrapPos(0);
@@ -162,7 +163,7 @@ void App::draw_charts() {
     ImGui::EndTooltip();
     if (!clicked) return;
     // Click: show that kernel's code, and its N in the table when the x axis is N.
-    std::string kernel = series.key;
+    std::string kernel = series.kernel;
     if (!find_kernel(kernel) && panel.x.categorical() && pt.x >= 0 &&
         pt.x < panel.x.categories.size())
         kernel = panel.x.categories[static_cast<size_t>(pt.x)];

@@ -1,5 +1,6 @@
-// Metrics panel: one row per kernel at the selected N. Header tooltips describe each metric;
-// L2-resident and counters-unavailable states are labelled in the cells they affect.
+// Metrics panel: one row per kernel at the selected N (and, while comparing, the compared
+// session's row under each). Header tooltips describe each metric; L2-resident and
+// counters-unavailable states are labelled in the cells they affect.
 #include <imgui.h>
 
 #include <algorithm>
@@ -25,10 +26,10 @@ void App::draw_metrics() {
             if (ImGui::Selectable(format_cols(c).c_str(), c == s_.cols)) select_cols(c);
         ImGui::EndCombo();
     }
-    if (!s_.compare.empty()) {
+    if (!s_.table_kernels.empty()) {
         ImGui::SameLine();
         if (ImGui::SmallButton("show all kernels")) {
-            s_.compare.clear();
+            s_.table_kernels.clear();
             refresh_metrics();
         }
     }
@@ -37,6 +38,11 @@ void App::draw_metrics() {
         ImGui::TextColored(pal.muted, "M = %lld  \xC2\xB7  copy %s",
                            static_cast<long long>(s_.metric_rows.front().rows),
                            format_gbps(s_.session.device.copy_gbps).c_str());
+    }
+    if (!s_.compare_note.empty()) {
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextColored(pal.accent, "%s", s_.compare_note.c_str());
+        ImGui::PopTextWrapPos();
     }
     if (!s_.counters_note.empty()) {
         ImGui::PushTextWrapPos(0);
@@ -76,11 +82,13 @@ void App::draw_metrics() {
             const MetricColumn mc = static_cast<MetricColumn>(c);
             const std::string& cell = row.cells[c];
             if (mc == MetricColumn::kernel) {
-                // row.kernel is "smem / bank-conflicted" for a variant: the id is the first word.
-                const std::string id = row.kernel.substr(0, row.kernel.find(' '));
-                if (ImGui::Selectable(cell.c_str(), id == s_.source_kernel,
+                // The compared session's rows read in the accent colour, under the open one's.
+                if (row.side == 1) ImGui::PushStyleColor(ImGuiCol_Text, pal.accent);
+                if (ImGui::Selectable((cell + "##" + std::to_string(row.side)).c_str(),
+                                      row.kernel_id == s_.source_kernel && row.side == 0,
                                       ImGuiSelectableFlags_SpanAllColumns))
-                    show_source(id, SourceTab::cuda);
+                    show_source(row.kernel_id, SourceTab::cuda);
+                if (row.side == 1) ImGui::PopStyleColor();
                 continue;
             }
             if (mc == MetricColumn::pct_of_copy) {

@@ -1,12 +1,12 @@
 // Chart builders (see chart_build.h).
 //
 // [SECTION] Session helpers: series keys, colours, provenance, N selection
+// [SECTION] Compare: a second session's lines over the first's
 // [SECTION] bandwidth
 // [SECTION] pct
 // [SECTION] bytes
 // [SECTION] naive
 // [SECTION] metrics
-// [SECTION] dispatch
 #include "core/chart/chart_build.h"
 
 #include <algorithm>
@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "core/common/text_cap.h"
+#include "core/chart/session_compare.h"
 #include "kernels/registry.h"
 
 namespace sml::chart {
@@ -114,10 +115,9 @@ std::string synthetic_warning(const Session& s) {
     return "SYNTHETIC session: illustrative numbers, not a measurement (" + it->second + ")";
 }
 
-Chart new_chart(const Session& s, const std::string& kind, const std::string& title,
-                const ChartOptions& o) {
+// The chart's kind is set by build_chart (chart_kinds.cpp), from the table.
+Chart new_chart(const Session& s, const std::string& title, const ChartOptions& o) {
     Chart c;
-    c.kind = kind;
     // Capped here, before the layout measures them: a title can come from the command line and
     // the provenance from a session file, and either can be any length.
     c.title = cap_text(o.title.empty() ? title : o.title);
@@ -159,6 +159,7 @@ Series kernel_series(const Session& s, const SeriesKey& k) {
     Series ser;
     ser.label = kernel_label(k.kernel, k.variant);
     ser.key = key_id(k);
+    ser.kernel = k.kernel;
     ser.kind = SeriesKind::line;
     ser.color = kernel_rank(s, k.kernel);
     ser.marker = marker_for(kernel_rank(s, k.kernel));
@@ -321,26 +322,154 @@ int64_t default_cols(const Session& s, const std::string& dtype) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// [SECTION] Compare: a second session's lines over the first's
+
+namespace {
+
+// What a chart over N is drawn from: the session's points and, when comparing, the compared
+// session's, with the names that tell the two apart.
+struct Sides {
+    const Session* first = nullptr;
+    const Session* second = nullptr;  // null: one session
+    SessionLabels names;
+    std::vector<const PointRecord*> first_pts, second_pts;
+
+    std::vector<const PointRecord*> all_points() const {
+        std::vector<const PointRecord*> all = first_pts;
+        all.insert(all.end(), second_pts.begin(), second_pts.end());
+        return all;
+    }
+    // ", H100 vs RTX 4090" for a title; "" for one session.
+    std::string versus() const {
+        return second ? ", " + names.first + " vs " + names.second : std::string();
+    }
+};
+
+Result<Sides> sides_of(const ChartInput& in, const ChartOptions& o) {
+    Sides sd;
+    sd.first = in.session;
+    sd.first_pts = points_of(*in.session, o.dtype);
+    if (sd.first_pts.empty()) return no_points_error(*in.session, o.dtype);
+    if (!in.compare) return sd;
+    const Status comparable = check_comparable(*in.session, *in.compare, o.dtype);
+    if (!comparable) return comparable.error();
+    sd.second = in.compare;
+    sd.names = compare_labels(*in.session, *in.compare);
+    sd.second_pts = points_of(*in.compare, o.dtype);
+    return sd;
+}
+
+// "NVIDIA H100 80GB HBM3, 2026-11-23": a session's device and date, without its command (two
+// commands do not fit on one line).
+std::string device_and_date(const Session& s) {
+    std::string out = s.device.name.empty() ? "unknown device" : s.device.name;
+    if (!s.created_utc.empty()) out += ", " + s.created_utc.substr(0, 10);
+    return out;
+}
+
+// When comparing, the subtitle says whose lines are solid and whose dashed, and the footnote
+// warns about either session being synthetic.
+void describe_sides(Chart* c, const Sides& sd) {
+    if (!sd.second) return;
+    c->subtitle = "solid lines: " + sd.names.first + " (" + device_and_date(*sd.first) +
+                  ")   ·   dashed, hollow markers: " + sd.names.second + " (" +
+                  device_and_date(*sd.second) + ")";
+    const std::string warning = synthetic_warning(*sd.second);
+    if (!warning.empty())
+        c->footnote += (c->footnote.empty() ? "" : "; ") + std::string("compared ") + warning;
+}
+
+// Lines over N of the session and, when comparing, of the compared one. Each kernel's line of
+// the first session comes before the same kernel's line of the second, which keeps the kernel's
+// colour and marker shape and is dashed with hollow markers (a variant's line is dashed too, so
+// the hollow markers are what tells the sessions apart). Every line's label and key name its
+// session, "best (H100)", for hover and CSV. The legend lists each kernel once and then which
+// session is which, so twice the lines do not need twice the legend.
+std::vector<Series> side_lines(const Sides& sd,
+                               double (*value)(const Session&, const PointRecord&)) {
+    std::vector<Series> first = lines_over_n(*sd.first, sd.first_pts, value);
+    if (!sd.second) return first;
+    std::vector<Series> second = lines_over_n(*sd.second, sd.second_pts, value);
+    if (first.empty() && second.empty()) return {};
+    const auto by_kernel = [&](const Series& a, const Series& b) {
+        return kernel_rank(*sd.first, a.kernel) < kernel_rank(*sd.first, b.kernel);
+    };
+
+    // The legend's kernel entries: one per kernel (and variant) either session has, drawn as a
+    // line of the first session would be. They carry no points.
+    std::vector<Series> legend;
+    for (const std::vector<Series>* side : {&first, &second})
+        for (const Series& ser : *side) {
+            const bool listed = std::any_of(legend.begin(), legend.end(),
+                                            [&](const Series& l) { return l.label == ser.key; });
+            if (listed) continue;
+            Series entry = ser;
+            entry.points.clear();
+            entry.label = ser.key;  // the id ("best"): the style entries below name the sessions
+            entry.key = "legend: " + ser.key;
+            legend.push_back(std::move(entry));
+        }
+    std::stable_sort(legend.begin(), legend.end(), by_kernel);
+
+    std::vector<Series> lines;
+    for (std::vector<Series>* side : {&first, &second}) {
+        const bool compared = side == &second;
+        const std::string& who = compared ? sd.names.second : sd.names.first;
+        for (Series& ser : *side) {
+            ser.dashed = ser.dashed || compared;
+            ser.hollow = compared;
+            ser.key += " (" + who + ")";
+            ser.label = ser.key;
+            ser.in_legend = false;
+            for (Point& p : ser.points)
+                if (p.flags & kPointRangeEnd) p.note += " on " + who;
+            lines.push_back(std::move(ser));
+        }
+    }
+    std::stable_sort(lines.begin(), lines.end(), by_kernel);
+
+    // Which session is which: a solid line with filled markers, a dashed one with hollow ones.
+    for (const bool compared : {false, true}) {
+        Series style;
+        style.label = compared ? sd.names.second + ": dashed lines, hollow markers"
+                               : sd.names.first + ": solid lines, filled markers";
+        style.key = "legend: " + (compared ? sd.names.second : sd.names.first);
+        style.color = kReferenceColor;
+        style.marker = MarkerShape::circle;
+        style.dashed = compared;
+        style.hollow = compared;
+        legend.push_back(std::move(style));
+    }
+    lines.insert(lines.begin(), legend.begin(), legend.end() - 2);
+    lines.insert(lines.end(), legend.end() - 2, legend.end());
+    return lines;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
 // [SECTION] bandwidth
 
 static double gbps_of(const Session&, const PointRecord& p) {
     return p.gbps;
 }
 
-Result<Chart> build_bandwidth_chart(const Session& s, const ChartOptions& o) {
-    const auto pts = points_of(s, o.dtype);
-    if (pts.empty()) return no_points_error(s, o.dtype);
-    Chart c = new_chart(s, "bandwidth",
-                        "Softmax effective bandwidth vs row length (" + o.dtype +
-                            common_input_size(pts, o.dtype) + ")",
+Result<Chart> build_bandwidth_chart(const ChartInput& in, const ChartOptions& o) {
+    const Result<Sides> sides = sides_of(in, o);
+    if (!sides) return sides.error();
+    const Session& s = *in.session;
+    Chart c = new_chart(s,
+                        "Softmax effective bandwidth vs row length" + sides->versus() + " (" +
+                            o.dtype + common_input_size(sides->all_points(), o.dtype) + ")",
                         o);
+    describe_sides(&c, *sides);
     Panel panel;
     panel.x = n_axis();
     panel.y.label =
         "bandwidth, GB/s  (2·M·N·" + std::to_string(elem_bytes(o.dtype)) + " B / median time)";
     panel.y.name = "bandwidth";
     panel.y.unit = "GB/s";
-    panel.series = lines_over_n(s, pts, gbps_of);
+    panel.series = side_lines(*sides, gbps_of);
     if (panel.series.empty())
         return Error{"no point in the session has a bandwidth above 0",
                      "re-record the session; every point failed or was not timed"};
@@ -351,17 +480,34 @@ Result<Chart> build_bandwidth_chart(const Session& s, const ChartOptions& o) {
             hi = std::max(hi, p.x);
             y_hi = std::max(y_hi, p.y);
         }
-    std::ostringstream copy, peak;
-    copy << "device-to-device copy, same run: " << std::lround(s.device.copy_gbps) << " GB/s";
-    peak << "datasheet peak: " << std::lround(s.device.peak_dram_gbps) << " GB/s";
     // A hand-edited session may say "inf": a line at infinity has nowhere to be drawn.
-    if (std::isfinite(s.device.copy_gbps) && s.device.copy_gbps > 0) {
-        panel.series.push_back(reference_line(copy.str(), "copy", s.device.copy_gbps, false));
-        y_hi = std::max(y_hi, s.device.copy_gbps);
-    }
-    if (std::isfinite(s.device.peak_dram_gbps) && s.device.peak_dram_gbps > 0) {
-        panel.series.push_back(reference_line(peak.str(), "peak", s.device.peak_dram_gbps, true));
-        y_hi = std::max(y_hi, s.device.peak_dram_gbps);
+    const auto drawable = [](double gbps) { return std::isfinite(gbps) && gbps > 0; };
+    if (!sides->second) {
+        std::ostringstream copy, peak;
+        copy << "device-to-device copy, same run: " << std::lround(s.device.copy_gbps) << " GB/s";
+        peak << "datasheet peak: " << std::lround(s.device.peak_dram_gbps) << " GB/s";
+        if (drawable(s.device.copy_gbps)) {
+            panel.series.push_back(reference_line(copy.str(), "copy", s.device.copy_gbps, false));
+            y_hi = std::max(y_hi, s.device.copy_gbps);
+        }
+        if (drawable(s.device.peak_dram_gbps)) {
+            panel.series.push_back(
+                reference_line(peak.str(), "peak", s.device.peak_dram_gbps, true));
+            y_hi = std::max(y_hi, s.device.peak_dram_gbps);
+        }
+    } else {
+        // Each session's own copy is its ceiling; the datasheet peaks would only crowd the plot.
+        const std::pair<const Session*, const std::string*> both[] = {
+            {sides->first, &sides->names.first}, {sides->second, &sides->names.second}};
+        for (const auto& [session, who] : both) {
+            const double gbps = session->device.copy_gbps;
+            if (!drawable(gbps)) continue;
+            std::ostringstream copy;
+            copy << "copy, " << *who << ": " << std::lround(gbps) << " GB/s";
+            panel.series.push_back(
+                reference_line(copy.str(), "copy (" + *who + ")", gbps, session == sides->second));
+            y_hi = std::max(y_hi, gbps);
+        }
     }
     make_ticks(&panel.x, lo, hi, false);
     make_ticks(&panel.y, 0, y_hi * 1.04, true);
@@ -377,21 +523,36 @@ static double pct_of(const Session& s, const PointRecord& p) {
     return s.device.copy_gbps > 0 ? p.gbps / s.device.copy_gbps * 100 : kNaN;
 }
 
-Result<Chart> build_pct_chart(const Session& s, const ChartOptions& o) {
-    const auto pts = points_of(s, o.dtype);
-    if (pts.empty()) return no_points_error(s, o.dtype);
+// Whether % of copy can be worked out for a session's points: recorded with each point, or
+// from the session's copy bandwidth.
+static bool has_pct(const Session& s, const std::vector<const PointRecord*>& pts) {
     const bool any_pct = std::any_of(pts.begin(), pts.end(),
                                      [](const PointRecord* p) { return p->pct_of_copy > 0; });
-    if (!any_pct && !(s.device.copy_gbps > 0))
+    return any_pct || s.device.copy_gbps > 0;
+}
+
+Result<Chart> build_pct_chart(const ChartInput& in, const ChartOptions& o) {
+    const Result<Sides> sides = sides_of(in, o);
+    if (!sides) return sides.error();
+    const Session& s = *in.session;
+    const char* no_copy_hint =
+        "re-record with a softmaxlab-cli sweep that measures copy in the same run";
+    if (!has_pct(s, sides->first_pts))
         return Error{"the session has no copy bandwidth, so % of copy cannot be computed",
-                     "re-record with a softmaxlab-cli sweep that measures copy in the same run"};
-    Chart c = new_chart(s, "pct",
-                        "Softmax bandwidth as % of device-to-device copy (" + o.dtype +
-                            common_input_size(pts, o.dtype) + ")",
+                     no_copy_hint};
+    if (sides->second && !has_pct(*sides->second, sides->second_pts))
+        return Error{"the compared session (" + sides->names.second +
+                         ") has no copy bandwidth, so % of copy cannot be computed",
+                     no_copy_hint};
+    Chart c = new_chart(s,
+                        "Softmax bandwidth as % of device-to-device copy" + sides->versus() + " (" +
+                            o.dtype + common_input_size(sides->all_points(), o.dtype) + ")",
                         o);
+    describe_sides(&c, *sides);
     Panel panel;
     panel.x = n_axis();
-    panel.y = pct_of_copy_axis("% of copy bandwidth (same run)");
+    panel.y = pct_of_copy_axis(sides->second ? "% of copy bandwidth (each session's own copy)"
+                                             : "% of copy bandwidth (same run)");
 
     // The "sweet spot" zone first so it is painted under the lines.
     Series zone;
@@ -405,7 +566,7 @@ Result<Chart> build_pct_chart(const Session& s, const ChartOptions& o) {
     z.y_hi = 100;
     zone.points.push_back(z);
     panel.series.push_back(zone);
-    for (Series& ser : lines_over_n(s, pts, pct_of)) panel.series.push_back(std::move(ser));
+    for (Series& ser : side_lines(*sides, pct_of)) panel.series.push_back(std::move(ser));
     panel.series.push_back(reference_line("copy bandwidth = 100%", "copy", 100, false));
     if (!fit_pct_of_copy_axes(&panel))
         return Error{"no point has a % of copy above 0", "re-record the session"};
@@ -481,12 +642,13 @@ void note_missing_counters(Panel* panel, const std::vector<std::string>& missing
 
 }  // namespace
 
-Result<Chart> build_bytes_chart(const Session& s, const ChartOptions& o) {
+Result<Chart> build_bytes_chart(const ChartInput& in, const ChartOptions& o) {
+    const Session& s = *in.session;
     const Result<int64_t> cols = pick_cols(s, o);
     if (!cols) return cols.error();
     const auto pts = points_at(s, o.dtype, *cols);
     const auto keys = ordered_keys(s, pts);
-    Chart c = new_chart(s, "bytes",
+    Chart c = new_chart(s,
                         "DRAM traffic per kernel at N = " + std::to_string(*cols) +
                             rows_words(pts) + " (" + o.dtype + "): predicted vs measured",
                         o);
@@ -569,7 +731,8 @@ Result<Chart> build_bytes_chart(const Session& s, const ChartOptions& o) {
 // ---------------------------------------------------------------------------------------------
 // [SECTION] naive
 
-Result<Chart> build_naive_chart(const Session& s, const ChartOptions& o) {
+Result<Chart> build_naive_chart(const ChartInput& in, const ChartOptions& o) {
+    const Session& s = *in.session;
     const auto naive_cols = available_cols(s, o.dtype, "naive");
     if (naive_cols.empty())
         return Error{"the session has no naive " + o.dtype + " points",
@@ -598,7 +761,7 @@ Result<Chart> build_naive_chart(const Session& s, const ChartOptions& o) {
         return Error{"naive at N = " + std::to_string(cols) + " has no per-launch records",
                      "re-record with softmaxlab-cli sweep, which stores naive's five launches"};
 
-    Chart c = new_chart(s, "naive",
+    Chart c = new_chart(s,
                         "Naive softmax, launch by launch at N = " + std::to_string(cols) +
                             ", M = " + std::to_string(p->rows) + " (" + o.dtype + ")",
                         o);
@@ -703,7 +866,8 @@ struct MetricPanelSpec {
 
 }  // namespace
 
-Result<Chart> build_metrics_chart(const Session& s, const ChartOptions& o) {
+Result<Chart> build_metrics_chart(const ChartInput& in, const ChartOptions& o) {
+    const Session& s = *in.session;
     const Result<int64_t> cols = pick_cols(s, o);
     if (!cols) return cols.error();
     const auto pts = points_at(s, o.dtype, *cols);
@@ -725,7 +889,7 @@ Result<Chart> build_metrics_chart(const Session& s, const ChartOptions& o) {
          {metric::kBankConflictsLd, metric::kBankConflictsSt},
          TickFormat::number},
     };
-    Chart c = new_chart(s, "metrics",
+    Chart c = new_chart(s,
                         "Hardware counters per kernel at N = " + std::to_string(*cols) +
                             rows_words(pts) + " (" + o.dtype + ")",
                         o);
@@ -781,29 +945,6 @@ Result<Chart> build_metrics_chart(const Session& s, const ChartOptions& o) {
                      "record with --metrics default on a GPU whose counters are readable, or "
                      "pick a chart that needs no counters: bandwidth, pct"};
     return c;
-}
-
-// ---------------------------------------------------------------------------------------------
-// [SECTION] dispatch
-
-const std::vector<std::string>& chart_kinds() {
-    static const std::vector<std::string> kinds = {"bandwidth", "bytes", "pct", "naive", "metrics"};
-    return kinds;
-}
-
-std::string chart_kind_list() {
-    std::string s;
-    for (const std::string& k : chart_kinds()) s += (s.empty() ? "" : ", ") + k;
-    return s;
-}
-
-Result<Chart> build_chart(const Session& s, const ChartOptions& o) {
-    if (o.kind == "bandwidth") return build_bandwidth_chart(s, o);
-    if (o.kind == "bytes") return build_bytes_chart(s, o);
-    if (o.kind == "pct") return build_pct_chart(s, o);
-    if (o.kind == "naive") return build_naive_chart(s, o);
-    if (o.kind == "metrics") return build_metrics_chart(s, o);
-    return Error{"unknown chart '" + o.kind + "'", "valid charts: " + chart_kind_list()};
 }
 
 }  // namespace sml::chart

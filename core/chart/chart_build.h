@@ -1,44 +1,34 @@
-// Chart builders: one function per chart kind, each turning a Session into a Chart (plain data).
-//
-//   bandwidth  GB/s vs N (log2), one line per kernel, copy and datasheet-peak reference lines
-//   bytes      predicted vs measured DRAM bytes per kernel at one N (grouped bars)
-//   pct        % of the same run's copy bandwidth vs N: sweet spots, cliffs, range ends
-//   naive      naive's five launches at one N: time and DRAM bytes per launch
-//   metrics    occupancy, L2 hit rate and bank conflicts per kernel at one N
+// Chart builders: one function per chart kind, each turning a session (and, for the kinds that
+// compare, a second one) into a Chart (plain data). Which kinds exist, what each shows and which
+// builder draws it is the table in chart_kinds.h; call the builders through build_chart there,
+// which checks the input and sets Chart::kind.
 //
 // Kernels appear in registry order (kernels/registry.h) with a colour fixed by their registry
-// index, so a kernel has the same colour in every chart. Errors name what is missing and list
-// what the session has instead.
+// index, so a kernel has the same colour in every chart. A compared session's lines keep their
+// kernel's colour and marker, are dashed, and are labelled by device ("best (RTX 4090)"; by date
+// when both sessions come from one device). Errors name what is missing and list what the
+// session has instead.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "core/chart/chart_model.h"
 #include "common/result.h"
+#include "core/chart/chart_kinds.h"
+#include "core/chart/chart_model.h"
 #include "core/session/session.h"
 
 namespace sml::chart {
 
-struct ChartOptions {
-    std::string kind = "bandwidth";
-    int64_t cols = 0;            // N for the per-N charts; 0 picks one (see default_cols)
-    std::string dtype = "fp32";  // points of other dtypes are left out
-    std::string title;           // replaces the built title when not empty
-};
-
-// "bandwidth", "bytes", "pct", "naive", "metrics", in that order.
-const std::vector<std::string>& chart_kinds();
-std::string chart_kind_list();  // "bandwidth, bytes, pct, naive, metrics"
-
-Result<Chart> build_chart(const Session& session, const ChartOptions& options);
-
-Result<Chart> build_bandwidth_chart(const Session& session, const ChartOptions& options);
-Result<Chart> build_bytes_chart(const Session& session, const ChartOptions& options);
-Result<Chart> build_pct_chart(const Session& session, const ChartOptions& options);
-Result<Chart> build_naive_chart(const Session& session, const ChartOptions& options);
-Result<Chart> build_metrics_chart(const Session& session, const ChartOptions& options);
+// The builders of the chart-kind table (chart_kinds.cpp). `input.session` is set; `compare` may
+// be set for the kinds whose entry says `compares`, and is then checked with check_comparable
+// (session_compare.h).
+Result<Chart> build_bandwidth_chart(const ChartInput& input, const ChartOptions& options);
+Result<Chart> build_bytes_chart(const ChartInput& input, const ChartOptions& options);
+Result<Chart> build_pct_chart(const ChartInput& input, const ChartOptions& options);
+Result<Chart> build_naive_chart(const ChartInput& input, const ChartOptions& options);
+Result<Chart> build_metrics_chart(const ChartInput& input, const ChartOptions& options);
 
 // The N the per-N charts use when --cols is not given: the N at which the most kernels have a
 // point, the largest such N on a tie. 0 when the session has no point of `dtype`.

@@ -335,6 +335,16 @@ struct Emitter {
         op.width = 1.2 * m.s;
         ops.push_back(op);
     }
+    // A series' marker in colour c on `background`: filled with a thin halo, or, for a hollow
+    // series, an outline in c around the background (an X has no inside, so it stays solid).
+    void series_marker(MarkerShape shape, Vec2 at, double r, Rgb c, Rgb background, bool hollow) {
+        if (!hollow || shape == MarkerShape::cross) {
+            marker(shape, at, r, c, background);
+            return;
+        }
+        marker(shape, at, r, background, c);
+        ops.back().width = 2.4 * m.s;
+    }
     void ring(Vec2 at, double r, Rgb c, double width) {
         DrawOp op;
         op.kind = OpKind::ring;
@@ -414,7 +424,7 @@ void emit_panel(const Panel& panel, const PanelLayout& pl, double x_angle, Emitt
                 const Vec2 at{pl.x_px(p.x), pl.y_px(p.y)};
                 if (p.flags & kPointRangeEnd)
                     e.line({at.x, at.y - 15 * m.s}, {at.x, at.y + 15 * m.s}, c, 3 * m.s);
-                e.marker(s.marker, at, m.marker, c, th.plot_background);
+                e.series_marker(s.marker, at, m.marker, c, th.plot_background, s.hollow);
                 if (p.flags & kPointL2Resident) e.ring(at, m.marker * 2, th.reference, 1.8 * m.s);
             }
         }
@@ -545,7 +555,7 @@ void emit_legend(const LegendLayout& lg, const LegendBox& box, Emitter& e) {
         switch (en.swatch) {
             case LegendSwatch::line:
                 e.line({x0, cy}, {x1, cy}, c, m.line, en.dashed ? e.dash() : std::vector<double>{});
-                e.marker(en.marker, {cx, cy}, m.marker, c, th.legend_background);
+                e.series_marker(en.marker, {cx, cy}, m.marker, c, th.legend_background, en.hollow);
                 break;
             case LegendSwatch::hline:
                 e.line({x0, cy}, {x1, cy}, c, 2.0 * m.s,

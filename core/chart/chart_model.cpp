@@ -185,6 +185,7 @@ std::vector<LegendEntry> legend_entries(const Chart& chart) {
             e.color = s.color;
             e.marker = s.marker;
             e.dashed = s.dashed;
+            e.hollow = s.hollow;
             switch (s.kind) {
                 case SeriesKind::line:
                     e.swatch = LegendSwatch::line;
@@ -232,8 +233,8 @@ Rgb Theme::series_color(int index) const {
     return series[((index % n) + n) % n];
 }
 
-// Okabe & Ito's colourblind-safe palette. Yellow comes last: it is hard to see on white, and the
-// registry has seven kernels, so it is only reached by an eighth series.
+// Okabe & Ito's colourblind-safe palette. Yellow comes last: it is hard to see on white, so the
+// kernels that come first in the registry (the first lessons) never get it.
 static std::vector<Rgb> okabe_ito(uint32_t ink) {
     return {rgb_hex(0x0072B2), rgb_hex(0xE69F00), rgb_hex(0x009E73), rgb_hex(0xD55E00),
             rgb_hex(0xCC79A7), rgb_hex(0x56B4E9), rgb_hex(ink),      rgb_hex(0xF0E442)};

@@ -82,10 +82,12 @@ enum class MarkerShape { circle, square, triangle, diamond, triangle_down, penta
 struct Series {
     std::string label;  // legend text
     std::string key;    // stable id for CSV/hit-testing, e.g. "fused" or "copy"
+    std::string kernel;  // registry id of the kernel the series shows; "" for references
     SeriesKind kind = SeriesKind::line;
     int color = 0;  // index into Theme::series (kReferenceColor: the theme's reference ink)
     MarkerShape marker = MarkerShape::circle;
     bool dashed = false;
+    bool hollow = false;  // markers drawn as outlines: a compared session's lines
     bool in_legend = true;
     std::vector<Point> points;
 };
@@ -121,12 +123,13 @@ struct LegendEntry {
     int color = 0;
     MarkerShape marker = MarkerShape::circle;
     bool dashed = false;
+    bool hollow = false;
 };
 
 struct Chart {
-    std::string kind;  // "bandwidth", "bytes", ... (see chart_build.h)
+    std::string kind;  // the ChartKind id it was built as (chart_kinds.h)
     std::string title;
-    std::string subtitle;  // provenance: device, date, command
+    std::string subtitle;  // provenance: device, date, command (of both sessions when comparing)
     std::vector<Panel> panels;
     LegendPlacement legend = LegendPlacement::automatic;
     std::string footnote;  // e.g. "synthetic session" warnings; "" for none

@@ -1,4 +1,4 @@
-// The "peers" chart (see peers_chart.h): reading bench/peers.py's results and drawing them.
+// The peers chart (see peers_chart.h): reading bench/peers.py's results and drawing them.
 #include "core/chart/peers_chart.h"
 
 #include <algorithm>
@@ -118,8 +118,7 @@ Result<Chart> build_peers_chart(const std::vector<PeerRun>& runs, const std::str
     if (runs.empty())
         return Error{"no peers results to draw", "pass one or more files with --peers"};
     const PeerRun& first = runs.front();
-    Chart c;
-    c.kind = "peers";
+    Chart c;  // its kind is set by build_chart, from the chart-kind table
     c.title = !title.empty()
                   ? cap_text(title)
                   : "best vs torch.softmax and the Triton tutorial, % of copy (same run)";

@@ -1,4 +1,4 @@
-// The "peers" chart: `best` next to torch.softmax and the Triton tutorial, from the results files
+// The peers chart: `best` next to torch.softmax and the Triton tutorial, from the results files
 // bench/peers.py writes (schema "softmaxlab-peers/1"), as % of the same run's copy bandwidth.
 //
 // Several files may be drawn together, one per dtype: torch and Triton come from the first file,
@@ -35,6 +35,8 @@ struct PeerRun {
 Result<PeerRun> load_peer_run(const std::string& path);
 Result<PeerRun> parse_peer_run(const std::string& text, const std::string& path);
 
+// The table's builder for the peers kind (chart_kinds.cpp) calls this; build_chart sets the
+// chart's kind.
 Result<Chart> build_peers_chart(const std::vector<PeerRun>& runs, const std::string& title = "");
 
 }  // namespace sml::chart

@@ -91,6 +91,9 @@ MetricRow make_row(const PointRecord& p) {
     row.rows = p.rows;
     row.cols = p.cols;
     row.kernel = p.variant.empty() ? p.kernel : p.kernel + " / " + p.variant;
+    row.kernel_id = p.kernel;
+    row.variant = p.variant;
+    row.gbps = p.gbps;
     auto cell = [&row](MetricColumn c) -> std::string& { return row.cells[static_cast<int>(c)]; };
     cell(MetricColumn::kernel) = row.kernel;
     cell(MetricColumn::time) = format_ms(p.time.median_ms);
@@ -156,6 +159,43 @@ std::vector<MetricRow> build_metric_rows(const Session& session, int64_t cols,
     if (mixed_m)
         for (MetricRow& r : rows)
             r.cells[static_cast<int>(MetricColumn::kernel)] += "  M=" + format_cols(r.rows);
+    return rows;
+}
+
+std::vector<MetricRow> build_compare_metric_rows(const Session& open, const Session& compared,
+                                                 const std::string& open_label,
+                                                 const std::string& compared_label, int64_t cols,
+                                                 const std::string& dtype,
+                                                 const std::vector<std::string>& only) {
+    std::vector<MetricRow> rows = build_metric_rows(open, cols, dtype, only);
+    std::vector<MetricRow> theirs = build_metric_rows(compared, cols, dtype, only);
+    auto kernel_cell = [](MetricRow& r) -> std::string& {
+        return r.cells[static_cast<int>(MetricColumn::kernel)];
+    };
+    for (MetricRow& r : rows) kernel_cell(r) += " (" + open_label + ")";
+    for (MetricRow& r : theirs) {
+        r.side = 1;
+        kernel_cell(r) += " (" + compared_label + ")";
+        // The same kernel at the same N (and M, when the open session has that size too).
+        const MetricRow* mine = nullptr;
+        for (const MetricRow& o : rows) {
+            if (o.kernel_id != r.kernel_id || o.variant != r.variant) continue;
+            if (!mine || o.rows == r.rows) mine = &o;
+        }
+        if (mine && mine->gbps > 0 && r.gbps > 0)
+            r.cells[static_cast<int>(MetricColumn::gbps)] +=
+                " (" + format_ratio(r.gbps / mine->gbps) + ")";
+    }
+    rows.insert(rows.end(), theirs.begin(), theirs.end());
+    // Each kernel's rows together, the open session's first (a stable sort keeps each side's
+    // own order, the variants after the default).
+    std::stable_sort(rows.begin(), rows.end(), [](const MetricRow& a, const MetricRow& b) {
+        const int ra = registry_order(a.kernel_id), rb = registry_order(b.kernel_id);
+        if (ra != rb) return ra < rb;
+        if (a.kernel_id != b.kernel_id) return a.kernel_id < b.kernel_id;
+        if (a.variant != b.variant) return a.variant < b.variant;
+        return a.side < b.side;
+    });
     return rows;
 }
 

@@ -49,8 +49,13 @@ const MetricColumnInfo& column_info(MetricColumn c);
 std::string column_tooltip(MetricColumn c);
 
 struct MetricRow {
-    std::string kernel;  // registry id (+ " / variant" when not the default)
+    std::string kernel;     // registry id (+ " / variant" when not the default)
+    std::string kernel_id;  // registry id alone
+    std::string variant;    // "" for the default
+    // 0: a row of the open session; 1: of the compared session (build_compare_metric_rows).
+    int side = 0;
     std::string cells[static_cast<int>(MetricColumn::count_)];
+    double gbps = 0;
     double pct_of_copy = 0;    // for the bar drawn behind the cell
     bool l2_resident = false;  // measured DRAM < formula because the working set fits in L2
     std::string l2_reason;
@@ -64,6 +69,17 @@ struct MetricRow {
 std::vector<MetricRow> build_metric_rows(const Session& session, int64_t cols,
                                          const std::string& dtype,
                                          const std::vector<std::string>& only = {});
+
+// The table with a second session (the "Compare GPUs" view): the open session's rows and the
+// compared session's rows for the same N, each kernel's row of the open session followed by
+// its row of the compared one. Every kernel cell names its session ("best (H100)",
+// "best (RTX 4090)"; `labels` from chart::compare_labels), and the compared row's GB/s cell
+// adds its ratio to the open session's ("2650 GB/s (0.87x)"). % copy is each session's own.
+std::vector<MetricRow> build_compare_metric_rows(const Session& open, const Session& compared,
+                                                 const std::string& open_label,
+                                                 const std::string& compared_label, int64_t cols,
+                                                 const std::string& dtype,
+                                                 const std::vector<std::string>& only = {});
 
 // Every N with at least one point, ascending.
 std::vector<int64_t> session_cols(const Session& session);

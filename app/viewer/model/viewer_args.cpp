@@ -7,6 +7,7 @@
 
 #include "core/common/parse_number.h"
 #include "core/common/text_cap.h"
+#include "core/chart/chart_kinds.h"
 
 namespace sml::viewer {
 
@@ -37,8 +38,9 @@ Result<ViewerArgs> parse_viewer_args(int argc, const char* const* argv, std::str
     ViewerArgs a;
     std::string size;
     CLI::App app{
-        "softmaxlab: step through six softmax kernels from slow to speed-of-light, run them on "
-        "your GPU, and see the hardware counters next to the code.\nWithout a GPU it replays "
+        "softmaxlab: step through softmax kernels from slow to speed-of-light, one idea at a "
+        "time, run them on your GPU, and see the hardware counters next to the code.\nWithout a "
+        "GPU it replays "
         "the recorded H100 session from assets/sessions/.",
         "softmaxlab"};
     // Numbers are taken as text and read whole below: CLI11's own check printed "--lesson -1"
@@ -58,6 +60,11 @@ Result<ViewerArgs> parse_viewer_args(int argc, const char* const* argv, std::str
                                            : "unknown device profile '" + id +
                                                  "'; use one of: " + device_profile_ids();
         });
+    app.add_option("--compare", a.compare_path,
+                   "a second session JSON to compare with: drawn dashed on the charts that "
+                   "compare (" +
+                       chart::chart_kind_ids(", ", true) +
+                       ") and as extra rows in the Metrics table");
     app.add_option("--code", a.code_tab, "open the Source panel on this tab")
         ->check(CLI::IsMember({"cuda", "ptx", "sass"}));
     CLI::Option* shot =

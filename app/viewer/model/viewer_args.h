@@ -1,6 +1,7 @@
 // The viewer's command line. Parsed into plain data so it can be tested without a window.
 //
-//   softmaxlab [--lesson K] [--lang en|zh] [--theme dark|light] [--session S.json] [--code ptx]
+//   softmaxlab [--lesson K] [--lang en|zh] [--theme dark|light] [--session S.json]
+//              [--compare B.json] [--device-profile ID] [--code ptx]
 //              [--screenshot out.png [--frames N] [--size WxH] [--dialog open|save|export]]
 //
 // Every number is read whole (core/common/parse_number.h): "--lesson -1" and "--lesson abc" are
@@ -19,6 +20,7 @@ struct ViewerArgs {
     std::string theme;         // "" = from settings
     std::string session_path;  // "" = live device, else the newest recorded session
     std::string device_profile;  // "" = this GPU; else a kernels/device_profiles.h id
+    std::string compare_path;  // "" = none, else a second session to compare with
     std::string code_tab;      // "cuda" | "ptx" | "sass": the Source panel's tab at start
     std::string screenshot;    // non-empty: render `frames` frames, save a PNG, exit
     int frames = 4;

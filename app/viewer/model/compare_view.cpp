@@ -1,0 +1,68 @@
+// The compare view's logic. See compare_view.h.
+#include "app/viewer/model/compare_view.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "app/viewer/model/format.h"
+#include "core/chart/chart_build.h"
+#include "core/chart/session_compare.h"
+
+namespace sml::viewer {
+
+Result<ComparedSession> load_compared_session(const std::string& path, const Session& open,
+                                              const std::string& dtype) {
+    Result<Session> s = load_session(path);
+    if (!s) return s.error();
+    const Status comparable = chart::check_comparable(open, *s, dtype);
+    if (!comparable) return comparable.error();
+    return ComparedSession{std::move(*s), path};
+}
+
+std::vector<const chart::ChartKind*> viewer_chart_kinds() {
+    std::vector<const chart::ChartKind*> out;
+    for (const chart::ChartKind& k : chart::chart_kinds())
+        if (k.source == chart::ChartSource::session) out.push_back(&k);
+    return out;
+}
+
+chart::ChartInput chart_input(const chart::ChartKind& kind, const Session& open,
+                              const ComparedSession* compared, const std::string& dtype) {
+    chart::ChartInput in;
+    in.session = &open;
+    if (compared && kind.compares && chart::check_comparable(open, compared->session, dtype))
+        in.compare = &compared->session;
+    return in;
+}
+
+std::string compare_note(const Session& open, const ComparedSession* compared,
+                         const std::string& dtype, int64_t cols) {
+    if (!compared) return "";
+    const chart::SessionLabels names = chart::compare_labels(open, compared->session);
+    const Status comparable = chart::check_comparable(open, compared->session, dtype);
+    if (!comparable) return "Not compared here: " + comparable.error().message;
+    std::string note = "Comparing " + names.first + " (solid) with " + names.second +
+                       " (dashed, hollow markers; its copy " +
+                       format_gbps(compared->session.device.copy_gbps) +
+                       "): " + std::filesystem::path(compared->path).filename().string();
+    const std::vector<int64_t> theirs = chart::available_cols(compared->session, dtype);
+    if (std::find(theirs.begin(), theirs.end(), cols) == theirs.end())
+        note += "; " + names.second + " has no " + dtype + " point at N = " + format_cols(cols) +
+                " (the two share " +
+                std::to_string(chart::shared_cols(open, compared->session, dtype).size()) + " N)";
+    return note;
+}
+
+std::string chart_compare_note(const chart::ChartKind& kind, const ComparedSession* compared) {
+    if (!compared || kind.compares) return "";
+    std::vector<std::string> names;
+    for (const chart::ChartKind* k : viewer_chart_kinds())
+        if (k->compares) names.push_back(k->short_label);
+    std::string list;
+    for (size_t i = 0; i < names.size(); ++i)
+        list += (i == 0 ? "" : (i + 1 == names.size() ? " and " : ", ")) + names[i];
+    return "This chart shows the open session only; the " + list +
+           " charts draw the compared one too.";
+}
+
+}  // namespace sml::viewer
