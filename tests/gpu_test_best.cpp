@@ -1,4 +1,4 @@
-// `best` (kernels/best_softmax.cu) against the float64 reference, for every dtype and N from 1 to
+// `best` (kernels/best_softmax.cu, kernels/best/) against the float64 reference, for every dtype and N from 1 to
 // 2^20, through the registry exactly as the CLI runs it; then every one of its paths forced on
 // the same inputs, so a path the dispatcher does not pick on this GPU is still checked.
 //
@@ -89,7 +89,8 @@ void check_case(DType dtype, int64_t rows, int64_t cols, int64_t in_stride, int6
                              std::to_string(in_stride) + "/" + std::to_string(out_stride) +
                              " offsets " + std::to_string(in_offset) + "/" +
                              std::to_string(out_offset) +
-                             (config ? " forced " + config->describe() : " (registry plan)");
+                             (config ? " forced " + config->describe() + " {" + config->fields() + "}"
+                                    : " (registry plan)");
     SCOPED_TRACE(what);
     const int es = dtype_size(dtype);
     const HostInput h = make_input(dtype, rows, cols, in_stride, unsigned(cols * 7 + rows));
