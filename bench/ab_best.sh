@@ -4,10 +4,12 @@
 # (A, B, A, B), so machine-to-machine differences (about 1% across the device pool) drop out of
 # the comparison. Tune-7's calls 9-10 were run this way.
 #
-# A version is a folder holding its kernels/ and bench/best_capi.cu (the C entry point it was
-# written for). The GPU machine's checkout may not hold your commits, so put the old version in
-# the working tree first, e.g.
-#     mkdir -p bench/ab_old && git archive fd7fc8f kernels bench/best_capi.cu | tar -x -C bench/ab_old
+# A version is a folder holding its kernels/, its common/ (where it has one) and the C entry
+# point written for it, bench/best_capi.cu. The GPU machine's checkout may not hold your commits,
+# so put the old version in the working tree first, e.g.
+#     mkdir -p bench/ab_old
+#     git archive C kernels common bench/best_capi.cu | tar -x -C bench/ab_old
+# (leave out `common` for a commit before it existed).
 # Versions from before best's machinery moved to kernels/best/ build too; their library reports
 # no configuration fields, so only "auto" (the default AB_ONLY) runs on them.
 # Usage: bash bench/ab_best.sh OLD_ROOT [NEW_ROOT] [ROUNDS]

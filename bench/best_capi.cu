@@ -10,12 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "kernels/best_launch.h"
 #include "kernels/best_softmax.h"
-#include "kernels/kernel_api.h"
-
-namespace sml {
-KernelInfo best_kernel_info();
-}
+#include "kernels/launch.h"
 
 namespace {
 
@@ -90,11 +87,10 @@ int sml_best_softmax(const void* in, void* out, long long rows, long long cols, 
     const std::string key = cache_key(in, out, rows, cols, dtype, "auto");
     if (cache.key != key) {
         sml::LaunchArgs a = make_args(in, out, rows, cols, dtype);
-        a.workspace = workspace(sml::best::registry_workspace_bytes(a.problem));
+        a.workspace = workspace(sml::best::registry_workspace_bytes(a.problem, a.limits));
         cache.key.clear();
         cache.steps.clear();
-        if (cudaError_t e = sml::best_kernel_info().plan(a, &cache.steps); e != cudaSuccess)
-            return e;
+        if (int e = sml::best::plan(a, &cache.steps); e != cudaSuccess) return e;
         cache.key = key;
     }
     return launch(cache.steps);

@@ -3,22 +3,29 @@
 # bench/peers.py loads with ctypes. For Hopper (sm_90). Run from the repository root.
 # Usage: bash bench/build_libsmlbest.sh [OUTPUT] [ROOT]
 #   OUTPUT defaults to /tmp/libsmlbest.so. ROOT (default .) is the tree to build from: another
-#   version of best for bench/ab_best.sh, as a folder holding its kernels/ and bench/best_capi.cu.
-# The units compile in parallel (kernels/best/ holds one per path), then link into one library.
+#   version of best for bench/ab_best.sh, as a folder holding its kernels/ (and common/, where
+#   that version has it) and bench/best_capi.cu.
+# Every unit of kernels/ (best's in kernels/best/, the launch and registry code the entry point
+# reads the GPU's limits with) compiles in parallel, then they link into one library.
 set -o pipefail
 OUTPUT=${1:-/tmp/libsmlbest.so}
 ROOT=${2:-.}
-SOURCES=(bench/best_capi.cu kernels/best_softmax.cu kernels/device_limits.cu)
-for f in "$ROOT"/kernels/best/*.cu; do  # absent in versions from before the split
-    [ -f "$f" ] && SOURCES+=("${f#"$ROOT"/}")
+SOURCES=(bench/best_capi.cu)
+for f in "$ROOT"/kernels/*.cu "$ROOT"/kernels/*.cpp "$ROOT"/kernels/best/*.cu; do
+    [ -f "$f" ] && SOURCES+=("${f#"$ROOT"/}")  # kernels/best/ is absent in older versions
 done
 OBJ=$(mktemp -d)
 trap 'rm -rf "$OBJ"' EXIT
 pids=()
 for src in "${SOURCES[@]}"; do
     obj="$OBJ/$(echo "$src" | tr / _).o"
-    nvcc -O3 -arch=sm_90 -std=c++17 --expt-relaxed-constexpr -lineinfo -Xcompiler -fPIC \
-        -I"$ROOT" -c "$ROOT/$src" -o "$obj" &
+    if [[ $src == *.cpp ]]; then
+        g++ -O3 -std=c++20 -fPIC -DSML_HAVE_CUDA=1 -I"$ROOT" -I/usr/local/cuda/include \
+            -c "$ROOT/$src" -o "$obj" &
+    else
+        nvcc -O3 -arch=sm_90 -std=c++17 --expt-relaxed-constexpr -lineinfo -Xcompiler -fPIC \
+            -DSML_HAVE_CUDA=1 -I"$ROOT" -c "$ROOT/$src" -o "$obj" &
+    fi
     pids+=($!)
 done
 status=0

@@ -65,15 +65,16 @@
 //   shapes.h       shape arithmetic shared by this file and the kernels
 // What each choice was measured against, and what was tried and not kept: docs/best-tuning.md.
 //
-// Valid N: any N >= 1, every dtype. Without clusters (compute capability < 9) one block of up
-//   to 1024 threads holds 32768 fp32 values and the two-pass path runs one block per row beyond.
+// Valid N: any N >= 1, every dtype. Without clusters (a GPU before Hopper, or code built for
+//   one) one block of up to 1024 threads holds 32768 fp32 values and the two-pass path runs one
+//   block per row beyond.
 // DRAM traffic: MN read and MN written wherever the row fits on chip (up to 1081344 fp32 values
 //   on 132 SMs); 2MN read and MN written beyond, the second read partly from L2.
 // Special values follow torch.softmax: a row of all -inf gives NaN; a NaN anywhere in a row
 //   makes that row NaN.
 //
-// This file is plain C++ (no device code, no CUDA calls): the choice and the traffic model are
-// functions of the problem and the device's limits alone.
+// This file is plain C++ (no device code, no CUDA calls): the choice is a function of the problem
+// and the device's limits alone, and builds without the CUDA toolkit.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -91,7 +92,7 @@ Config two_pass_for(int64_t packs, const DeviceLimits& limits) {
     Config c;
     c.path = Config::Path::kTwoPass;
     c.cluster =
-        static_cast<int>(std::min<int64_t>(limits.cc_major >= 9 ? 16 : 1, (packs + 8191) / 8192));
+        static_cast<int>(std::min<int64_t>(limits.has_clusters() ? 16 : 1, (packs + 8191) / 8192));
     c.threads = 1024;
     c.l2 = Config::kL2Policy;
     return c;
@@ -177,8 +178,8 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     // GPU to ask, 64 registers a thread: the kernel's launch bounds (1024) cap it there.
     const int per_thread = 8;
     c.packs = per_thread;
-    const int portable = limits.cc_major >= 9 ? 8 : 1;
-    const int largest = limits.cc_major >= 9 ? 16 : 1;
+    const int portable = limits.has_clusters() ? 8 : 1;
+    const int largest = limits.has_clusters() ? 16 : 1;
     int best_blocks = 0;
     for (int cl = 2; cl <= portable; ++cl) {
         Config b = c;
@@ -208,7 +209,7 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     const bool whole = aligned && cols % vec == 0;
     const Config grid = grid_for(cols, vec, whole, limits);
     const bool grid_fits =
-        limits.cc_major >= 9 && grid.threads <= grid_max_threads(grid.packs, /*wide=*/!whole);
+        limits.has_clusters() && grid.threads <= grid_max_threads(grid.packs, /*wide=*/!whole);
     const bool grid_wins = whole && grid_fits && grid.teams == 2 && grid.threads >= 256;
     if (largest > portable && !grid_wins) {
         Config s = c;
@@ -242,42 +243,33 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
 }
 // @endregion choose-path
 
-Traffic traffic(const SoftmaxProblem& p, const Config& c) {
-    const double bytes = static_cast<double>(p.rows) * p.cols * dtype_size(p.dtype);
-    const int reads = c.path == Config::Path::kTwoPass ? 2 : 1;
-    Traffic t;
-    t.dram_read_bytes = reads * bytes;
-    t.dram_write_bytes = bytes;
-    t.global_load_bytes = reads * bytes;
-    t.global_store_bytes = bytes;
-    t.read_formula =
-        reads == 2 ? "2MN elements (row too long for on-chip: read twice)" : "MN elements";
-    t.write_formula = "MN elements";
-    return t;
-}
-
 size_t workspace_bytes(const SoftmaxProblem& problem, const Config& config) {
     if (config.path != Config::Path::kGrid) return 0;
     return static_cast<size_t>(problem.rows) * static_cast<size_t>(config.cluster) *
            sizeof(uint64_t);
 }
 
-// choose() for buffers from cudaMalloc (256-byte aligned): rows are aligned where the strides
-// are whole packs.
-static Config choose_for(const SoftmaxProblem& p, const DeviceLimits& limits) {
+// The configuration the registry's `best` runs for p on a device with `limits`. Where the limits
+// were read from a GPU, the launch's own choice (with the occupancy calculator and the launch's
+// fallbacks); else choose() for buffers from cudaMalloc (256-byte aligned), whose rows are
+// aligned where the strides are whole packs.
+static Config registry_config(const SoftmaxProblem& p, const DeviceLimits& limits) {
+#if SML_HAVE_CUDA
+    if (limits.from_device) return launch_config(p, limits);
+#endif
     const int vec = vec_of(p.dtype);
     const bool aligned = p.in_stride % vec == 0 && p.out_stride % vec == 0;
     return choose(p.cols, p.dtype, aligned, limits);
 }
 
-Traffic predict(const SoftmaxProblem& problem, const DeviceLimits& limits) {
-    return traffic(problem, choose_for(problem, limits));
+size_t registry_workspace_bytes(const SoftmaxProblem& p, const DeviceLimits& limits) {
+    return workspace_bytes(p, registry_config(p, limits));
 }
 
-// Without the occupancy calculator, choose() counts a stash block's shared memory generously, so
-// where the launch would take the grid for lack of room for the stash, this takes it too.
-size_t workspace_bytes_for(const SoftmaxProblem& problem, const DeviceLimits& limits) {
-    return workspace_bytes(problem, choose_for(problem, limits));
+// The traffic model itself is in kernels/registry.cpp: MN read and MN written, 2MN read on the
+// two-pass path.
+bool reads_twice(const SoftmaxProblem& p, const DeviceLimits& limits) {
+    return registry_config(p, limits).path == Config::Path::kTwoPass;
 }
 
 std::string Config::describe() const {
@@ -313,30 +305,4 @@ std::string Config::fields() const {
 }
 
 }  // namespace best
-
-static int64_t best_max_cols(const DeviceLimits&, DType) {
-    return kUnlimitedCols;
-}
-
-// The registry entry. Its plan, workspace and predict are in kernels/best/launch.cu: they ask the
-// current GPU for its limits and occupancy.
-KernelInfo best_kernel_info() {
-    return KernelInfo{
-        "best",
-        "Best path: dispatch by N",
-        "kernels/best_softmax.cu",
-        8,
-        "Picks a sub-warp, cluster (DSMEM), grid or two-pass kernel by N, with 16-byte I/O and "
-        "fp16/bf16",
-        kAllDTypes,
-        1,
-        best_max_cols,
-        "no limit: rows too long for the whole GPU's registers take the two-pass path",
-        {"auto"},
-        best::registry_workspace_bytes,
-        best::plan,
-        best::registry_predict,
-    };
-}
-
 }  // namespace sml

@@ -102,33 +102,25 @@ using ResidentBlocks = std::function<int(const Config&)>;
 Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limits,
               const ResidentBlocks& resident = nullptr);
 
-// The DRAM traffic of a configuration: one read and one write of the tensor, two reads on the
-// two-pass path.
-Traffic traffic(const SoftmaxProblem& problem, const Config& config);
-
 // Device memory a configuration needs besides input and output: the grid path's slots, one
 // 8-byte (max, sum) per row and block; 0 for every other path.
 size_t workspace_bytes(const SoftmaxProblem& problem, const Config& config);
 
-// The traffic and the workspace of choose()'s configuration on a device with `limits`, for
-// cudaMalloc-aligned buffers. Pure functions: they never ask the current GPU.
-Traffic predict(const SoftmaxProblem& problem, const DeviceLimits& limits);
-size_t workspace_bytes_for(const SoftmaxProblem& problem, const DeviceLimits& limits);
+// What the registry's `best` needs to know without launching (kernels/registry.cpp), for the
+// configuration it runs on a device with `limits` and cudaMalloc-aligned buffers: choose()'s,
+// or, where the limits were read from a GPU, the launch's own (occupancy, fallbacks).
+// workspace_bytes for that configuration:
+size_t registry_workspace_bytes(const SoftmaxProblem& problem, const DeviceLimits& limits);
+// True where that configuration reads each row twice (the two-pass path):
+bool reads_twice(const SoftmaxProblem& problem, const DeviceLimits& limits);
 
-// The rest needs a GPU (kernels/best/launch.cu).
+// The rest is CUDA code (kernels/best/launch.cu), built with the toolkit only.
 
-// The configuration the registry's `best` runs for these arguments: choose() with the GPU's
-// occupancy, and two passes where this GPU cannot schedule the chosen cluster.
-Config plan_config(const LaunchArgs& args);
+// The configuration plan_config() takes for `problem` on the current GPU, whose `limits` these
+// are, with cudaMalloc-aligned buffers.
+Config launch_config(const SoftmaxProblem& problem, const DeviceLimits& limits);
 
-// Plans the launch for an explicit configuration (the tuning harness compares several).
-// The grid path needs args.workspace of workspace_bytes(args.problem, config) bytes.
-cudaError_t plan_with(const LaunchArgs& args, const Config& config, std::vector<LaunchStep>* steps);
-
-// The registry entry's functions: plan_config()'s launch, and the traffic and the workspace of
-// plan_config()'s configuration on the current device (choose() on H100 values without one).
-cudaError_t plan(const LaunchArgs& args, std::vector<LaunchStep>* steps);
-Traffic registry_predict(const SoftmaxProblem& problem);
-size_t registry_workspace_bytes(const SoftmaxProblem& problem);
+// The registry's plan (kernel_api.h's PlanFn): plan_config's configuration, planned.
+int plan(const LaunchArgs& args, std::vector<LaunchStep>* steps);
 
 }  // namespace sml::best

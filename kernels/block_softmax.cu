@@ -31,9 +31,9 @@
 namespace sml {
 namespace {
 
-constexpr int kThreads = 512;
-constexpr int kMaxValsPerThread = 32;
-constexpr int64_t kMaxCols = int64_t(kThreads) * kMaxValsPerThread;  // 16384
+constexpr int kThreads = shapes::kBlockThreads;                  // 512
+constexpr int kMaxValsPerThread = shapes::kBlockValsPerThread;  // 32
+constexpr int64_t kMaxCols = shapes::kBlockMaxCols;             // 512 x 32 = 16384
 
 // @region block-reduce: level 1 shuffles inside each warp, level 2 through 16 shared partials
 template <class Op>
@@ -147,11 +147,9 @@ BlockKernel pick_kernel(int64_t cols, bool vec4) {
 }
 // @endregion register-budget
 
-int64_t block_max_cols(const DeviceLimits&, DType) {
-    return kMaxCols;
-}
+}  // namespace
 
-cudaError_t block_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
+int block_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
     const SoftmaxProblem& p = a.problem;
     if (p.dtype != DType::f32 || p.rows < 1 || p.cols < 1 || p.cols > kMaxCols)
         return cudaErrorInvalidValue;
@@ -163,34 +161,6 @@ cudaError_t block_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
                                        static_cast<const float*>(a.in), p.in_stride,
                                        static_cast<float*>(a.out), p.out_stride, p.rows, p.cols));
     return cudaSuccess;
-}
-
-Traffic block_predict(const SoftmaxProblem& p) {
-    Traffic t = detail::single_pass_traffic(p, 1, "MN elements");
-    detail::add_row_reductions(&t, p.rows, kThreads);
-    return t;
-}
-
-}  // namespace
-
-KernelInfo block_kernel_info() {
-    return KernelInfo{
-        "block",
-        "One block per row",
-        "kernels/block_softmax.cu",
-        4,
-        "512 threads own a row in registers; warp shuffles, then per-warp partials in shared "
-        "memory",
-        dtype_bit(DType::f32),
-        1,
-        block_max_cols,
-        "the row must fit in one 512-thread block's registers: 512 threads x 32 floats (at most "
-        "128 registers per thread at this block size)",
-        {},
-        nullptr,
-        block_plan,
-        block_predict,
-    };
 }
 
 }  // namespace sml

@@ -36,9 +36,9 @@
 namespace sml {
 namespace {
 
-constexpr int kNumWarps = 8;              // the tutorial's num_warps
-constexpr int kThreads = kNumWarps * 32;  // one "program"
-constexpr int64_t kMaxBlock = 16384;      // 64 register-held floats per thread (99 regs)
+constexpr int kNumWarps = shapes::kFusedWarps;        // 8, the tutorial's num_warps
+constexpr int kThreads = shapes::kFusedThreads;       // 256, one "program"
+constexpr int64_t kMaxBlock = shapes::kFusedMaxBlock;  // 16384: 64 register-held floats a thread
 
 // @region persistent-grid: program i loops over rows i, i+P, i+2P... - not one block per row
 template <int BLOCK>
@@ -132,11 +132,9 @@ int fused_occupancy(FusedKernel kernel, const DeviceLimits& lim) {
 }
 // @endregion occupancy
 
-int64_t fused_max_cols(const DeviceLimits&, DType) {
-    return kMaxBlock;
-}
+}  // namespace
 
-cudaError_t fused_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
+int fused_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
     const SoftmaxProblem& p = a.problem;
     if (p.dtype != DType::f32 || p.rows < 1 || p.cols < 1 || p.cols > kMaxBlock)
         return cudaErrorInvalidValue;
@@ -149,35 +147,6 @@ cudaError_t fused_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
                                        static_cast<const float*>(a.in), p.in_stride,
                                        static_cast<float*>(a.out), p.out_stride, p.rows, p.cols));
     return cudaSuccess;
-}
-
-Traffic fused_predict(const SoftmaxProblem& p) {
-    Traffic t = detail::single_pass_traffic(p, 1, "MN elements");
-    detail::add_row_reductions(&t, p.rows, kThreads);
-    return t;
-}
-
-}  // namespace
-
-KernelInfo fused_kernel_info() {
-    return KernelInfo{
-        "fused",
-        "Fused, the Triton tutorial in CUDA",
-        "kernels/fused_softmax.cu",
-        2,
-        "one launch, the row held on-chip as a next_pow2(N) block, a persistent grid sized by "
-        "occupancy",
-        dtype_bit(DType::f32),
-        1,
-        fused_max_cols,
-        "BLOCK = next_pow2(N) floats live in the registers of 256 threads; 16384 is 64 per "
-        "thread (99 registers); 32768 would take 254 of 255 registers and leave one program per "
-        "SM - the Triton tutorial also fails above 16384 on H100",
-        {},
-        nullptr,
-        fused_plan,
-        fused_predict,
-    };
 }
 
 }  // namespace sml

@@ -1,19 +1,18 @@
-// The contract between one softmax kernel file and the rest of softmaxlab.
+// The contract between the kernels and the rest of softmaxlab. No CUDA in this header: the
+// viewer and the CLI also build without the CUDA toolkit, to replay recorded sessions, and they
+// still list the kernels, their N ranges and their traffic models.
 //
-// A kernel file (kernels/<id>_softmax.cu) does three things and nothing else:
-//   1. defines its __global__ kernels (the code the learner reads in the viewer),
-//   2. defines a `plan` function that turns a problem into an ordered list of LaunchSteps,
-//   3. defines a `predict` function giving the DRAM traffic its algorithm should cause.
-// kernels/registry.cpp lists every kernel exactly once; nothing else in the project keeps a list.
-//
-// Everything here is plain data plus CUDA runtime types, so the CLI, the viewer, the tests and the
-// profiler can all use it without knowing how any kernel works.
+// A kernel is two things:
+//   - kernels/<id>_softmax.cu, the lesson: its __global__ kernels and a `plan` function that
+//     turns a problem into launches (kernels/launch.h, CUDA only);
+//   - one entry in kernels/registry.cpp: its id, title, sources, N range, dtypes, what it needs
+//     from the GPU, its predicted traffic and its plan. That file is the only list of kernels.
+// Launch shapes that both halves depend on (threads per block, the longest row) are in
+// kernels/kernel_shapes.h, so they are written once.
 #pragma once
 
-#include <cuda_runtime.h>
-
+#include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -37,10 +36,11 @@ inline const char* dtype_name(DType t) {
 bool parse_dtype(const std::string& s, DType* out);  // accepts fp32/float32/f32, fp16/half, bf16
 
 // ---------------------------------------------------------------------------------------------
-// The hardware limits a kernel's valid N range depends on. Filled from cudaDeviceProp on a real
-// device; `h100_reference()` gives the H100 SXM values so ranges can be shown and tested on a
-// machine with no GPU.
+// What a GPU offers, as far as the kernels' ranges and paths depend on it. Filled from the
+// device (kernels/device_query.cu), from a named profile of another class of GPU
+// (kernels/device_profiles.cpp), or from `h100_reference()` to show ranges with no GPU.
 struct DeviceLimits {
+    std::string name;  // "NVIDIA H100 80GB HBM3", or a profile's name
     int sm_count = 0;
     int warp_size = 32;
     int regs_per_sm = 0;
@@ -51,12 +51,23 @@ struct DeviceLimits {
     int smem_per_block_optin = 0;  // bytes a block may use after cudaFuncSetAttribute
     int64_t l2_bytes = 0;
     int cc_major = 0, cc_minor = 0;
-    bool from_device = false;  // false: these are the reference values, not a measurement
+    // The architecture the loaded kernel code was compiled for (ptxVersion, e.g. 90 for sm_90
+    // code, 80 when an sm_80 build's PTX is compiled for a newer GPU at load time); 0 = unknown,
+    // taken to match the device; kNoCode = this build holds no code the GPU can run. Hopper
+    // features exist only where both the device and the code have them.
+    static constexpr int kNoCode = -1;
+    int code_arch = 0;
+    bool from_device = false;  // false: reference or profile values, not a measurement
+    std::string profile;       // the profile these limits emulate ("a100"); empty on a real GPU
+
+    int cc() const { return cc_major * 10 + cc_minor; }
+    int arch_of_code() const { return code_arch > 0 ? code_arch : cc(); }
+    // Thread-block clusters and distributed shared memory: compute capability 9.0 and code built
+    // for it.
+    bool has_clusters() const { return cc_major >= 9 && arch_of_code() >= 90; }
 
     static DeviceLimits h100_reference();
 };
-// Reads the limits of `device`; returns false (and leaves *out untouched) if there is no device.
-bool query_device_limits(int device, DeviceLimits* out);
 
 // ---------------------------------------------------------------------------------------------
 // One softmax problem: row-major [rows, cols] in and out, with row strides in elements.
@@ -71,27 +82,6 @@ struct SoftmaxProblem {
         return SoftmaxProblem{rows, cols, cols, cols, t};
     }
     int64_t elements() const { return rows * cols; }
-};
-
-struct LaunchArgs {
-    SoftmaxProblem problem;
-    const void* in = nullptr;
-    void* out = nullptr;
-    void* workspace = nullptr;  // workspace_bytes(problem) bytes, or null when that is 0
-    int variant = 0;            // index into KernelInfo::variants (0 = the default)
-    DeviceLimits limits;        // of the device the launch goes to
-};
-
-// One kernel launch inside a kernel's algorithm. Naive has five; most kernels have one.
-struct LaunchStep {
-    std::string name;            // e.g. "row_max", shown in the naive per-launch breakdown
-    const void* func = nullptr;  // the __global__ function, for cudaFuncGetAttributes / occupancy
-    dim3 grid{1, 1, 1};
-    dim3 block{1, 1, 1};
-    size_t dynamic_smem = 0;  // bytes
-    // Enqueues this launch, after any memset the kernel needs first (best's grid path poisons its
-    // workspace so).
-    std::function<cudaError_t(cudaStream_t)> launch;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -115,26 +105,45 @@ struct Traffic {
 };
 
 // ---------------------------------------------------------------------------------------------
-// A registry entry. See kernels/registry.cpp.
+// What a kernel needs from the GPU before it can run at all. Finer limits (shared memory for a
+// given N, clusters for one of best's paths) are in the kernel's max_cols and plan.
+struct KernelNeeds {
+    int min_cc = 75;  // compute capability x 10; 75 (Turing) is the oldest CUDA 13 builds for
+    const char* why = "";  // shown when a GPU is older than min_cc
+};
+
+// Launch planning lives in kernels/launch.h (it needs the CUDA runtime); here it is only named.
+struct LaunchArgs;
+struct LaunchStep;
+// Builds the launches for `args` into *steps; returns a cudaError_t value (0 is success). May
+// call cudaFuncSetAttribute (shared-memory opt-in) and the occupancy API; never launches.
+using PlanFn = int (*)(const LaunchArgs& args, std::vector<LaunchStep>* steps);
+
+// ---------------------------------------------------------------------------------------------
+// A registry entry (kernels/registry.cpp), filled by named fields.
 constexpr int64_t kUnlimitedCols = std::numeric_limits<int64_t>::max();
 
 struct KernelInfo {
-    const char* id;       // stable name used on the command line, in sessions and lessons
-    const char* title;    // "One warp per row"
-    const char* source;   // path from the repo root, e.g. "kernels/warp_softmax.cu"
-    int lesson_step;      // the lesson that introduces it (1..6; 8 for best)
-    const char* summary;  // one sentence: what it teaches
-    uint32_t dtypes;      // dtype_bit mask
-    int64_t min_cols;
+    const char* id = "";     // stable name used on the command line, in sessions and lessons
+    const char* title = "";  // "One warp per row"
+    // Files from the repo root; the first is the lesson a learner reads, the rest hold the
+    // machinery it uses (best's paths). Lesson anchors resolve against all of them.
+    std::vector<const char*> sources;
+    const char* summary = "";  // one sentence: what it teaches
+    uint32_t dtypes = dtype_bit(DType::f32);
+    int64_t min_cols = 1;
     // Largest N this kernel supports on a device with `limits`, and why it stops there.
-    int64_t (*max_cols)(const DeviceLimits& limits, DType dtype);
-    const char* limit_reason;  // e.g. "the row must fit in one warp's registers (32 lanes x 32)"
+    int64_t (*max_cols)(const DeviceLimits& limits, DType dtype) = nullptr;
+    const char* limit_reason = "";
     std::vector<std::string> variants;  // e.g. smem: {"conflict-free", "bank-conflicted"}
-    size_t (*workspace_bytes)(const SoftmaxProblem& p);  // may be null: no workspace
-    // Builds the launches for `args`. May call cudaFuncSetAttribute (smem opt-in) and the
-    // occupancy API; never launches. Returns the first CUDA error it hits.
-    cudaError_t (*plan)(const LaunchArgs& args, std::vector<LaunchStep>* steps);
-    Traffic (*predict)(const SoftmaxProblem& p);
+    KernelNeeds needs;
+    // The DRAM (and shared-memory) traffic the algorithm should cause on a device with `limits`.
+    Traffic (*predict)(const SoftmaxProblem& p, const DeviceLimits& limits) = nullptr;
+    // Device memory the kernel needs besides input and output; null: none.
+    size_t (*workspace_bytes)(const SoftmaxProblem& p, const DeviceLimits& limits) = nullptr;
+    PlanFn plan = nullptr;  // null in a build without the CUDA toolkit
+
+    const char* lesson_source() const { return sources.empty() ? "" : sources.front(); }
 };
 
 }  // namespace sml

@@ -32,7 +32,7 @@
 namespace sml {
 namespace {
 
-constexpr int kThreads = 256;
+constexpr int kThreads = shapes::kNaiveThreads;  // 256
 
 // @region row-max: launch 1 of 5 - one block per row reduces the row to its max and writes M floats
 __global__ void row_max_kernel(const float* in, int64_t in_stride, int64_t rows, int64_t cols,
@@ -91,16 +91,10 @@ __global__ void divide_kernel(const float* tmp, const float* row_sum, float* out
 }
 // @endregion divide
 
-int64_t naive_max_cols(const DeviceLimits&, DType) {
-    return kUnlimitedCols;
-}
-
-size_t naive_workspace(const SoftmaxProblem& p) {
-    return static_cast<size_t>(p.rows * p.cols + 2 * p.rows) * sizeof(float);
-}
+}  // namespace
 
 // @region plan-five-launches: the host side - five launches chained through a DRAM workspace
-cudaError_t naive_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
+int naive_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
     const SoftmaxProblem& p = a.problem;
     if (p.dtype != DType::f32 || p.rows < 1 || p.cols < 1 || a.workspace == nullptr)
         return cudaErrorInvalidValue;
@@ -131,47 +125,5 @@ cudaError_t naive_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
     return cudaSuccess;
 }
 // @endregion plan-five-launches
-
-Traffic naive_predict(const SoftmaxProblem& p) {
-    const double mn = double(p.rows) * double(p.cols), m = double(p.rows);
-    const double b = dtype_size(p.dtype);
-    Traffic t;
-    t.steps = {
-        {"row_max", mn * b, m * b}, {"subtract", (mn + m) * b, mn * b}, {"exp", mn * b, mn * b},
-        {"row_sum", mn * b, m * b}, {"divide", (mn + m) * b, mn * b},
-    };
-    for (const StepTraffic& s : t.steps) {
-        t.dram_read_bytes += s.dram_read_bytes;
-        t.dram_write_bytes += s.dram_write_bytes;
-    }
-    // What the loads request: subtract and divide fetch the row's max/sum once per element
-    // (those hit L1/L2, so DRAM sees them once per row).
-    t.global_load_bytes = (5 * mn + 2 * mn) * b;
-    t.global_store_bytes = t.dram_write_bytes;
-    detail::add_row_reductions(&t, p.rows, kThreads);  // row_max and row_sum
-    t.read_formula = "5MN + 2M elements";
-    t.write_formula = "3MN + 2M elements";
-    return t;
-}
-
-}  // namespace
-
-KernelInfo naive_kernel_info() {
-    return KernelInfo{
-        "naive",
-        "Five launches, like PyTorch eager",
-        "kernels/naive_softmax.cu",
-        1,
-        "max, subtract, exp, sum and divide as five kernels, each round-tripping through DRAM",
-        dtype_bit(DType::f32),
-        1,
-        naive_max_cols,
-        "no limit: every launch streams the row from global memory",
-        {},
-        naive_workspace,
-        naive_plan,
-        naive_predict,
-    };
-}
 
 }  // namespace sml

@@ -43,7 +43,6 @@
 namespace sml {
 namespace {
 
-constexpr int kMaxThreads = 512;
 
 struct MaxSum {
     float m;  // running max
@@ -99,7 +98,7 @@ struct alignas(sizeof(T) * kVec) Bundle {
 };
 
 template <class T, int kVec>
-__global__ void __launch_bounds__(kMaxThreads)
+__global__ void __launch_bounds__(shapes::kOnlineMaxThreads)
     online_softmax_kernel(const T* in, int64_t in_stride, T* out, int64_t out_stride, int64_t rows,
                           int64_t cols) {
     using B = Bundle<T, kVec>;
@@ -143,20 +142,13 @@ int bundle_width(const SoftmaxProblem& p, const void* in, const void* out) {
     return ok ? kVec : 1;
 }
 
-// About four bundles per thread: short rows get one warp, rows of 8192+ bundles get 512 threads.
-int threads_for(int64_t cols, int vec) {
-    const int64_t bundles = detail::ceil_div(cols, vec);
-    return int(
-        std::clamp<int64_t>(detail::next_pow2(detail::ceil_div(bundles, 4)), 32, kMaxThreads));
-}
-
 template <class T>
 LaunchStep online_step(const LaunchArgs& a, const DeviceLimits& lim) {
     const SoftmaxProblem& p = a.problem;
     constexpr int kVec = 16 / sizeof(T);
     const int vec = bundle_width<T>(p, a.in, a.out);
     auto* kernel = vec == kVec ? online_softmax_kernel<T, kVec> : online_softmax_kernel<T, 1>;
-    const int threads = threads_for(p.cols, vec);
+    const int threads = shapes::online_threads(p.cols, vec);  // about 4 bundles a thread
     const unsigned grid =
         detail::persistent_grid(reinterpret_cast<const void*>(kernel), threads, 0, lim, p.rows);
     return detail::make_step("online", kernel, dim3(grid), dim3(threads), 0,
@@ -164,11 +156,9 @@ LaunchStep online_step(const LaunchArgs& a, const DeviceLimits& lim) {
                              p.out_stride, p.rows, p.cols);
 }
 
-int64_t online_max_cols(const DeviceLimits&, DType) {
-    return kUnlimitedCols;
-}
+}  // namespace
 
-cudaError_t online_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
+int online_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
     const SoftmaxProblem& p = a.problem;
     if (p.rows < 1 || p.cols < 1) return cudaErrorInvalidValue;
     const DeviceLimits lim = detail::effective_limits(a.limits);
@@ -186,36 +176,6 @@ cudaError_t online_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
             return cudaErrorInvalidValue;
     }
     return cudaSuccess;
-}
-
-Traffic online_predict(const SoftmaxProblem& p) {
-    Traffic t = detail::single_pass_traffic(p, 2, "2MN elements");
-    const int vec = p.cols % (16 / dtype_size(p.dtype)) == 0 ? 16 / dtype_size(p.dtype) : 1;
-    const int threads = threads_for(p.cols, vec);  // assumes aligned rows when N allows it
-    // block_merge moves (m, s) pairs: 8 bytes where a scalar reduction moves 4.
-    detail::add_row_reductions(&t, p.rows, threads);
-    return t;
-}
-
-}  // namespace
-
-KernelInfo online_kernel_info() {
-    return KernelInfo{
-        "online",
-        "Online softmax (running max and rescaled sum)",
-        "kernels/online_softmax.cu",
-        6,
-        "one pass keeps a running max and a rescaled sum, a second pass writes; any N, fp32, "
-        "fp16 and bf16",
-        kAllDTypes,
-        1,
-        online_max_cols,
-        "no limit: the row is streamed twice and never held on chip",
-        {},
-        nullptr,
-        online_plan,
-        online_predict,
-    };
 }
 
 }  // namespace sml

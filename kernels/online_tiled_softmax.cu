@@ -35,7 +35,7 @@
 namespace sml {
 namespace {
 
-constexpr int kTile = 32;  // TILE x TILE = 1024 threads: 32 rows x 32 columns per step
+constexpr int kTile = shapes::kTile;  // TILE x TILE = 1024 threads: 32 rows x 32 columns per step
 
 struct MaxSum {
     float m, s;
@@ -101,11 +101,9 @@ __global__ void __launch_bounds__(kTile* kTile)
     }
 }
 
-int64_t tiled_max_cols(const DeviceLimits&, DType) {
-    return kUnlimitedCols;
-}
+}  // namespace
 
-cudaError_t tiled_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
+int online_tiled_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
     const SoftmaxProblem& p = a.problem;
     if (p.dtype != DType::f32 || p.rows < 1 || p.cols < 1) return cudaErrorInvalidValue;
     const DeviceLimits lim = detail::effective_limits(a.limits);
@@ -117,37 +115,6 @@ cudaError_t tiled_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
                                        p.in_stride, static_cast<float*>(a.out), p.out_stride,
                                        p.rows, p.cols));
     return cudaSuccess;
-}
-
-Traffic tiled_predict(const SoftmaxProblem& p) {
-    Traffic t = detail::single_pass_traffic(p, 2, "2MN elements");
-    // Per row and column tile: TILE leaf stores, then TILE-1 merges that each load 2 pairs and
-    // store 1, then thread 0 loads the tile result. A pair is 8 bytes.
-    const double tiles = double(p.rows) * double(detail::ceil_div(p.cols, kTile));
-    t.smem_store_bytes = tiles * 8.0 * (kTile + (kTile - 1));
-    t.smem_load_bytes = tiles * 8.0 * (2 * (kTile - 1) + 1);
-    return t;
-}
-
-}  // namespace
-
-KernelInfo online_tiled_kernel_info() {
-    return KernelInfo{
-        "online_tiled",
-        "Online softmax, 2-D tiles (FlashAttention form)",
-        "kernels/online_tiled_softmax.cu",
-        6,
-        "TILE x TILE blocks reduce each column tile to (max, sum) in one tree and merge it into a "
-        "running pair",
-        dtype_bit(DType::f32),
-        1,
-        tiled_max_cols,
-        "no limit: the row is streamed tile by tile and never held on chip",
-        {},
-        nullptr,
-        tiled_plan,
-        tiled_predict,
-    };
 }
 
 }  // namespace sml

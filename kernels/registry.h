@@ -2,14 +2,15 @@
 //
 // The CLI, the viewer, the lessons, the charts and the tests all iterate over `registry()`.
 // To add a kernel: write kernels/<id>_softmax.cu (see kernel_api.h) and add one entry in
-// kernels/registry.cpp. Nothing else needs to change.
+// kernels/registry.cpp. Nothing else needs to change. No CUDA here; launching is in
+// kernels/launch_checked.h.
 #pragma once
 
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "core/common/result.h"
+#include "common/result.h"
 #include "kernels/kernel_api.h"
 
 namespace sml {
@@ -23,18 +24,15 @@ const KernelInfo* find_kernel(std::string_view id);
 // Ids joined with ", " (for error messages and --help).
 std::string kernel_ids();
 
-// Checks dtype, rows, cols and strides against the kernel's range on `limits`. The error names
-// the kernel, its limit, why the limit exists, and which kernels can run this N instead.
+// Checks the GPU's compute capability, dtype, rows, cols and strides against the kernel's needs
+// and range on `limits`. The error names the kernel, the GPU, the limit and why it exists, and
+// which kernels can run this problem instead.
 Status check_problem(const KernelInfo& k, const SoftmaxProblem& p, const DeviceLimits& limits);
 
 // Kernels whose range contains p.cols for this dtype.
 std::vector<const KernelInfo*> kernels_for(const SoftmaxProblem& p, const DeviceLimits& limits);
 
-// Plans and enqueues every step of `k` on `stream` (no synchronisation).
-cudaError_t launch_all(const KernelInfo& k, const LaunchArgs& args, cudaStream_t stream);
-
-// check_problem, then launch_all: a problem outside the kernel's range returns check_problem's
-// Error and launches nothing; a CUDA failure comes back as an Error naming the kernel.
-Status launch_checked(const KernelInfo& k, const LaunchArgs& args, cudaStream_t stream);
+// "NVIDIA H100 80GB HBM3 (compute capability 9.0)", for messages.
+std::string device_label(const DeviceLimits& limits);
 
 }  // namespace sml

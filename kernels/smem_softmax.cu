@@ -41,8 +41,7 @@
 namespace sml {
 namespace {
 
-constexpr int kThreads = 512;
-constexpr int kScratchBytes = 512;  // static smem of the two block_allreduce calls (272 on sm_90)
+constexpr int kThreads = shapes::kSmemThreads;  // 512
 
 // @region smem-layout: where element k of pack p lives - transposed (conflict-free) or mirrored
 template <int kPack, bool kConflictFree>
@@ -121,15 +120,13 @@ __global__ void __launch_bounds__(kThreads)
 
 using SmemKernel = void (*)(const float*, int64_t, float*, int64_t, int64_t, int64_t);
 
-int64_t smem_max_cols(const DeviceLimits& lim, DType) {
-    return std::max<int64_t>(0, (int64_t(lim.smem_per_block_optin) - kScratchBytes) / 4);
-}
+}  // namespace
 
 // @region smem-opt-in: more than 48 KB of dynamic shared memory needs an explicit opt-in
-cudaError_t smem_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
+int smem_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
     const SoftmaxProblem& p = a.problem;
     const DeviceLimits lim = detail::effective_limits(a.limits);
-    if (p.dtype != DType::f32 || p.rows < 1 || p.cols < 1 || p.cols > smem_max_cols(lim, p.dtype))
+    if (p.dtype != DType::f32 || p.rows < 1 || p.cols < 1 || p.cols > shapes::smem_max_cols(lim.smem_per_block_optin))
         return cudaErrorInvalidValue;
     const bool vec4 = detail::float4_ok(p, a.in, a.out);
     const bool conflict_free = a.variant != 1;
@@ -150,36 +147,5 @@ cudaError_t smem_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
     return cudaSuccess;
 }
 // @endregion smem-opt-in
-
-Traffic smem_predict(const SoftmaxProblem& p) {
-    Traffic t = detail::single_pass_traffic(p, 1, "MN elements");
-    const double mn = double(p.rows) * double(p.cols);
-    t.smem_store_bytes = 2 * mn * 4;
-    t.smem_load_bytes = 2 * mn * 4;
-    detail::add_row_reductions(&t, p.rows, kThreads);
-    return t;
-}
-
-}  // namespace
-
-KernelInfo smem_kernel_info() {
-    return KernelInfo{
-        "smem",
-        "Row cached in shared memory",
-        "kernels/smem_softmax.cu",
-        5,
-        "the row is read once into dynamic shared memory, laid out so a warp never hits a bank "
-        "twice",
-        dtype_bit(DType::f32),
-        1,
-        smem_max_cols,
-        "the whole row must fit in one block's opt-in shared memory (227 KB on H100, minus the "
-        "reduction scratch)",
-        {"conflict-free", "bank-conflicted"},
-        nullptr,
-        smem_plan,
-        smem_predict,
-    };
-}
 
 }  // namespace sml

@@ -13,21 +13,15 @@
 #include <string>
 #include <utility>
 
-#include "kernels/kernel_api.h"
+#include "kernels/kernel_shapes.h"
+#include "kernels/launch.h"
 
 namespace sml::detail {
 
 // ---------------------------------------------------------------------------------------------
 // Host-side sizes.
-inline int64_t ceil_div(int64_t a, int64_t b) {
-    return (a + b - 1) / b;
-}
-
-inline int64_t next_pow2(int64_t n) {
-    int64_t p = 1;
-    while (p < n) p <<= 1;
-    return p;
-}
+using shapes::ceil_div;
+using shapes::next_pow2;
 
 // The limits a plan should size its grid with. Callers normally pass the launch device's limits;
 // when they left them empty (sm_count == 0) we read the current device rather than guess.
@@ -79,36 +73,6 @@ LaunchStep make_step(std::string name, void (*kernel)(KArgs...), dim3 grid, dim3
 inline bool float4_ok(const SoftmaxProblem& p, const void* in, const void* out) {
     return p.cols % 4 == 0 && p.in_stride % 4 == 0 && p.out_stride % 4 == 0 &&
            reinterpret_cast<uintptr_t>(in) % 16 == 0 && reinterpret_cast<uintptr_t>(out) % 16 == 0;
-}
-
-// Shared-memory bytes that one block_allreduce of `threads` threads moves: each warp stores its
-// partial, warp 0 loads them and stores the result, every thread loads the result.
-inline double block_reduce_smem_load_bytes(int threads) {
-    return 4.0 * (threads / 32 + threads);
-}
-inline double block_reduce_smem_store_bytes(int threads) {
-    return 4.0 * (threads / 32 + 1);
-}
-
-// Adds the shared-memory traffic of the two block_allreduce calls each row makes (its max and its
-// sum; online's single reduction of 8-byte (max, sum) pairs moves the same bytes).
-inline void add_row_reductions(Traffic* t, int64_t rows, int threads) {
-    t->smem_load_bytes += 2.0 * rows * block_reduce_smem_load_bytes(threads);
-    t->smem_store_bytes += 2.0 * rows * block_reduce_smem_store_bytes(threads);
-}
-
-// Traffic of a kernel that reads each element `reads` times from DRAM and writes it once.
-inline Traffic single_pass_traffic(const SoftmaxProblem& p, int reads, const char* read_formula) {
-    const double mn = static_cast<double>(p.rows) * static_cast<double>(p.cols);
-    const double bytes = dtype_size(p.dtype);
-    Traffic t;
-    t.dram_read_bytes = reads * mn * bytes;
-    t.dram_write_bytes = mn * bytes;
-    t.global_load_bytes = t.dram_read_bytes;
-    t.global_store_bytes = t.dram_write_bytes;
-    t.read_formula = read_formula;
-    t.write_formula = "MN elements";
-    return t;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -33,8 +33,8 @@
 namespace sml {
 namespace {
 
-constexpr int kThreads = 128;  // 4 warps per block
-constexpr int64_t kMaxCols = 1024;
+constexpr int kThreads = shapes::kWarpThreads;     // 128: 4 warps per block
+constexpr int64_t kMaxCols = shapes::kWarpMaxCols;  // 1024: 32 lanes x 32 floats
 
 // @region warp-reduce: butterfly shuffles - after log2(width) xor steps every lane has the result
 template <int kWidth>
@@ -173,11 +173,9 @@ WarpConfig pick_config(int64_t cols, bool vec4) {
 }
 // @endregion dispatch
 
-int64_t warp_max_cols(const DeviceLimits&, DType) {
-    return kMaxCols;
-}
+}  // namespace
 
-cudaError_t warp_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
+int warp_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
     const SoftmaxProblem& p = a.problem;
     if (p.dtype != DType::f32 || p.rows < 1 || p.cols < 1 || p.cols > kMaxCols)
         return cudaErrorInvalidValue;
@@ -191,30 +189,6 @@ cudaError_t warp_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
                                        static_cast<const float*>(a.in), p.in_stride,
                                        static_cast<float*>(a.out), p.out_stride, p.rows, p.cols));
     return cudaSuccess;
-}
-
-Traffic warp_predict(const SoftmaxProblem& p) {
-    return detail::single_pass_traffic(p, 1, "MN elements");  // no shared memory at all
-}
-
-}  // namespace
-
-KernelInfo warp_kernel_info() {
-    return KernelInfo{
-        "warp",
-        "One warp per row",
-        "kernels/warp_softmax.cu",
-        3,
-        "a warp (or a smaller lane group) owns a row in registers and reduces it with shuffles",
-        dtype_bit(DType::f32),
-        1,
-        warp_max_cols,
-        "the row must fit in one warp's registers: 32 lanes x 32 floats",
-        {},
-        nullptr,
-        warp_plan,
-        warp_predict,
-    };
 }
 
 }  // namespace sml

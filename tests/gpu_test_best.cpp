@@ -20,7 +20,7 @@
 #include "core/measure/accuracy.h"
 #include "core/reference/reference.h"
 #include "gpu_env.h"
-#include "kernels/best_softmax.h"
+#include "kernels/best_launch.h"
 #include "kernels/registry.h"
 
 namespace sml {
@@ -120,7 +120,7 @@ void check_case(DType dtype, int64_t rows, int64_t cols, int64_t in_stride, int6
     ASSERT_TRUE(check_problem(*k, args.problem, limits).ok());
     // The grid path's slots; the kernel poisons them itself before every launch.
     const size_t ws_bytes =
-        config ? best::workspace_bytes(args.problem, *config) : k->workspace_bytes(args.problem);
+        config ? best::workspace_bytes(args.problem, *config) : k->workspace_bytes(args.problem, limits);
     if (ws_bytes > 0) ASSERT_EQ(cudaMalloc(&buf.workspace, ws_bytes), cudaSuccess);
     args.workspace = buf.workspace;
     if (config) {
@@ -302,7 +302,7 @@ TEST(BestPaths, EveryPathMatchesReference) {
         check_case(t, 7, 3000, 3001, 3000, 0, &one_block);
         check_case(t, 7, 3000, 3001, 3000, 0, &two_pass_single);
         check_case(t, 7, 30001, 30001, 30003, 1, &two_pass_single_l2);
-        if (limits.cc_major >= 9) {  // clusters are Hopper and newer
+        if (limits.has_clusters()) {  // clusters are Hopper and newer
             check_case(t, 7, 12000, 12003, 12000, 1, &cluster4);
             // Contiguous odd rows: a cluster reads each edge pack whole, the neighbour row's
             // values included, and must mask them out (only row 0's head and row 6's tail go
@@ -337,15 +337,15 @@ TEST(BestPaths, PredictionFollowsThePath) {
         const best::Config c = best::choose(n, DType::f32, true, limits);
         const double bytes = 64.0 * double(n) * 4;
         const double reads = c.path == best::Config::Path::kTwoPass ? 2 : 1;
-        EXPECT_DOUBLE_EQ(k->predict(p).dram_read_bytes, reads * bytes) << c.describe();
-        EXPECT_DOUBLE_EQ(k->predict(p).dram_write_bytes, bytes);
+        EXPECT_DOUBLE_EQ(k->predict(p, limits).dram_read_bytes, reads * bytes) << c.describe();
+        EXPECT_DOUBLE_EQ(k->predict(p, limits).dram_write_bytes, bytes);
     }
     // A row of 2^18 fp32 values (1 MiB) fits in the registers of a cluster of 8 SMs (Hopper);
     // rows of 2^19 and 2^20 take the grid on an H100 SXM (132 SMs hold them), and one of 2^21 is
     // read twice.
     EXPECT_EQ(best::choose(int64_t{1} << 18, DType::f32, true, limits).path,
-              limits.cc_major >= 9 ? best::Config::Path::kCluster : best::Config::Path::kTwoPass);
-    if (limits.cc_major >= 9 && limits.sm_count >= 132) {
+              limits.has_clusters() ? best::Config::Path::kCluster : best::Config::Path::kTwoPass);
+    if (limits.has_clusters() && limits.sm_count >= 132) {
         EXPECT_EQ(best::choose(int64_t{1} << 19, DType::f32, true, limits).path,
                   best::Config::Path::kGrid);
         EXPECT_EQ(best::choose(int64_t{1} << 20, DType::f32, true, limits).path,

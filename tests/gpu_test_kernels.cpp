@@ -18,6 +18,7 @@
 
 #include "core/reference/reference.h"
 #include "gpu_env.h"
+#include "kernels/launch.h"
 #include "kernels/registry.h"
 
 namespace sml {
@@ -128,7 +129,7 @@ void run_and_check(const KernelInfo& k, int variant, const Problem& p, const Dev
     const size_t elem = dtype_size(p.dtype);
     const size_t in_bytes = s.rows * s.in_stride * elem, out_bytes = s.rows * s.out_stride * elem;
     SoftmaxProblem sp{s.rows, s.cols, s.in_stride, s.out_stride, p.dtype};
-    const size_t ws_bytes = k.workspace_bytes ? k.workspace_bytes(sp) : 0;
+    const size_t ws_bytes = k.workspace_bytes ? k.workspace_bytes(sp, lim) : 0;
     DeviceMem in(in_bytes), out(out_bytes), ws(ws_bytes);
     ASSERT_TRUE(in.p && out.p && (ws_bytes == 0 || ws.p)) << "cudaMalloc failed";
     const void* host_in = p.dtype == DType::f32 ? static_cast<const void*>(p.f32.data())
@@ -241,7 +242,7 @@ TEST(KernelRange, OutOfRangeIsRefusedWithoutLaunching) {
         SCOPED_TRACE(k.id);
         const SoftmaxProblem sp = SoftmaxProblem::contiguous(3, hi + 1);
         const size_t bytes = size_t(sp.elements()) * 4;
-        DeviceMem in(bytes), out(bytes), ws(k.workspace_bytes ? k.workspace_bytes(sp) : 0);
+        DeviceMem in(bytes), out(bytes), ws(k.workspace_bytes ? k.workspace_bytes(sp, lim) : 0);
         ASSERT_TRUE(in.p && out.p);
         ASSERT_EQ(cudaMemset(in.p, 0, bytes), cudaSuccess);
         ASSERT_EQ(cudaMemset(out.p, 0xff, bytes), cudaSuccess);

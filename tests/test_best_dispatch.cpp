@@ -298,27 +298,27 @@ TEST(BestConfigFields, NamesValuesAndTextFollowTheOneDefinition) {
     }
 }
 
-// predict() and workspace_bytes_for() are choose()'s, for the limits given: no GPU is asked.
-TEST(BestDispatch, PredictionAndWorkspaceFollowThePathForTheLimitsGiven) {
+// Without a GPU (limits not read from one), what the registry asks of best -- whether a row is
+// read twice, and the workspace -- is choose()'s configuration for the limits given.
+TEST(BestDispatch, RegistryQuestionsFollowThePathForTheLimitsGiven) {
     for (const DeviceLimits& limits : {kH100, ampere()}) {
+        ASSERT_FALSE(limits.from_device);
         for (int64_t n : {int64_t{32}, int64_t{4096}, int64_t{131072}, int64_t{1} << 19,
                           int64_t{1} << 20, int64_t{1} << 21}) {
             const SoftmaxProblem p = SoftmaxProblem::contiguous(64, n, DType::bf16);
             const Config c = pick(n, DType::bf16, true, limits);
             SCOPED_TRACE(std::to_string(n) + ": " + c.describe());
-            const double bytes = 64.0 * double(n) * 2;
-            const double reads = c.path == Path::kTwoPass ? 2 : 1;
-            EXPECT_DOUBLE_EQ(best::predict(p, limits).dram_read_bytes, reads * bytes);
-            EXPECT_DOUBLE_EQ(best::predict(p, limits).dram_write_bytes, bytes);
-            EXPECT_EQ(best::workspace_bytes_for(p, limits),
+            EXPECT_EQ(best::reads_twice(p, limits), c.path == Path::kTwoPass);
+            EXPECT_EQ(best::registry_workspace_bytes(p, limits),
                       c.path == Path::kGrid ? size_t(64) * size_t(c.cluster) * 8 : 0u);
         }
     }
     // bf16 rows of 2^20 take the grid on an H100 (its slots), and two passes without clusters.
     const SoftmaxProblem grid_rows = SoftmaxProblem::contiguous(8, int64_t{1} << 20, DType::bf16);
-    EXPECT_EQ(best::workspace_bytes_for(grid_rows, kH100), size_t(8) * 132 * 8);
-    EXPECT_EQ(best::workspace_bytes_for(grid_rows, ampere()), 0u);
-    EXPECT_DOUBLE_EQ(best::predict(grid_rows, ampere()).dram_read_bytes, 2.0 * 8 * (1 << 20) * 2);
+    EXPECT_EQ(best::registry_workspace_bytes(grid_rows, kH100), size_t(8) * 132 * 8);
+    EXPECT_FALSE(best::reads_twice(grid_rows, kH100));
+    EXPECT_EQ(best::registry_workspace_bytes(grid_rows, ampere()), 0u);
+    EXPECT_TRUE(best::reads_twice(grid_rows, ampere()));
 }
 
 }  // namespace

@@ -32,8 +32,8 @@ class ChartCli : public ::testing::Test {
     static void TearDownTestSuite() { fs::remove_all(dir_); }
 
     void SetUp() override {
-        if (std::string(SML_CLI_PATH).empty() || !fs::exists(SML_CLI_PATH))
-            GTEST_SKIP() << "softmaxlab-cli is not built in this configuration";
+        ASSERT_TRUE(!std::string(SML_CLI_PATH).empty() && fs::exists(SML_CLI_PATH))
+            << "softmaxlab-cli is not built: " << SML_CLI_PATH;
     }
 
     static CliRun cli(const std::string& args) {

@@ -262,7 +262,7 @@ TEST(ChartExport, EveryKindAndFormatFromRecordedSessions) {
             ++n;
         }
     }
-    if (n == 0) GTEST_SKIP() << "no recorded session in " << dir << " yet";
+    EXPECT_GT(n, 0) << "no recorded session in " << dir;
 }
 
 TEST(ChartExport, CsvHoldsTheSessionsExactNumbers) {

@@ -9,7 +9,7 @@
 
 #include "core/chart/chart_build.h"
 #include "core/chart/chart_layout.h"
-#include "core/profiler/metric_table.h"
+#include "core/metrics/metric_table.h"
 #include "kernels/registry.h"
 #include "test_chart_fixture.h"
 

@@ -6,7 +6,7 @@
 #include <set>
 #include <string>
 
-#include "core/profiler/metric_table.h"
+#include "core/metrics/metric_table.h"
 
 namespace sml {
 namespace {

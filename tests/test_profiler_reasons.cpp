@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "core/profiler/counter_errors.h"
+#include "core/metrics/counter_errors.h"
 
 namespace sml {
 namespace {

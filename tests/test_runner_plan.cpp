@@ -144,7 +144,7 @@ TEST(SweepPlan, DefaultColsCoverCliffs) {
 TEST(PredictPoint, L2ResidencyFlagAndReason) {
     const KernelInfo* naive = find_kernel("naive");
     ASSERT_TRUE(naive);
-    const int64_t l2 = DeviceLimits::h100_reference().l2_bytes;
+    const DeviceLimits l2 = DeviceLimits::h100_reference();  // its L2 sets the flag
     // Issue 3's example: naive at 4096 x 1024 fp32 (16 MiB tensors) stays in the 50 MiB L2.
     const SoftmaxProblem small = SoftmaxProblem::contiguous(4096, 1024);
     const PredictedTraffic s = predict_point(*naive, small, l2);
@@ -154,7 +154,7 @@ TEST(PredictPoint, L2ResidencyFlagAndReason) {
         << s.l2_reason;
     EXPECT_NE(s.l2_reason.find("below the formula"), std::string::npos);
     // The formula is kept as it is: residency never changes the prediction.
-    const Traffic t = naive->predict(small);
+    const Traffic t = naive->predict(small, l2);
     EXPECT_DOUBLE_EQ(s.dram_read_bytes, t.dram_read_bytes);
     EXPECT_DOUBLE_EQ(s.dram_write_bytes, t.dram_write_bytes);
     EXPECT_EQ(s.per_launch.size(), t.steps.size());

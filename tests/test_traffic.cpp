@@ -15,7 +15,7 @@ const std::vector<std::pair<int64_t, int64_t>> kShapes = {
     {1, 1}, {37, 1000}, {4096, 1024}, {1823, 781}, {262144, 1024}, {256, 1 << 20}};
 
 Traffic predict(const char* id, int64_t m, int64_t n, DType t = DType::f32) {
-    return find_kernel(id)->predict(SoftmaxProblem::contiguous(m, n, t));
+    return find_kernel(id)->predict(SoftmaxProblem::contiguous(m, n, t), DeviceLimits::h100_reference());
 }
 
 TEST(Traffic, NaiveIsFiveReadsAndThreeWritesPerElement) {

@@ -18,12 +18,6 @@ foreach(src ${_sml_vm_tests})
   endif()
 endforeach()
 
-# test_viewmodel_gpu drives the viewer's worker on a real GPU: label it like the gpu_test_* suites.
-if(TARGET test_viewmodel_gpu)
-  set_tests_properties(test_viewmodel_gpu PROPERTIES LABELS gpu
-                       SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]" TIMEOUT 600)
-endif()
-
 find_program(SML_XVFB_RUN xvfb-run)
 set(_sml_viewer_skip "")
 if(NOT TARGET softmaxlab)

@@ -9,7 +9,6 @@
 #include <sstream>
 
 #include "app/cli/commands.h"
-#include "core/measure/device_info.h"
 #include "kernels/registry.h"
 
 namespace sml::cli {
@@ -121,12 +120,15 @@ Status check_writable(const std::string& path, const std::string& option) {
     return ok_status();
 }
 
-DeviceLimits limits_for_checks(Error* no_gpu, bool* have_gpu) {
-    Result<DeviceLimits> l = query_limits_or_error(0);
-    *have_gpu = l.ok();
-    if (l) return *l;
-    *no_gpu = l.error();
-    return DeviceLimits::h100_reference();
+static std::string& profile_slot() {
+    static std::string profile;
+    return profile;
+}
+void set_device_profile(const std::string& id) {
+    profile_slot() = id;
+}
+const std::string& device_profile() {
+    return profile_slot();
 }
 
 std::string fmt(double v, int precision) {

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "core/common/result.h"
-#include "core/profiler/profiler.h"
+#include "common/result.h"
+#include "core/metrics/metric_set.h"
 #include "kernels/kernel_api.h"
 
 namespace sml::cli {
@@ -42,8 +42,14 @@ Result<MetricSet> parse_measure_options(const std::string& metrics, int samples)
 Status check_writable(const std::string& path, const std::string& option);
 
 // Limits to check ranges against: the device's, or the H100 reference when there is no GPU
-// (`*no_gpu` then holds the no-GPU error, for commands that must stop there).
-DeviceLimits limits_for_checks(Error* no_gpu, bool* have_gpu);
+// (`*no_gpu` then holds the no-GPU error, for commands that must stop there), restricted to the
+// device profile of --device-profile / SML_DEVICE_PROFILE. An unknown profile is a bad-argument
+// error in `*bad_profile`. cli_gpu.cpp with the CUDA toolkit, cli_nogpu.cpp without.
+DeviceLimits limits_for_checks(Error* no_gpu, bool* have_gpu, Error* bad_profile = nullptr);
+
+// The device profile chosen on the command line (or SML_DEVICE_PROFILE); "" for none.
+void set_device_profile(const std::string& id);
+const std::string& device_profile();
 
 // "1.23 ms", "2687 GB/s"-style formatting helpers.
 std::string fmt(double v, int precision);

@@ -31,6 +31,22 @@ CommandFn add_device_command(CLI::App& app) {
         std::printf("registers per SM %d\n", d.regs_per_sm);
         std::printf("CUDA             driver %s, runtime %s\n", d.driver_version.c_str(),
                     d.runtime_version.c_str());
+        Error no_gpu, bad_profile;
+        bool have_gpu = false;
+        const DeviceLimits lim = limits_for_checks(&no_gpu, &have_gpu, &bad_profile);
+        if (!bad_profile.message.empty()) return fail(bad_profile, kExitBadArgs);
+        if (lim.code_arch == DeviceLimits::kNoCode)
+            std::printf("kernel code      none for this GPU in this build: rebuild for it "
+                        "(scripts/build.sh detects it)\n");
+        else
+            std::printf("kernel code      compiled for compute_%d%s\n", lim.arch_of_code(),
+                        lim.has_clusters() ? " (thread-block clusters available)" : "");
+        if (!lim.profile.empty())
+            std::printf("profile          %s: ranges and dispatch follow %s, %d SMs, %s of shared "
+                        "memory a block, %s\n",
+                        lim.profile.c_str(), lim.name.c_str(), lim.sm_count,
+                        format_bytes(double(lim.smem_per_block_optin)).c_str(),
+                        lim.has_clusters() ? "clusters" : "no clusters");
         CounterProfiler profiler(MetricSet::standard);
         if (profiler.available())
             std::printf("counters         available (CUPTI Range Profiler)\n");

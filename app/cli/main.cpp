@@ -1,12 +1,14 @@
 // softmaxlab-cli: the headless tool. One subcommand per file (see commands.h); this file wires
 // them into CLI11 and turns parse errors into the project's "error:/hint:" lines and exit 2.
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
+#include "kernels/device_profiles.h"
 
 namespace {
 
@@ -35,6 +37,13 @@ int main(int argc, char** argv) {
     app.footer(kFooter);
     app.set_version_flag("--version", std::string("softmaxlab-cli ") + SML_VERSION);
     app.require_subcommand(1);
+    // Any subcommand can take it: ranges, dispatch and runs then follow that class of GPU.
+    std::string profile;
+    app.add_option("--device-profile", profile,
+                   "restrict ranges and dispatch to a class of GPU: " + sml::device_profile_ids() +
+                       " (also SML_DEVICE_PROFILE)")
+        ->envname("SML_DEVICE_PROFILE");
+    app.fallthrough();
 
     // Each add_*_command adds the subcommand of that name; main looks it up to dispatch.
     std::vector<std::pair<CLI::App*, CommandFn>> commands;
@@ -62,6 +71,15 @@ int main(int argc, char** argv) {
         print_error(e.what(), "run `" + where + " --help` for the options and examples");
         return kExitBadArgs;
     }
+    if (!profile.empty()) {
+        if (sml::find_device_profile(profile) == nullptr) {
+            print_error("unknown device profile '" + profile + "'",
+                        "use one of: " + sml::device_profile_ids());
+            return kExitBadArgs;
+        }
+        setenv("SML_DEVICE_PROFILE", profile.c_str(), 1);  // the kernels' own device queries
+    }
+    set_device_profile(profile);
     for (auto& [sub, fn] : commands)
         if (sub->parsed()) return fn();
     print_error("no subcommand given", "run `softmaxlab-cli --help`");

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "core/common/result.h"
+#include "common/result.h"
 #include "core/session/session.h"
 
 namespace sml::cli {

@@ -578,19 +578,19 @@ void App::show_source(const std::string& kernel, SourceTab tab) {
     if (!s_.sources.count(key)) {
         std::string path;
         SourceLang lang = SourceLang::cuda;
-        if (tab == SourceTab::cuda) path = std::string(SML_SOURCE_DIR) + "/" + k->source;
+        if (tab == SourceTab::cuda) path = std::string(SML_SOURCE_DIR) + "/" + k->lesson_source();
         if (tab == SourceTab::ptx) {
-            path = ptx_path_for_source(k->source, SML_BUILD_DIR);
+            path = ptx_path_for_source(k->lesson_source(), SML_BUILD_DIR);
             lang = SourceLang::ptx;
         }
         if (tab == SourceTab::sass) {
-            path = sass_path_for(k->source);
+            path = sass_path_for(k->lesson_source());
             lang = SourceLang::sass;
         }
         s_.sources[key] = std::make_unique<Result<SourceDoc>>(SourceDoc::load(path, lang));
     }
     if (kernel_changed || tab == SourceTab::ptx) {
-        Result<std::string> ptx = read_text_file(ptx_path_for_source(k->source, SML_BUILD_DIR));
+        Result<std::string> ptx = read_text_file(ptx_path_for_source(k->lesson_source(), SML_BUILD_DIR));
         s_.ptx_text = ptx ? *ptx : "";
     }
     // Highlights: the current step's anchors into this kernel.

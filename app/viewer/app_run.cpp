@@ -3,7 +3,8 @@
 
 #include "app/viewer/app.h"
 #include "app/viewer/model/run_job.h"
-#include "core/runner/runner.h"
+#include "app/viewer/model/gpu_access.h"
+#include "core/plan/sweep_plan.h"
 #include "kernels/registry.h"
 
 namespace sml::viewer {
@@ -77,7 +78,7 @@ void App::poll_worker() {
                 break;
             case WorkEvent::Kind::device:
                 if (s_.session.created_utc.empty())
-                    s_.session = new_session(e.device, "softmaxlab (viewer)");
+                    s_.session = new_live_session(e.device);
                 s_.session.device = e.device;
                 break;
             case WorkEvent::Kind::point: {

@@ -3,44 +3,22 @@
 // With a usable GPU the viewer starts a live session (results stream in from Run / Sweep).
 // Without one it replays the newest recorded session in assets/sessions/ and says so in a
 // banner; everything but Run keeps working.
-#include <cuda_runtime.h>
-
 #include <algorithm>
 #include <filesystem>
 
 #include "app/viewer/app.h"
 #include "app/viewer/model/format.h"
 #include "core/chart/chart_build.h"
-#include "core/measure/device_info.h"
-#include "core/runner/runner.h"
+#include "app/viewer/model/gpu_access.h"
 
 namespace sml::viewer {
 
 void App::detect_device() {
-    int count = 0;
-    const cudaError_t e = cudaGetDeviceCount(&count);
-    if (e == cudaErrorInsufficientDriver) {
-        // What the runtime says on a machine with no NVIDIA driver at all ("driver version is
-        // insufficient") misleads a learner on a laptop; say what it means.
-        (void)cudaGetLastError();
-        s_.no_gpu_reason = "no NVIDIA GPU driver found (or one older than this CUDA runtime)";
-    } else if (e != cudaSuccess) {
-        (void)cudaGetLastError();
-        s_.no_gpu_reason = std::string("no usable CUDA device (") + cudaGetErrorString(e) + ")";
-    } else if (count == 0) {
-        s_.no_gpu_reason = "no CUDA device found";
-    }
-    s_.gpu_available = s_.no_gpu_reason.empty();
-    if (s_.gpu_available) {
-        Result<DeviceLimits> lim = query_limits_or_error(0);
-        if (lim)
-            s_.limits = *lim;
-        else {
-            s_.gpu_available = false;
-            s_.no_gpu_reason = lim.error().message;
-        }
-    }
-    if (!s_.gpu_available) s_.limits = DeviceLimits::h100_reference();
+    const GpuProbe g = probe_gpu();
+    s_.gpu_available = g.available;
+    s_.no_gpu_reason = g.reason;
+    s_.no_gpu_hint = g.hint;
+    s_.limits = g.available ? g.limits : DeviceLimits::h100_reference();
 }
 
 namespace {
@@ -77,8 +55,8 @@ void App::open_initial_session() {
     if (!s_.args.session_path.empty()) {
         open_session(s_.args.session_path);
     } else if (s_.gpu_available) {
-        Result<DeviceRecord> dev = query_device_record(0);
-        if (dev) set_session(new_session(*dev, "softmaxlab (viewer)"), "live", false);
+        Result<DeviceRecord> dev = live_device_record();
+        if (dev) set_session(new_live_session(*dev), "live", false);
     } else {
         std::string why;
         const std::string path = newest_recorded_session(recorded_session_paths(), &why);
@@ -145,7 +123,7 @@ void App::update_replay_banner() {
                       " on " + (date.empty() ? std::string("an unknown date") : date);
     msg += s_.gpu_available ? "; Run starts a new live session on this GPU"
                             : "; Run is disabled: " + s_.no_gpu_reason;
-    s_.set_banner({Banner::Level::info, msg, "", false, "replay"});
+    s_.set_banner({Banner::Level::info, msg, s_.gpu_available ? "" : s_.no_gpu_hint, false, "replay"});
 }
 
 }  // namespace sml::viewer

@@ -43,6 +43,7 @@ struct AppState {
     // [SECTION] Device and session
     bool gpu_available = false;
     std::string no_gpu_reason;  // why Run is disabled
+    std::string no_gpu_hint;    // what to do about it
     DeviceLimits limits;        // the device's, or the H100 reference values in replay
     bool has_session = false;
     bool replay = false;  // the session was loaded from a file, not measured here

@@ -68,7 +68,7 @@ void App::draw_lessons() {
             if (!a) return "";
             if (a->is_ptx()) return "Show the PTX lines matching " + a->ptx;
             const KernelInfo* k = find_kernel(a->kernel);
-            return "Show region '" + a->region + "' in " + (k ? k->source : a->kernel);
+            return "Show region '" + a->region + "' in " + (k ? k->lesson_source() : a->kernel);
         });
 
     // The experiment: what to run and what to watch, set up in one click.

@@ -18,7 +18,7 @@ void App::draw_source() {
     }
     if (k) {
         ImGui::SameLine();
-        ImGui::TextColored(pal.muted, "%s", k->source);
+        ImGui::TextColored(pal.muted, "%s", k->lesson_source());
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: %s", k->title, k->summary);
     }
     if (!k) return;

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "core/common/result.h"
+#include "common/result.h"
 
 namespace sml::viewer {
 

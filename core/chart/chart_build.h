@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "core/chart/chart_model.h"
-#include "core/common/result.h"
+#include "common/result.h"
 #include "core/session/session.h"
 
 namespace sml::chart {
@@ -65,7 +65,7 @@ Series reference_line(const std::string& label, const std::string& key, double y
 std::string command_for_display(const std::string& command);
 
 // The CUPTI metric names the charts read, in one place (descriptions:
-// core/profiler/metric_table.h).
+// core/metrics/metric_table.h).
 namespace metric {
 constexpr const char* kDramRead = "dram__bytes_read.sum";
 constexpr const char* kDramWrite = "dram__bytes_write.sum";

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "core/chart/chart_model.h"
-#include "core/common/result.h"
+#include "common/result.h"
 
 namespace sml::chart {
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/chart/chart_model.h"
-#include "core/common/result.h"
+#include "common/result.h"
 
 namespace sml::chart {
 

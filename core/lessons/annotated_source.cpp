@@ -193,6 +193,8 @@ std::vector<int> find_ptx_lines(const std::string& ptx_text, const std::string& 
 std::string ptx_path_for_source(const std::string& source, const std::string& build_dir) {
     std::string file = source.substr(source.find_last_of('/') + 1);
     std::string stem = file.substr(0, file.find_last_of('.'));
+    // kernels/best/grid.cu -> best_grid.ptx (kernels/CMakeLists.txt names best's units so).
+    if (source.find("kernels/best/") != std::string::npos) stem = "best_" + stem;
     return build_dir + "/ptx/" + stem + ".ptx";
 }
 

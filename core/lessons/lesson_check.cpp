@@ -76,37 +76,52 @@ std::vector<std::string> check_step_kernels(const LessonStep& s) {
 std::vector<std::string> check_step_anchors(const LessonStep& s, const std::string& source_root,
                                             const std::string& build_dir, int* ptx_checked) {
     std::vector<std::string> problems;
-    std::map<std::string, Result<AnnotatedSource>> sources;  // kernel id -> parsed source
+    std::map<std::string, Result<AnnotatedSource>> parsed;  // source path -> parsed source
+    auto source_at = [&](const std::string& path) -> const Result<AnnotatedSource>& {
+        auto it = parsed.find(path);
+        if (it == parsed.end())
+            it = parsed.emplace(path, load_annotated_source(source_root + "/" + path)).first;
+        return it->second;
+    };
     for (const LessonAnchor& a : s.anchors) {
         const KernelInfo* k = find_kernel(a.kernel);
         if (!k) continue;  // reported by check_step_kernels
         const std::string where = step_name(s) + ": anchor [[" + a.key() + "]]";
         if (a.is_ptx()) {
-            const std::string ptx_path = ptx_path_for_source(k->source, build_dir);
-            Result<std::string> ptx = read_text_file(ptx_path);
-            if (!ptx) continue;  // no PTX in this build: nothing to check against
+            // Any of the kernel's sources may hold the instruction (best's paths are several).
+            bool have_ptx = false, found = false;
+            for (const char* src : k->sources) {
+                Result<std::string> ptx = read_text_file(ptx_path_for_source(src, build_dir));
+                if (!ptx) continue;
+                have_ptx = true;
+                if (!find_ptx_lines(*ptx, a.ptx).empty()) found = true;
+            }
+            if (!have_ptx) continue;  // no PTX in this build: nothing to check against
             if (ptx_checked) ++*ptx_checked;
-            if (find_ptx_lines(*ptx, a.ptx).empty())
+            if (!found)
                 problems.push_back(where + ": no PTX instruction matches '" + a.ptx + "' in " +
-                                   ptx_path);
+                                   k->id + "'s PTX under " + build_dir + "/ptx");
             continue;
         }
-        auto it = sources.find(a.kernel);
-        if (it == sources.end())
-            it = sources
-                     .emplace(a.kernel,
-                              load_annotated_source(source_root + "/" + std::string(k->source)))
-                     .first;
-        const Result<AnnotatedSource>& src = it->second;
-        if (!src) {
-            problems.push_back(where + ": " + src.error().message);
-        } else if (!src->find(a.region)) {
-            std::string names;
+        std::string names;
+        bool found = false;
+        for (const char* path : k->sources) {
+            const Result<AnnotatedSource>& src = source_at(path);
+            if (!src) {
+                problems.push_back(where + ": " + src.error().message);
+                found = true;  // reported
+                break;
+            }
+            if (src->find(a.region)) {
+                found = true;
+                break;
+            }
             for (const std::string& n : src->region_names())
                 names += (names.empty() ? "" : ", ") + n;
-            problems.push_back(where + ": " + k->source + " has no region '" + a.region +
-                               "' (it has: " + (names.empty() ? "none" : names) + ")");
         }
+        if (!found)
+            problems.push_back(where + ": no source of " + k->id + " has region '" + a.region +
+                               "' (they have: " + (names.empty() ? "none" : names) + ")");
     }
     return problems;
 }

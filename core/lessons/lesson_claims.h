@@ -9,7 +9,7 @@
 #include <functional>
 #include <string>
 
-#include "core/common/result.h"
+#include "common/result.h"
 #include "core/lessons/lesson_model.h"
 #include "core/session/session.h"
 

@@ -1,4 +1,5 @@
 // Loading lessons/lessons.json and the per-language Markdown. See lesson_model.h.
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
@@ -161,6 +162,13 @@ std::string step_file_name(int index, const std::string& id) {
 
 }  // namespace
 
+int lesson_step_of(const LessonBook& book, const std::string& kernel) {
+    for (const LessonStep& st : book.steps)
+        for (const std::string& k : st.introduces)
+            if (k == kernel) return st.index;
+    return -1;
+}
+
 const LessonAnchor* LessonStep::find_anchor(const std::string& key) const {
     for (const LessonAnchor& a : anchors)
         if (a.key() == key) return &a;
@@ -225,6 +233,10 @@ Result<LessonBook> load_lessons(const std::string& root, const std::string& lang
         s.id = r.str("id");
         s.draft = r.boolean("draft");
         s.kernels = r.strings("kernels");
+        s.introduces = r.strings("introduces", false);
+        for (const std::string& k : s.introduces)
+            if (r.ok() && std::find(s.kernels.begin(), s.kernels.end(), k) == s.kernels.end())
+                r.fail("introduces", "'" + k + "' must also be one of the step's kernels");
         s.question_id = r.str("question");
         if (const json* anchors = r.array("anchors"))
             for (size_t k = 0; k < anchors->size() && r.ok(); ++k)

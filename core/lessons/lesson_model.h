@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "core/common/result.h"
+#include "common/result.h"
 
 namespace sml {
 
@@ -87,6 +87,9 @@ struct LessonStep {
     std::string id;                    // kebab-case, e.g. "naive"; the file is NN-<id>.md
     bool draft = false;                // content may reference kernels that have not landed yet
     std::vector<std::string> kernels;  // the kernels this step is about (registry ids)
+    // The kernels this step teaches first (a subset of `kernels`): the one mapping from kernels
+    // to lesson steps; every registry kernel is introduced by exactly one step.
+    std::vector<std::string> introduces;
     std::vector<LessonAnchor> anchors;
     LessonExperiment experiment;
     std::vector<LessonClaim> claims;
@@ -124,6 +127,10 @@ enum LessonSection {
 // (not JSON, missing field, wrong type, missing Markdown file, no title, unbalanced answer
 // block, a [[ ]] or {{ }} reference that is malformed) and say how to fix it.
 Result<LessonBook> load_lessons(const std::string& root, const std::string& lang);
+
+// The index of the step that introduces `kernel`, or -1: lessons.json is the one place that says
+// which step teaches which kernel.
+int lesson_step_of(const LessonBook& book, const std::string& kernel);
 
 // Parses one step's Markdown (exposed for tests and for live reload in the viewer).
 Result<LessonText> parse_lesson_text(const std::string& markdown, const std::string& origin);

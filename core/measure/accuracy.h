@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/common/result.h"
+#include "common/result.h"
 #include "kernels/kernel_api.h"
 
 namespace sml {

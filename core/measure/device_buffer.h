@@ -8,12 +8,11 @@
 #include <cstdint>
 #include <string>
 
-#include "core/common/result.h"
+#include "common/result.h"
+#include "core/plan/sizes.h"
 
 namespace sml {
 
-// "1.00 GiB", "16.0 MiB", "512 B": sizes in messages.
-std::string format_bytes(double bytes);
 
 // One cudaMalloc'd region, freed on destruction. Move-only.
 class DeviceBuffer {
@@ -38,11 +37,6 @@ class DeviceBuffer {
     size_t bytes_ = 0;
 };
 
-// Bytes of `rows` rows of `stride` elements of `element_bytes` each, or an Error naming the size
-// when that is negative or does not fit in 64 bits: an absurd --rows/--cols must be refused, not
-// wrapped around to a small allocation that the kernel then overruns. `what` names the buffer.
-Result<size_t> matrix_bytes(int64_t rows, int64_t stride, size_t element_bytes,
-                            const std::string& what);
 
 // Fails when `bytes` is more than the device's free memory (cudaMemGetInfo) minus a safety margin.
 // `what` describes the request ("1024 x 262144 fp32 input + output + workspace").

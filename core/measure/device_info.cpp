@@ -1,4 +1,5 @@
 #include "core/measure/device_info.h"
+#include "kernels/launch.h"
 
 #include <cuda_runtime.h>
 
@@ -68,10 +69,8 @@ Result<DeviceRecord> query_device_record(int device) {
 Result<DeviceLimits> query_limits_or_error(int device) {
     Result<DeviceRecord> rec = query_device_record(device);
     if (!rec) return rec.error();
-    DeviceLimits limits;
-    if (!query_device_limits(device, &limits))
-        return Error{"could not read the limits of CUDA device " + std::to_string(device),
-                     kNoGpuHint};
+    Result<DeviceLimits> limits = read_device_limits(device, "");
+    if (!limits) return Error{limits.error().message, kNoGpuHint};
     return limits;
 }
 

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "core/common/result.h"
+#include "common/result.h"
 #include "core/session/session.h"
 #include "kernels/kernel_api.h"
 
@@ -18,7 +18,7 @@ extern const char* const kNoGpuHint;
 // Fails with "no CUDA device: <cuda error>" when there is no usable device.
 Result<DeviceRecord> query_device_record(int device = 0);
 
-// The limits kernel ranges are checked against, or an Error as above.
+// The real limits of the device (no profile applied), or an Error as above.
 Result<DeviceLimits> query_limits_or_error(int device = 0);
 
 // Peak DRAM bandwidth in GB/s from the memory clock (kHz) and bus width (bits): the memory moves

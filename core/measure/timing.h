@@ -11,7 +11,7 @@
 #include <functional>
 #include <vector>
 
-#include "core/common/result.h"
+#include "common/result.h"
 #include "core/measure/device_buffer.h"
 #include "core/session/session.h"
 

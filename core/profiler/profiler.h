@@ -15,13 +15,11 @@
 #include <string>
 #include <vector>
 
+#include "core/metrics/metric_set.h"
 #include "core/session/session.h"
 
 namespace sml {
 
-enum class MetricSet { off, standard, deep };  // "off" | "default" | "deep" on the command line
-const char* metric_set_name(MetricSet s);
-bool parse_metric_set(const std::string& s, MetricSet* out);
 
 // One launch to profile: enqueue it on the given stream.
 struct NamedLaunch {

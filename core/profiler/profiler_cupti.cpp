@@ -30,8 +30,8 @@
 #include <functional>
 #include <map>
 
-#include "core/profiler/counter_errors.h"
-#include "core/profiler/metric_table.h"
+#include "core/metrics/counter_errors.h"
+#include "core/metrics/metric_table.h"
 #include "core/profiler/profiler.h"
 
 namespace sml {

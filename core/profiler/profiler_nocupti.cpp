@@ -1,6 +1,6 @@
 // CounterProfiler when softmaxlab is built without CUPTI (-DSML_WITH_CUPTI=OFF or a toolkit
 // without the Range Profiler): every run still completes with timing and predicted traffic.
-#include "core/profiler/counter_errors.h"
+#include "core/metrics/counter_errors.h"
 #include "core/profiler/profiler.h"
 
 namespace sml {

@@ -117,7 +117,7 @@ Result<PointRecord> run_point(const KernelInfo& kernel, const SoftmaxProblem& pr
         matrix_bytes(problem.rows, problem.out_stride, esize, what + " output");
     if (!out_size) return out_size.error();
     const size_t in_bytes = *in_size, out_bytes = *out_size;
-    const size_t ws_bytes = kernel.workspace_bytes ? kernel.workspace_bytes(problem) : 0;
+    const size_t ws_bytes = kernel.workspace_bytes ? kernel.workspace_bytes(problem, ctx.limits_) : 0;
     size_t total_bytes = 0;
     if (__builtin_add_overflow(in_bytes, out_bytes, &total_bytes) ||
         __builtin_add_overflow(total_bytes, ws_bytes, &total_bytes))
@@ -150,7 +150,7 @@ Result<PointRecord> run_point(const KernelInfo& kernel, const SoftmaxProblem& pr
     args.variant = options.variant;
     args.limits = ctx.limits_;
     std::vector<LaunchStep> steps;
-    if (cudaError_t e = kernel.plan(args, &steps); e != cudaSuccess)
+    if (cudaError_t e = plan_launches(kernel, args, &steps); e != cudaSuccess)
         return cuda_error(e, "planning " + what);
     if (steps.empty())
         return Error{std::string(kernel.id) + " planned no launches for " + what,
@@ -204,7 +204,7 @@ Result<PointRecord> run_point(const KernelInfo& kernel, const SoftmaxProblem& pr
             point.launches[i].median_ms = ti->median_ms;
         }
     }
-    point.predicted = predict_point(kernel, problem, ctx.device_.l2_bytes);
+    point.predicted = predict_point(kernel, problem, ctx.limits_);
 
     // --- hardware counters ------------------------------------------------------------------
     if (options.metrics == MetricSet::off) {

@@ -24,9 +24,11 @@
 #include <string>
 #include <vector>
 
-#include "core/common/result.h"
+#include "common/result.h"
 #include "core/measure/device_buffer.h"
 #include "core/measure/timing.h"
+#include "core/plan/sweep_plan.h"
+#include "kernels/launch.h"
 #include "core/profiler/profiler.h"
 #include "core/session/session.h"
 #include "kernels/kernel_api.h"
@@ -86,37 +88,6 @@ bool point_is_correct(const PointRecord& p);
 // ----------------------------------------------------------------------------------------------
 // Sweeps.
 
-struct SweepItem {
-    const KernelInfo* kernel = nullptr;
-    SoftmaxProblem problem;
-    int variant = 0;  // index into KernelInfo::variants
-};
-struct SkippedItem {
-    std::string kernel;
-    int64_t cols = 0;
-    std::string reason;  // check_problem's message
-};
-struct SweepPlan {
-    std::vector<SweepItem> items;      // kernel-major, in registry order, N ascending
-    std::vector<SkippedItem> skipped;  // (kernel, N) outside the kernel's range on this device
-};
-
-// Every (kernel, N) inside the kernel's range; rows = elements / N, at least 1. With
-// all_variants, kernels that have variants (smem's bank-conflicted layout) run each of them.
-SweepPlan plan_sweep(const std::vector<const KernelInfo*>& kernels,
-                     const std::vector<int64_t>& cols, int64_t elements, DType dtype,
-                     const DeviceLimits& limits, bool all_variants = false);
-
-// One explicitly sized point added to a sweep, e.g. the L2-resident naive run at 4096 x 1024.
-// Text form: "<kernel>[/<variant>]:<rows>x<cols>", e.g. "naive:4096x1024",
-// "smem/bank-conflicted:8192x32768".
-Result<SweepItem> parse_extra_point(const std::string& text, DType dtype,
-                                    const DeviceLimits& limits);
-
-// The default N values: 32 .. 1048576 with the cliffs a learner should see (powers of two and
-// their neighbours such as 16385, non-powers such as 3000 and 12288).
-std::vector<int64_t> default_sweep_cols();
-
 struct SweepCallbacks {
     // (points done, points total, label of the point about to run, e.g. "fused N=4096")
     std::function<void(int, int, const std::string&)> progress;
@@ -148,10 +119,5 @@ SweepResult run_sweep(const SweepPlan& plan, const RunOptions& options, const st
 
 // A session with the header filled: created_utc (now), command, host, software versions, device.
 Session new_session(const DeviceRecord& device, const std::string& command);
-
-// Predicted traffic from KernelInfo::predict, plus the L2-residency flag and its reason.
-// `workspace_bytes` are the kernel's intermediates; l2_bytes the device's L2 size.
-PredictedTraffic predict_point(const KernelInfo& kernel, const SoftmaxProblem& problem,
-                               int64_t l2_bytes);
 
 }  // namespace sml

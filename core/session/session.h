@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "core/common/result.h"
+#include "common/result.h"
 
 namespace sml {
 
@@ -58,7 +58,7 @@ struct LaunchRecord {
     double median_ms = 0;  // this launch alone (naive breakdown); 0 when not measured
 };
 
-// One hardware counter value. `name` is the CUPTI metric name (see core/profiler/metric_table.h).
+// One hardware counter value. `name` is the CUPTI metric name (see core/metrics/metric_table.h).
 struct MetricValue {
     std::string name;
     double value = 0;

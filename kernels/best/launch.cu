@@ -1,7 +1,7 @@
-// best's launch side: a configuration planned into a launch (plan_with), the dispatcher's choice
-// with this GPU's occupancy and its fallbacks (plan_config, plan), and the registry's functions
-// that ask the current device. Each path's kernels and launch table are in their own unit
-// (group.cu, cluster.cu, two_pass.cu, grid.cu); this one holds no kernel.
+// best's launch side: a configuration planned into a launch (plan_with), and the dispatcher's
+// choice with this GPU's occupancy and its fallbacks (plan_config, plan, launch_config). Each
+// path's kernels and launch table are in their own unit (group.cu, cluster.cu, two_pass.cu,
+// grid.cu); this one holds no kernel.
 #include <algorithm>
 #include <utility>
 
@@ -137,40 +137,16 @@ Config plan_config(const LaunchArgs& args) {
     return c;
 }
 
-cudaError_t plan(const LaunchArgs& args, std::vector<LaunchStep>* steps) {
+int plan(const LaunchArgs& args, std::vector<LaunchStep>* steps) {
     Config c;
     return plan_chosen(args, &c, steps);
 }
 
-static DeviceLimits current_limits() {
-    DeviceLimits limits = DeviceLimits::h100_reference();
-    int device = 0;
-    if (cudaGetDevice(&device) == cudaSuccess)
-        query_device_limits(device, &limits);
-    else
-        (void)cudaGetLastError();
-    return limits;
-}
-
-// The configuration `plan` takes for p on the current device (choose() on H100 values when there
-// is none), assuming cudaMalloc-aligned buffers.
-static Config config_for(const SoftmaxProblem& p) {
-    const DeviceLimits limits = current_limits();
-    const int vec = vec_of(p.dtype);
-    const bool aligned = p.in_stride % vec == 0 && p.out_stride % vec == 0;
-    if (!limits.from_device) return choose(p.cols, p.dtype, aligned, limits);
-    LaunchArgs a;  // the exact plan, with this GPU's occupancy and cluster limits
+Config launch_config(const SoftmaxProblem& p, const DeviceLimits& limits) {
+    LaunchArgs a;  // no buffers: null counts as 16-byte aligned, as cudaMalloc's are
     a.problem = p;
     a.limits = limits;
     return plan_config(a);
-}
-
-size_t registry_workspace_bytes(const SoftmaxProblem& p) {
-    return workspace_bytes(p, config_for(p));
-}
-
-Traffic registry_predict(const SoftmaxProblem& p) {
-    return traffic(p, config_for(p));
 }
 
 }  // namespace best

@@ -8,8 +8,9 @@
 #include <cstdint>
 
 #include "kernels/best/shapes.h"
+#include "kernels/best_launch.h"
 #include "kernels/best_softmax.h"
-#include "kernels/kernel_api.h"
+#include "kernels/launch.h"
 
 namespace sml {
 namespace best {
@@ -64,7 +65,7 @@ LaunchStep make_cluster_launch(const char* name, RowKernel<T> clustered, RowKern
     const SoftmaxProblem& p = a.problem;
     const bool clusters = cluster > 1;
     RowKernel<T> kernel = clusters ? clustered : single;
-    if (clusters && a.limits.cc_major < 9) {
+    if (clusters && !a.limits.has_clusters()) {
         *err = cudaErrorNotSupported;
         return {};
     }

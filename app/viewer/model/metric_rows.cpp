@@ -5,7 +5,7 @@
 #include <set>
 
 #include "app/viewer/model/format.h"
-#include "core/profiler/metric_table.h"
+#include "core/metrics/metric_table.h"
 #include "kernels/registry.h"
 
 namespace sml::viewer {

@@ -12,7 +12,7 @@
 
 namespace sml::viewer {
 
-// The CUPTI metric names the table reads (see core/profiler/metric_table.h for their
+// The CUPTI metric names the table reads (see core/metrics/metric_table.h for their
 // descriptions). Kept here as the one place the viewer spells them.
 namespace metric {
 inline constexpr const char* kDramRead = "dram__bytes_read.sum";
@@ -44,7 +44,7 @@ struct MetricColumnInfo {
 };
 const MetricColumnInfo& column_info(MetricColumn c);
 // The header's tooltip: the column's description, then, for columns read from hardware counters,
-// each counter's own one-line description from the metric table (core/profiler/metric_table.h),
+// each counter's own one-line description from the metric table (core/metrics/metric_table.h),
 // so the viewer and the CLI describe a counter in the same words.
 std::string column_tooltip(MetricColumn c);
 

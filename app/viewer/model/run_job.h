@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "app/viewer/model/worker.h"
-#include "core/profiler/profiler.h"
+#include "core/metrics/metric_set.h"
 #include "kernels/kernel_api.h"
 
 namespace sml::viewer {
@@ -39,7 +39,8 @@ Result<int64_t> matrix_elements(int64_t rows, int64_t cols);
 Status validate_request(const RunRequest& r);
 
 // The worker job for `r`. It emits the device record first, then one point per finished
-// (kernel, N), and checks the worker's cancel flag between points.
+// (kernel, N), and checks the worker's cancel flag between points. In a build without the CUDA
+// toolkit it fails at once with the reason (run_job_nogpu.cpp).
 Worker::Job make_run_job(RunRequest r);
 
 }  // namespace sml::viewer

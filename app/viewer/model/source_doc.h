@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "core/common/result.h"
+#include "common/result.h"
 
 namespace sml::viewer {
 

@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/common/result.h"
+#include "common/result.h"
 #include "core/session/session.h"
 
 namespace sml::viewer {

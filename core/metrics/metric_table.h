@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/profiler/profiler.h"
+#include "core/metrics/metric_set.h"
 
 namespace sml {
 

@@ -1,6 +1,6 @@
 // The metric trait table. To collect another counter, add one row here (and check the name on
 // the device: an unknown name makes the whole config fail, and the profiler then reports why).
-#include "core/profiler/metric_table.h"
+#include "core/metrics/metric_table.h"
 
 #include <cmath>
 #include <cstdio>

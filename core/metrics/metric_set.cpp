@@ -1,5 +1,5 @@
 // Names of the metric sets, shared by the CUPTI and no-CUPTI builds.
-#include "core/profiler/profiler.h"
+#include "core/metrics/metric_set.h"
 
 namespace sml {
 

@@ -1,5 +1,5 @@
 // See counter_errors.h.
-#include "core/profiler/counter_errors.h"
+#include "core/metrics/counter_errors.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -78,7 +78,7 @@ std::string counter_error_reason(int code, const std::string& code_name, const s
                    ": pause it (dcgmi profile --pause) or run on an idle GPU";
         case c::invalid_metric_name:
             return "a metric name is not known on this GPU" + tag +
-                   ": check core/profiler/metric_table.cpp against this chip";
+                   ": check core/metrics/metric_table.cpp against this chip";
         default:
             return "hardware counters unavailable" + tag +
                    ": rerun; if it persists, run `softmaxlab-cli device` and report the output";

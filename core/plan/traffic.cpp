@@ -2,8 +2,8 @@
 // bytes must fall below the formula.
 #include <string>
 
-#include "core/measure/device_buffer.h"
-#include "core/runner/runner.h"
+#include "core/plan/sizes.h"
+#include "core/plan/sweep_plan.h"
 
 namespace sml {
 
@@ -16,9 +16,10 @@ namespace sml {
 constexpr double kL2ResidentFraction = 0.5;
 
 PredictedTraffic predict_point(const KernelInfo& kernel, const SoftmaxProblem& problem,
-                               int64_t l2_bytes) {
+                               const DeviceLimits& limits) {
+    const int64_t l2_bytes = limits.l2_bytes;
     PredictedTraffic out;
-    const Traffic t = kernel.predict(problem);
+    const Traffic t = kernel.predict(problem, limits);
     out.dram_read_bytes = t.dram_read_bytes;
     out.dram_write_bytes = t.dram_write_bytes;
     out.global_load_bytes = t.global_load_bytes;
