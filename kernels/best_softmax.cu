@@ -73,8 +73,8 @@
 // Special values follow torch.softmax: a row of all -inf gives NaN; a NaN anywhere in a row
 //   makes that row NaN.
 //
-// This file is plain C++ (no device code, no CUDA calls): the choice is a function of the problem
-// and the device's limits alone, and builds without the CUDA toolkit.
+// This file is plain C++ (no device code, no CUDA calls), so it also builds without the CUDA
+// toolkit: the choice is a function of the problem and the device's limits alone.
 #include <algorithm>
 #include <cstdint>
 #include <string>

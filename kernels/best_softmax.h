@@ -1,6 +1,7 @@
 // The `best` kernel's dispatch, exposed for its tests and for bench/ (tuning and the peer
 // benchmark). Everything else reaches `best` through the registry like any other kernel.
-// The lesson is kernels/best_softmax.cu; the kernels and their launches are in kernels/best/.
+// The lesson is kernels/best_softmax.cu; the kernels and their launches are in kernels/best/, and
+// planning an explicit configuration (CUDA only) is declared in kernels/best_launch.h.
 #pragma once
 
 #include <array>
