@@ -1,24 +1,32 @@
 #!/bin/bash
-# A/B of two versions of kernels/best_softmax.cu in one device call: both are built into their
-# own libsmlbest.so, then `peers.py --tune --only auto` times each dispatcher's pick, the two
-# libraries alternating (A, B, A, B), so machine-to-machine differences (about 1% across the
-# device pool) drop out of the comparison. Tune-7's calls 9-10 were run this way.
+# A/B of two versions of best in one device call: both are built into their own libsmlbest.so,
+# then `peers.py --tune --only auto` times each dispatcher's pick, the two libraries alternating
+# (A, B, A, B), so machine-to-machine differences (about 1% across the device pool) drop out of
+# the comparison. Tune-7's calls 9-10 were run this way.
 #
-# The GPU machine's checkout may not hold your commits, so put the old version in the working
-# tree first, e.g.   git show fd7fc8f:kernels/best_softmax.cu > bench/ab_old.cu
-# Usage: bash bench/ab_best.sh OLD_CU [NEW_CU] [ROUNDS]
-#   NEW_CU defaults to kernels/best_softmax.cu, ROUNDS to 2; N lists per dtype from the
+# A version is a folder holding its kernels/, its common/ (where it has one) and the C entry
+# point written for it, bench/best_capi.cu. The GPU machine's checkout may not hold your commits,
+# so put the old version in the working tree first, e.g.
+#     mkdir -p bench/ab_old
+#     git archive C kernels common bench/best_capi.cu | tar -x -C bench/ab_old
+# (leave out `common` for a commit before it existed).
+# Versions from before best's machinery moved to kernels/best/ build too; their library reports
+# no configuration fields, so only "auto" (the default AB_ONLY) runs on them.
+# Usage: bash bench/ab_best.sh OLD_ROOT [NEW_ROOT] [ROUNDS]
+#   NEW_ROOT defaults to . (this tree), ROUNDS to 2; N lists per dtype from the
 #   environment: AB_FP32 (default 50001,100003,65536,131072), AB_FP16 and AB_BF16 (default
 #   100003,100008,131072,262144); AB_ONLY the configurations timed (peers.py --only, "auto" by
 #   default: the dispatcher's pick). Writes $OUT/ab.txt and the build logs.
 set -o pipefail
 OUT=${OUT:-/tmp/sml-out}
 mkdir -p "$OUT"
-OLD=${1:?usage: bash bench/ab_best.sh OLD_CU [NEW_CU] [ROUNDS]}
-NEW=${2:-kernels/best_softmax.cu}
+OLD=${1:?usage: bash bench/ab_best.sh OLD_ROOT [NEW_ROOT] [ROUNDS]}
+NEW=${2:-.}
 ROUNDS=${3:-2}
-for f in "$OLD" "$NEW"; do
-    [ -f "$f" ] || { echo "ab_best: no such file: $f" >&2; exit 2; }
+for root in "$OLD" "$NEW"; do
+    for f in kernels/best_softmax.cu bench/best_capi.cu; do
+        [ -f "$root/$f" ] || { echo "ab_best: no such file: $root/$f" >&2; exit 2; }
+    done
 done
 build() {
     bash bench/build_libsmlbest.sh "/tmp/lib-$1.so" "$2" > "$OUT/build-$1.txt" 2>&1

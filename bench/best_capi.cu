@@ -1,18 +1,18 @@
 // A tiny C entry point to the `best` kernel, so bench/peers.py can time it with ctypes in the
 // same process, on the same tensors and with the same timing code as torch and Triton.
 // Build: bash bench/build_libsmlbest.sh [OUTPUT] (nvcc, sm_90, into /tmp/libsmlbest.so).
+// A configuration crosses as an array of ints whose field names the library itself reports
+// (sml_best_config_fields), so peers.py keeps no list of its own.
 // Launches go to the legacy default stream, which is the stream torch uses unless told otherwise.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "kernels/best_launch.h"
 #include "kernels/best_softmax.h"
-#include "kernels/kernel_api.h"
-
-namespace sml {
-KernelInfo best_kernel_info();
-}
+#include "kernels/launch.h"
 
 namespace {
 
@@ -87,41 +87,44 @@ int sml_best_softmax(const void* in, void* out, long long rows, long long cols, 
     const std::string key = cache_key(in, out, rows, cols, dtype, "auto");
     if (cache.key != key) {
         sml::LaunchArgs a = make_args(in, out, rows, cols, dtype);
-        a.workspace = workspace(sml::best::registry_workspace_bytes(a.problem));
+        a.workspace = workspace(sml::best::registry_workspace_bytes(a.problem, a.limits));
         cache.key.clear();
         cache.steps.clear();
-        if (cudaError_t e = sml::best_kernel_info().plan(a, &cache.steps); e != cudaSuccess)
-            return e;
+        if (int e = sml::best::plan(a, &cache.steps); e != cudaSuccess) return e;
         cache.key = key;
     }
     return launch(cache.steps);
 }
 
-// An explicit configuration (path 0 group, 1 cluster, 2 two-pass, 3 grid), for tuning.
-// Sizes in 16-byte packs, as in sml::best::Config; l2 is the two-pass kernel's L2 flags,
-// group_rows the group kernel's rows per group (0: its default), lag, ahead and teams the grid
-// kernel's, stash the cluster's packs a thread in shared memory (past 8 in registers).
+// The names of the fields of a configuration, in the order sml_best_softmax_with takes them:
+// "path,width,packs,..." (sml::best::Config, kernels/best_softmax.h).
+const char* sml_best_config_fields() {
+    return sml::best::config_field_names();
+}
+
+// Writes a default configuration's values (Config{}) into values[0, count); returns the number
+// of fields, or -1 (and writes nothing) when count is not that number.
+int sml_best_config_defaults(int* values, int count) {
+    if (count != sml::best::kConfigFieldCount) return -1;
+    const sml::best::ConfigValues d = sml::best::config_values(sml::best::Config{});
+    std::copy(d.begin(), d.end(), values);
+    return count;
+}
+
+// An explicit configuration, for tuning: `count` values in sml_best_config_fields()'s order
+// (path 0 group, 1 cluster, 2 two-pass, 3 grid; sizes in 16-byte packs). Returns a cudaError_t
+// (cudaErrorInvalidValue when count is not the number of fields).
 int sml_best_softmax_with(const void* in, void* out, long long rows, long long cols, int dtype,
-                          int path, int width, int packs, int threads, int cluster, int l2,
-                          int group_rows, int lag, int ahead, int teams, int stash) {
+                          const int* values, int count) {
+    if (count != sml::best::kConfigFieldCount) return cudaErrorInvalidValue;
+    sml::best::ConfigValues v;
+    std::copy(values, values + count, v.begin());
+    const sml::best::Config c = sml::best::config_from_values(v);
     sml::LaunchArgs a = make_args(in, out, rows, cols, dtype);
-    sml::best::Config c;
-    c.path = static_cast<sml::best::Config::Path>(path);
-    c.width = width;
-    c.packs = packs;
-    c.threads = threads;
-    c.cluster = cluster;
-    c.l2 = l2;
-    c.rows = group_rows;
-    c.lag = lag;
-    c.ahead = ahead;
-    c.teams = teams;
-    c.stash = stash;
     a.workspace = workspace(sml::best::workspace_bytes(a.problem, c));
     PlanCache& cache = plan_cache();
-    char fields[128];  // every field, so two tuned variants never share a cached plan
-    std::snprintf(fields, sizeof fields, "%d %d %d %d %d %d %d %d %d %d %d", path, width, packs,
-                  threads, cluster, l2, group_rows, lag, ahead, teams, stash);
+    std::string fields;  // every field, so two tuned variants never share a cached plan
+    for (int x : v) fields += std::to_string(x) + " ";
     const std::string key = cache_key(in, out, rows, cols, dtype, fields);
     if (cache.key != key) {
         cache.key.clear();

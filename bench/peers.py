@@ -54,26 +54,51 @@ TOLERANCE = {"fp32": 1e-5, "fp16": 2e-3, "bf16": 1.6e-2}
 
 
 class BestLib:
-    """ctypes wrapper over bench/best_capi.cu."""
+    """ctypes wrapper over bench/best_capi.cu.
+
+    A configuration is a dict of sml::best::Config's fields (see config() below); the library
+    reports the fields' names, their order and their defaults (Config{}), so a field added to
+    kernels/best_softmax.h reaches the tuning harness with no edit here."""
 
     def __init__(self, path):
         self.lib = ctypes.CDLL(path)
         ll, i, vp = ctypes.c_longlong, ctypes.c_int, ctypes.c_void_p
         self.lib.sml_best_softmax.argtypes = [vp, vp, ll, ll, i]
-        self.lib.sml_best_softmax_with.argtypes = [vp, vp, ll, ll, i] + [i] * len(CONFIG_FIELDS)
         self.lib.sml_best_describe.argtypes = [ll, i, ctypes.c_char_p, i]
         self.lib.sml_error_string.restype = ctypes.c_char_p
+        self.fields, self.defaults = None, None
+        if hasattr(self.lib, "sml_best_config_fields"):  # absent in libraries built before it
+            self.lib.sml_best_config_fields.restype = ctypes.c_char_p
+            self.fields = self.lib.sml_best_config_fields().decode().split(",")
+            values = (i * len(self.fields))()
+            self.lib.sml_best_config_defaults.argtypes = [ctypes.POINTER(i), i]
+            if self.lib.sml_best_config_defaults(values, len(self.fields)) != len(self.fields):
+                raise RuntimeError(f"{path}: sml_best_config_defaults disagrees on the fields")
+            self.defaults = dict(zip(self.fields, values))
+            self.lib.sml_best_softmax_with.argtypes = [vp, vp, ll, ll, i, ctypes.POINTER(i), i]
 
     def _check(self, code):
         if code != 0:
             raise RuntimeError("best: " + self.lib.sml_error_string(code).decode())
 
-    def run(self, x, y, code, config=None):
+    def values(self, config):
+        """The C API's array for a config() dict: every field, the ones left out at Config{}'s
+        default."""
+        if self.fields is None:
+            raise RuntimeError("this libsmlbest.so predates sml_best_config_fields: it runs only "
+                               "the dispatcher's own pick (auto)")
+        unknown = set(config) - set(self.fields)
+        assert not unknown, f"not fields of sml::best::Config: {sorted(unknown)}"
+        return (ctypes.c_int * len(self.fields))(
+            *[config.get(f, self.defaults[f]) for f in self.fields])
+
+    def run(self, x, y, code, values=None):
+        """best on x into y: the dispatcher's pick, or the configuration values() made."""
         args = (x.data_ptr(), y.data_ptr(), x.shape[0], x.shape[1], code)
-        if config is None:
+        if values is None:
             self._check(self.lib.sml_best_softmax(*args))
         else:
-            self._check(self.lib.sml_best_softmax_with(*args, *config))
+            self._check(self.lib.sml_best_softmax_with(*args, values, len(values)))
 
     def describe(self, cols, code):
         buf = ctypes.create_string_buffer(128)
@@ -169,32 +194,20 @@ def check(name, fn, x, y, rows):
     return point
 
 
-# The fields of the C API's configuration tuple, in order (sml::best::Config; sizes in 16-byte
-# packs): path (0 group, 1 cluster, 2 two-pass, 3 grid), width (group: lanes per row), packs,
-# threads, cluster (grid: blocks per team), l2 (two-pass: 1 = L2 evict_last/evict_first
-# policies, 2 = second pass backwards), rows (group: rows per group, 0 = its default), lag (grid:
-# rows reduced ahead of the row finished), ahead (grid: rows of loads in flight past the row
-# reduced), teams (grid: independent teams of `cluster` blocks, each on every teams-th row),
-# stash (cluster: packs a thread in shared memory past its 8 in registers).
-CONFIG_FIELDS = ("path", "width", "packs", "threads", "cluster", "l2", "rows", "lag", "ahead",
-                 "teams", "stash")
-
-
 def config(path, **fields):
-    """The C API's tuple for one configuration; fields left out are 0 (cluster: 1)."""
-    fields.setdefault("cluster", 1)
-    unknown = set(fields) - set(CONFIG_FIELDS)
-    assert not unknown, unknown
-    return tuple([path] + [fields.get(f, 0) for f in CONFIG_FIELDS[1:]])
+    """One configuration of best: its path (0 group, 1 cluster, 2 two-pass, 3 grid) and the
+    fields of sml::best::Config it sets (kernels/best_softmax.h says what each means; sizes in
+    16-byte packs). Fields left out keep Config{}'s defaults; BestLib.values() checks the names."""
+    return dict(fields, path=path)
 
 
 def slice_packs(packs, blocks):
-    """A block's share of `packs`, in whole 128-byte lines (slice_packs in best_softmax.cu)."""
+    """A block's share of `packs`, in whole 128-byte lines (slice_packs, kernels/best/shapes.h)."""
     return -(-(-(-packs // blocks)) // 8) * 8
 
 
 def tune_configs(cols, dtype_bytes, sm_count):
-    """The configurations of best worth trying at this N: (label, tuple for the C API).
+    """The configurations of best worth trying at this N: (label, config() dict).
 
     "auto" (None) is the dispatcher's own pick."""
     vec = 16 // dtype_bytes
@@ -364,7 +377,8 @@ def main():
             for label, cfg in tune_configs(cols, esize, sm_count):
                 if args.only and not any(t in label for t in args.only.split("|")):
                     continue
-                contenders.append((label, lambda cfg=cfg: best.run(x, y, code, cfg) or y))
+                values = None if cfg is None else best.values(cfg)
+                contenders.append((label, lambda v=values: best.run(x, y, code, v) or y))
         else:
             if triton_softmax is not None:
                 contenders.append(("torch", lambda: torch.softmax(x, dim=-1)))

@@ -1,7 +1,12 @@
 // The `best` kernel's dispatch, exposed for its tests and for bench/ (tuning and the peer
 // benchmark). Everything else reaches `best` through the registry like any other kernel.
+// The lesson is kernels/best_softmax.cu; the kernels and their launches are in kernels/best/, and
+// planning an explicit configuration (CUDA only) is declared in kernels/best_launch.h.
 #pragma once
 
+#include <array>
+#include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -10,39 +15,91 @@
 
 namespace sml::best {
 
-// Which of best_softmax.cu's kernels runs a problem, and how it is shaped. Sizes are in 16-byte
-// packs (4 fp32 or 8 fp16/bf16 values), so one shape moves the same bytes in every dtype.
+// best::Config's fields, defined once, in order: X(type, name, default). Config declares its
+// members from it; Config::fields(), the value arrays below (the C entry point in
+// bench/best_capi.cu, whose field names bench/peers.py reads) and the tests go through it.
+// Sizes are in 16-byte packs (4 fp32 or 8 fp16/bf16 values), so one shape moves the same bytes in
+// every dtype.
+#define SML_BEST_CONFIG_FIELDS(X)                                                            \
+    /* which kernel: group, cluster (with or without a stash), two-pass or grid */           \
+    X(Path, path, Path::kGroup)                                                              \
+    /* group: lanes per row (1..32) */                                                       \
+    X(int, width, 0)                                                                         \
+    /* group: packs per lane and row; cluster: packs per thread in registers; grid: packs */ \
+    /* per thread */                                                                         \
+    X(int, packs, 0)                                                                         \
+    /* threads per block (group: 0 means group_threads()'s default, one warp) */             \
+    X(int, threads, 0)                                                                       \
+    /* cluster / two-pass / grid: blocks per row (grid: per team) */                         \
+    X(int, cluster, 1)                                                                       \
+    /* two-pass: kL2Policy | kL2Reverse, how its second read finds L2 */                     \
+    X(int, l2, 0)                                                                            \
+    /* group: rows per group; 0 is the default, 2 / 2 / 1 for 1 / 2 / 4 packs */             \
+    X(int, rows, 0)                                                                          \
+    /* grid: rows a block reduces ahead of the row it finishes (2, 3 or 4) */                \
+    X(int, lag, 0)                                                                           \
+    /* grid: rows of loads in flight past the row reduced; 0 is 2 (2 or 4) */                \
+    X(int, ahead, 0)                                                                         \
+    /* grid: teams of `cluster` blocks, each on every teams-th row; 0 is 1 */                \
+    X(int, teams, 0)                                                                         \
+    /* cluster: packs a thread holds in shared memory past `packs` (8) in registers (the */  \
+    /* stash kernel; clusters of 2 or more blocks) */                                        \
+    X(int, stash, 0)
+
+// Which of best's kernels runs a problem, and how it is shaped.
 struct Config {
     enum class Path { kGroup, kCluster, kTwoPass, kGrid };
     // Two-pass flags (best_two_pass_kernel): evict_last / evict_first L2 policies on the first /
     // second read; the second pass backwards over the slice.
     static constexpr int kL2Policy = 1, kL2Reverse = 2;
-    Path path = Path::kGroup;
-    int width = 0;    // group: lanes per row (1..32)
-    int packs = 0;    // group: packs per lane and row; cluster: packs per thread in registers
-    int threads = 0;  // threads per block (group: 0 means group_threads()'s default, one warp)
-    int cluster = 1;  // cluster / two-pass / grid: blocks per row (grid: per team)
-    int l2 = 0;       // two-pass: kL2Policy | kL2Reverse, how its second read finds L2
-    int rows = 0;     // group: rows per group; 0 is the default, 2 / 2 / 1 for 1 / 2 / 4 packs
-    int lag = 0;      // grid: rows a block reduces ahead of the row it finishes (2 or 4)
-    int ahead = 0;    // grid: rows of loads in flight past the row reduced; 0 is 2 (2 or 4)
-    int teams = 0;    // grid: teams of `cluster` blocks, each on every teams-th row; 0 is 1
-    int stash = 0;    // cluster: packs a thread holds in shared memory, past `packs` (8) in
-                      // registers (best_stash_kernel; clusters of 2 or more blocks)
+#define SML_BEST_CONFIG_MEMBER(type, name, init) type name = init;
+    SML_BEST_CONFIG_FIELDS(SML_BEST_CONFIG_MEMBER)
+#undef SML_BEST_CONFIG_MEMBER
     int rows_per_group() const { return rows > 0 ? rows : (packs <= 2 ? 2 : 1); }
     int group_threads() const { return threads > 0 ? threads : 32; }
     int grid_ahead() const { return ahead > 0 ? ahead : 2; }
     int grid_teams() const { return teams > 0 ? teams : 1; }
     std::string describe() const;  // e.g. "cluster 4 x 512 threads x 4 packs"
+    std::string fields() const;    // every field: "path=1 width=0 packs=4 threads=512 ..."
 };
+
+// The fields as an array of ints, in SML_BEST_CONFIG_FIELDS's order (the path as its number),
+// and back: the C entry point's form of a configuration.
+#define SML_BEST_CONFIG_COUNT(type, name, init) +1
+constexpr int kConfigFieldCount = 0 SML_BEST_CONFIG_FIELDS(SML_BEST_CONFIG_COUNT);
+#undef SML_BEST_CONFIG_COUNT
+using ConfigValues = std::array<int, kConfigFieldCount>;
+
+// "path,width,packs,...": the field names, comma-separated, in that order.
+inline const char* config_field_names() {
+#define SML_BEST_CONFIG_NAME(type, name, init) "," #name
+    return SML_BEST_CONFIG_FIELDS(SML_BEST_CONFIG_NAME) + 1;  // past the leading comma
+#undef SML_BEST_CONFIG_NAME
+}
+
+inline ConfigValues config_values(const Config& c) {
+#define SML_BEST_CONFIG_VALUE(type, name, init) static_cast<int>(c.name),
+    return ConfigValues{SML_BEST_CONFIG_FIELDS(SML_BEST_CONFIG_VALUE)};
+#undef SML_BEST_CONFIG_VALUE
+}
+
+inline Config config_from_values(const ConfigValues& values) {
+    Config c;
+    int i = 0;
+#define SML_BEST_CONFIG_SET(type, name, init) c.name = static_cast<type>(values[i++]);
+    using Path = Config::Path;
+    SML_BEST_CONFIG_FIELDS(SML_BEST_CONFIG_SET)
+#undef SML_BEST_CONFIG_SET
+    return c;
+}
 
 // Resident blocks per SM for a cluster-path configuration (the occupancy calculator, where there
 // is a GPU). choose() compares shapes by rows in flight, this times SMs over blocks per cluster.
 using ResidentBlocks = std::function<int(const Config&)>;
 
-// The choice `best` makes. `aligned`: every row of input and output starts on 16 bytes.
-// Without `resident`, one-block shapes take 4 packs a thread, else 8, and cluster sizes are
-// compared as if every thread held 64 registers (the clustered kernel's cap).
+// The choice `best` makes (kernels/best_softmax.cu). `aligned`: every row of input and output
+// starts on 16 bytes. Without `resident`, one-block shapes take 4 packs a thread, else 8, and
+// cluster sizes are compared as if every thread held 64 registers (the clustered kernel's cap).
 Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limits,
               const ResidentBlocks& resident = nullptr);
 
@@ -50,11 +107,19 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
 // 8-byte (max, sum) per row and block; 0 for every other path.
 size_t workspace_bytes(const SoftmaxProblem& problem, const Config& config);
 
-// workspace_bytes for the configuration the registry's `best` runs on a device with `limits`.
+// What the registry's `best` needs to know without launching (kernels/registry.cpp), for the
+// configuration it runs on a device with `limits` and cudaMalloc-aligned buffers: choose()'s,
+// or, where the limits were read from a GPU, the launch's own (occupancy, fallbacks).
+// workspace_bytes for that configuration:
 size_t registry_workspace_bytes(const SoftmaxProblem& problem, const DeviceLimits& limits);
-
-// True where best's path for this problem reads each row twice (the two-pass path).
+// True where that configuration reads each row twice (the two-pass path):
 bool reads_twice(const SoftmaxProblem& problem, const DeviceLimits& limits);
+
+// The rest is CUDA code (kernels/best/launch.cu), built with the toolkit only.
+
+// The configuration plan_config() takes for `problem` on the current GPU, whose `limits` these
+// are, with cudaMalloc-aligned buffers.
+Config launch_config(const SoftmaxProblem& problem, const DeviceLimits& limits);
 
 // The registry's plan (kernel_api.h's PlanFn): plan_config's configuration, planned.
 int plan(const LaunchArgs& args, std::vector<LaunchStep>* steps);

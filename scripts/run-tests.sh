@@ -23,7 +23,10 @@ ctest --test-dir "$BUILD_DIR" --output-on-failure -j 2 "$@"
 if [ "${SML_TEST_NO_CUDA:-1}" = 1 ]; then
   echo "== the replay-only build: no CUDA toolkit (nvcc hidden from PATH and CMake)"
   NOCUDA_DIR=${SML_NOCUDA_BUILD_DIR:-build-nocuda}
-  clean_path=$(printf '%s' "$PATH" | tr ':' '\n' | grep -v cuda | paste -sd: -)
+  # Every PATH folder that holds an nvcc (the toolkit's bin/, a wrapper in /usr/local/bin) is
+  # left out, and CMake is told to look nowhere else.
+  clean_path=$(printf '%s\n' "$PATH" | tr ':' '\n' | while read -r d; do
+    [ -n "$d" ] && [ ! -e "$d/nvcc" ] && printf '%s\n' "$d"; done | paste -sd: -)
   env -u CUDACXX PATH="$clean_path" SML_BUILD_DIR="$NOCUDA_DIR" \
     scripts/build.sh -DSML_CUDA_HINTS= -DSML_WITH_CUDA=AUTO
   grep -q '^SML_HAVE_CUDA_FOUND:INTERNAL=OFF' "$NOCUDA_DIR/CMakeCache.txt" || {

@@ -68,33 +68,41 @@ sml_cli_test(run_help RC 0 ARGS run --help EXPECT "--kernel" "--metrics" "Exampl
 sml_cli_test(version RC 0 ARGS --version EXPECT "softmaxlab-cli [0-9]+\\.[0-9]+")
 sml_cli_test(list_without_gpu RC 0 ARGS list
              EXPECT "no GPU here" "naive" "online_tiled" "warp +3 .*1\\.\\.1024")
-sml_cli_test(run_without_gpu RC 1 ARGS run --kernel fused --rows 64 --cols 1024
-             ERROR_HINT EXPECT "error: no CUDA device" "hint: replay a session")
-sml_cli_test(sweep_without_gpu RC 1 ARGS sweep --cols 32,1024
-             ERROR_HINT EXPECT "error: no CUDA device" "NVIDIA GPU")
-sml_cli_test(device_without_gpu RC 1 ARGS device ERROR_HINT EXPECT "no CUDA device")
-sml_cli_test(run_unknown_kernel RC 2 ARGS run --kernel nope
-             ERROR_HINT EXPECT "unknown kernel 'nope'"
-                    "valid kernels: [a-z_]+(, [a-z_]+)+")
-sml_cli_test(run_outside_range RC 2 ARGS run --kernel warp --cols 5000
-             ERROR_HINT EXPECT "N = 5000 is outside warp's range 1\\.\\.1024"
-                    "hint: kernels that can run N = 5000: .*online")
-sml_cli_test(run_bad_size RC 2 ARGS run --kernel fused --rows 0 --cols 1024
-             ERROR_HINT EXPECT "--rows 0 is too small: the least is 1")
-sml_cli_test(run_bad_dtype RC 2 ARGS run --kernel fused --dtype fp64
-             ERROR_HINT EXPECT "unknown dtype 'fp64'")
-sml_cli_test(run_not_a_number RC 2 ARGS run --kernel fused --rows many
-             ERROR_HINT EXPECT "--rows" REJECT "Segmentation|terminate")
-sml_cli_test(run_unwritable_json RC 2 ARGS run --kernel fused --json /nonexistent-dir/r.json
-             ERROR_HINT EXPECT "--json /nonexistent-dir/r.json is not writable")
-sml_cli_test(sweep_unwritable_out RC 2 ARGS sweep --out /nonexistent-dir/s.json
-             ERROR_HINT EXPECT "--out /nonexistent-dir/s.json is not writable")
-sml_cli_test(sweep_out_is_directory RC 2 ARGS sweep --out ${CMAKE_CURRENT_BINARY_DIR}
-             ERROR_HINT EXPECT "is a directory")
-sml_cli_test(sweep_bad_cols RC 2 ARGS sweep --cols 32,abc
-             ERROR_HINT EXPECT "'abc' is not a positive integer")
-sml_cli_test(sweep_unknown_kernel RC 2 ARGS sweep --kernels fused,nope
-             ERROR_HINT EXPECT "unknown kernel 'nope'")
+# run, sweep and device need a build with the CUDA toolkit; without one they say so.
+if(SML_HAVE_CUDA)
+  sml_cli_test(run_without_gpu RC 1 ARGS run --kernel fused --rows 64 --cols 1024
+               ERROR_HINT EXPECT "error: no CUDA device" "hint: replay a session")
+  sml_cli_test(sweep_without_gpu RC 1 ARGS sweep --cols 32,1024
+               ERROR_HINT EXPECT "error: no CUDA device" "NVIDIA GPU")
+  sml_cli_test(device_without_gpu RC 1 ARGS device ERROR_HINT EXPECT "no CUDA device")
+  sml_cli_test(run_unknown_kernel RC 2 ARGS run --kernel nope
+               ERROR_HINT EXPECT "unknown kernel 'nope'"
+                      "valid kernels: [a-z_]+(, [a-z_]+)+")
+  sml_cli_test(run_outside_range RC 2 ARGS run --kernel warp --cols 5000
+               ERROR_HINT EXPECT "N = 5000 is outside warp's range 1\\.\\.1024"
+                      "hint: kernels that can run N = 5000: .*online")
+  sml_cli_test(run_bad_size RC 2 ARGS run --kernel fused --rows 0 --cols 1024
+               ERROR_HINT EXPECT "--rows 0 is too small: the least is 1")
+  sml_cli_test(run_bad_dtype RC 2 ARGS run --kernel fused --dtype fp64
+               ERROR_HINT EXPECT "unknown dtype 'fp64'")
+  sml_cli_test(run_not_a_number RC 2 ARGS run --kernel fused --rows many
+               ERROR_HINT EXPECT "--rows" REJECT "Segmentation|terminate")
+  sml_cli_test(run_unwritable_json RC 2 ARGS run --kernel fused --json /nonexistent-dir/r.json
+               ERROR_HINT EXPECT "--json /nonexistent-dir/r.json is not writable")
+  sml_cli_test(sweep_unwritable_out RC 2 ARGS sweep --out /nonexistent-dir/s.json
+               ERROR_HINT EXPECT "--out /nonexistent-dir/s.json is not writable")
+  sml_cli_test(sweep_out_is_directory RC 2 ARGS sweep --out ${CMAKE_CURRENT_BINARY_DIR}
+               ERROR_HINT EXPECT "is a directory")
+  sml_cli_test(sweep_bad_cols RC 2 ARGS sweep --cols 32,abc
+               ERROR_HINT EXPECT "'abc' is not a positive integer")
+  sml_cli_test(sweep_unknown_kernel RC 2 ARGS sweep --kernels fused,nope
+               ERROR_HINT EXPECT "unknown kernel 'nope'")
+else()
+  foreach(cmd run sweep device)
+    sml_cli_test(${cmd}_needs_a_cuda_build RC 1 ARGS ${cmd} --cols 1024 ERROR_HINT
+                 EXPECT "error: this build of softmaxlab has no GPU support" "hint: install the CUDA toolkit")
+  endforeach()
+endif()
 sml_cli_test(no_subcommand RC 2 ARGS --nonsense EXPECT "error:" "hint: run `softmaxlab-cli")
 
 # The peers chart, from the newest recorded bench/peers.py results (CSV needs no Cairo). Files

@@ -1,6 +1,7 @@
-// `best` (kernels/best_softmax.cu) against the float64 reference, for every dtype and N from 1 to
-// 2^20, through the registry exactly as the CLI runs it; then every one of its paths forced on
-// the same inputs, so a path the dispatcher does not pick on this GPU is still checked.
+// `best` (kernels/best_softmax.cu and kernels/best/) against the float64 reference, for every
+// dtype and N from 1 to 2^20, through the registry exactly as the CLI runs it; then every one of
+// its paths forced on the same inputs, so a path the dispatcher does not pick on this GPU is
+// still checked.
 //
 // Tolerances (sml::tolerance_for, used by the whole project):
 //   fp32 1e-5  : fp32 math over a row; exp2f and the reciprocal are within a few ulp (~1e-7).
@@ -84,12 +85,13 @@ struct DeviceBuffers {
 // off a 16-byte boundary.
 void check_case(DType dtype, int64_t rows, int64_t cols, int64_t in_stride, int64_t out_stride,
                 int in_offset, const best::Config* config, int out_offset = 0) {
+    const std::string forced =
+        config ? " forced " + config->describe() + " {" + config->fields() + "}" : "";
     const std::string what = std::string(dtype_name(dtype)) + " M=" + std::to_string(rows) +
                              " N=" + std::to_string(cols) + " strides " +
                              std::to_string(in_stride) + "/" + std::to_string(out_stride) +
                              " offsets " + std::to_string(in_offset) + "/" +
-                             std::to_string(out_offset) +
-                             (config ? " forced " + config->describe() : " (registry plan)");
+                             std::to_string(out_offset) + (config ? forced : " (registry plan)");
     SCOPED_TRACE(what);
     const int es = dtype_size(dtype);
     const HostInput h = make_input(dtype, rows, cols, in_stride, unsigned(cols * 7 + rows));

@@ -28,10 +28,14 @@ set(_sml_hostile_cli
   cli_title_100k cli_long_session_strings
   cli_dev_zero_session cli_fifo_session cli_oversized_session cli_out_of_memory
   cli_output_is_a_fifo
-  cli_sweep_keeps_partial cli_sweep_csv_keeps_partial cli_run_json_keeps_partial
-  cli_chart_tmp_symlink cli_chart_out_is_input cli_sweep_out_is_csv
-  cli_bare_nan cli_unknown_kernel cli_unknown_subcommand
-  cli_cols_overflow cli_cols_empty cli_size_overflow cli_warmup_negative cli_seed_negative)
+  cli_chart_tmp_symlink cli_chart_out_is_input
+  cli_bare_nan cli_unknown_kernel cli_unknown_subcommand cli_size_overflow)
+# run and sweep exist only in a build with the CUDA toolkit (cli_nogpu.cpp stands in without).
+if(SML_HAVE_CUDA)
+  list(APPEND _sml_hostile_cli
+    cli_sweep_keeps_partial cli_sweep_csv_keeps_partial cli_run_json_keeps_partial
+    cli_sweep_out_is_csv cli_cols_overflow cli_cols_empty cli_warmup_negative cli_seed_negative)
+endif()
 # Viewer argument errors: reported before any window opens, so no X server is needed.
 set(_sml_hostile_viewer_args
   viewer_screenshot_empty viewer_lesson_negative viewer_lesson_not_a_number)

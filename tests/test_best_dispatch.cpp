@@ -5,6 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "kernels/best_softmax.h"
 #include "kernels/kernel_api.h"
@@ -265,6 +269,56 @@ TEST(BestDispatch, EveryShapeHoldsItsRowAndIsALegalLaunch) {
             }
         }
     }
+}
+
+// Config's fields are defined once (SML_BEST_CONFIG_FIELDS). The C entry point carries them as an
+// array in that order, named by config_field_names(); every field must survive the round trip.
+TEST(BestConfigFields, NamesValuesAndTextFollowTheOneDefinition) {
+    std::vector<std::string> names;
+    std::stringstream list(best::config_field_names());
+    for (std::string name; std::getline(list, name, ',');) names.push_back(name);
+    ASSERT_EQ(names.size(), size_t(best::kConfigFieldCount));
+    EXPECT_EQ(std::set<std::string>(names.begin(), names.end()).size(), names.size());
+    EXPECT_EQ(names.front(), "path");
+    best::ConfigValues v;
+    std::string text;
+    for (int i = 0; i < best::kConfigFieldCount; ++i) {
+        v[size_t(i)] = i == 0 ? int(Path::kGrid) : 100 + i;
+        text += (i ? " " : "") + names[size_t(i)] + "=" + std::to_string(v[size_t(i)]);
+    }
+    const Config c = best::config_from_values(v);
+    EXPECT_EQ(c.path, Path::kGrid);
+    EXPECT_EQ(best::config_values(c), v);
+    EXPECT_EQ(c.fields(), text);
+    for (int64_t n : {int64_t{1}, int64_t{256}, int64_t{4096}, int64_t{100003}, int64_t{300000},
+                      int64_t{1} << 20, int64_t{1} << 22}) {
+        const Config picked = pick(n);
+        EXPECT_EQ(best::config_from_values(best::config_values(picked)).describe(),
+                  picked.describe());
+    }
+}
+
+// Without a GPU (limits not read from one), what the registry asks of best -- whether a row is
+// read twice, and the workspace -- is choose()'s configuration for the limits given.
+TEST(BestDispatch, RegistryQuestionsFollowThePathForTheLimitsGiven) {
+    for (const DeviceLimits& limits : {kH100, ampere()}) {
+        ASSERT_FALSE(limits.from_device);
+        for (int64_t n : {int64_t{32}, int64_t{4096}, int64_t{131072}, int64_t{1} << 19,
+                          int64_t{1} << 20, int64_t{1} << 21}) {
+            const SoftmaxProblem p = SoftmaxProblem::contiguous(64, n, DType::bf16);
+            const Config c = pick(n, DType::bf16, true, limits);
+            SCOPED_TRACE(std::to_string(n) + ": " + c.describe());
+            EXPECT_EQ(best::reads_twice(p, limits), c.path == Path::kTwoPass);
+            EXPECT_EQ(best::registry_workspace_bytes(p, limits),
+                      c.path == Path::kGrid ? size_t(64) * size_t(c.cluster) * 8 : 0u);
+        }
+    }
+    // bf16 rows of 2^20 take the grid on an H100 (its slots), and two passes without clusters.
+    const SoftmaxProblem grid_rows = SoftmaxProblem::contiguous(8, int64_t{1} << 20, DType::bf16);
+    EXPECT_EQ(best::registry_workspace_bytes(grid_rows, kH100), size_t(8) * 132 * 8);
+    EXPECT_FALSE(best::reads_twice(grid_rows, kH100));
+    EXPECT_EQ(best::registry_workspace_bytes(grid_rows, ampere()), 0u);
+    EXPECT_TRUE(best::reads_twice(grid_rows, ampere()));
 }
 
 }  // namespace

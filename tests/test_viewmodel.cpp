@@ -109,13 +109,17 @@ TEST(SourceDoc, EveryLessonRegionAnchorHighlightsExactlyItsCode) {
             // A draft step may point at a kernel that has not landed yet (lesson_model.h).
             if (step.draft && !k) continue;
             ASSERT_NE(k, nullptr) << step.id << ": " << a.key();
-            Result<SourceDoc> doc = SourceDoc::load(kernel_path(*k), SourceLang::cuda);
+            // The file of the kernel's sources that holds the region (best's are several).
+            const std::string file = kernel_source_with_region(*k, a.region, SML_SOURCE_DIR);
+            ASSERT_FALSE(file.empty()) << step.id << ": no source has region " << a.key();
+            const std::string path = std::string(SML_SOURCE_DIR) + "/" + file;
+            Result<SourceDoc> doc = SourceDoc::load(path, SourceLang::cuda);
             ASSERT_TRUE(doc.ok()) << doc.error().message;
             const DisplayRegion* r = doc->find_region(a.region);
             ASSERT_NE(r, nullptr) << step.id << ": no region " << a.key();
             ASSERT_LE(r->first, r->last) << a.key();
             // The shaded display lines are exactly the file's code lines inside the markers.
-            Result<AnnotatedSource> src = load_annotated_source(kernel_path(*k));
+            Result<AnnotatedSource> src = load_annotated_source(path);
             ASSERT_TRUE(src.ok());
             const SourceRegion* fr = src->find(a.region);
             ASSERT_NE(fr, nullptr);
@@ -357,7 +361,9 @@ TEST(SourceDoc, PtxFromTheBuildShowsTheLessonsPtxAnchors) {
         for (const LessonAnchor& a : step.anchors) {
             const KernelInfo* k = a.is_ptx() ? find_kernel(a.kernel) : nullptr;
             if (!k) continue;
-            const std::string path = ptx_path_for_source(k->lesson_source(), SML_BUILD_DIR);
+            const std::string file = kernel_source_with_ptx(*k, a.ptx, SML_BUILD_DIR);
+            ASSERT_FALSE(file.empty()) << a.key() << ": no PTX of " << k->id << " has it";
+            const std::string path = ptx_path_for_source(file, SML_BUILD_DIR);
             ASSERT_TRUE(std::filesystem::exists(path)) << path << " not built (target sml_ptx)";
             Result<SourceDoc> doc = SourceDoc::load(path, SourceLang::ptx);
             ASSERT_TRUE(doc.ok()) << doc.error().message;

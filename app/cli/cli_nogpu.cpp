@@ -18,7 +18,7 @@ Error no_cuda_error() {
 
 CommandFn add_gpu_command(CLI::App& app, const char* name, const char* what) {
     CLI::App* sub = app.add_subcommand(name, std::string(what) + " (needs a build with CUDA)");
-    sub->allow_extras();  // its options belong to the GPU build; none is read here
+    sub->fallthrough(false)->allow_extras();  // its options belong to the GPU build: unread
     return [] { return fail(no_cuda_error(), kExitFailure); };
 }
 

@@ -698,20 +698,24 @@ void App::refresh_lesson_text() {
 void App::follow_anchor(const std::string& key) {
     Result<LessonAnchor> a = parse_anchor_key(key);
     if (!a) return;
+    const KernelInfo* k = find_kernel(a->kernel);
+    if (!k) return;
     if (a->is_ptx()) {
-        show_source(a->kernel, SourceTab::ptx);
+        show_source(a->kernel, SourceTab::ptx,
+                    kernel_source_with_ptx(*k, a->ptx, SML_BUILD_DIR));
         std::vector<int> lines = find_ptx_lines(s_.ptx_text, a->ptx);
         if (!lines.empty()) source_view_.scroll_to(lines.front() - 1);
         return;
     }
-    show_source(a->kernel, SourceTab::cuda);
+    show_source(a->kernel, SourceTab::cuda,
+                kernel_source_with_region(*k, a->region, SML_SOURCE_DIR));
     if (const SourceDoc* doc = current_source())
         if (const DisplayRegion* r = doc->find_region(a->region)) source_view_.scroll_to(r->first);
 }
 
 const SourceDoc* App::current_source() {
-    const std::string key =
-        s_.source_kernel + "/" + std::to_string(static_cast<int>(s_.source_tab));
+    const std::string key = s_.source_kernel + "/" + s_.source_file + "/" +
+                            std::to_string(static_cast<int>(s_.source_tab));
     auto it = s_.sources.find(key);
     if (it == s_.sources.end()) return nullptr;
     return it->second->ok() ? &it->second->value() : nullptr;
@@ -731,29 +735,33 @@ std::string sass_path_for(const std::string& source) {
 }
 }  // namespace
 
-void App::show_source(const std::string& kernel, SourceTab tab) {
+void App::show_source(const std::string& kernel, SourceTab tab, const std::string& file) {
     const KernelInfo* k = find_kernel(kernel);
     if (!k) return;
     const bool kernel_changed = kernel != s_.source_kernel;
+    const std::string shown =
+        !file.empty() ? file : (kernel_changed ? k->lesson_source() : s_.source_file);
+    const bool file_changed = shown != s_.source_file;
     s_.source_kernel = kernel;
+    s_.source_file = shown;
     s_.source_tab = tab;
-    const std::string key = kernel + "/" + std::to_string(static_cast<int>(tab));
+    const std::string key = kernel + "/" + shown + "/" + std::to_string(static_cast<int>(tab));
     if (!s_.sources.count(key)) {
         std::string path;
         SourceLang lang = SourceLang::cuda;
-        if (tab == SourceTab::cuda) path = std::string(SML_SOURCE_DIR) + "/" + k->lesson_source();
+        if (tab == SourceTab::cuda) path = std::string(SML_SOURCE_DIR) + "/" + shown;
         if (tab == SourceTab::ptx) {
-            path = ptx_path_for_source(k->lesson_source(), SML_BUILD_DIR);
+            path = ptx_path_for_source(shown, SML_BUILD_DIR);
             lang = SourceLang::ptx;
         }
         if (tab == SourceTab::sass) {
-            path = sass_path_for(k->lesson_source());
+            path = sass_path_for(shown);
             lang = SourceLang::sass;
         }
         s_.sources[key] = std::make_unique<Result<SourceDoc>>(SourceDoc::load(path, lang));
     }
-    if (kernel_changed || tab == SourceTab::ptx) {
-        Result<std::string> ptx = read_text_file(ptx_path_for_source(k->lesson_source(), SML_BUILD_DIR));
+    if (kernel_changed || file_changed || tab == SourceTab::ptx) {
+        Result<std::string> ptx = read_text_file(ptx_path_for_source(shown, SML_BUILD_DIR));
         s_.ptx_text = ptx ? *ptx : "";
     }
     // Highlights: the current step's anchors into this kernel.

@@ -72,7 +72,9 @@ class App {
     void refresh_metrics();
     void refresh_chart();
     void select_cols(int64_t cols);
-    void show_source(const std::string& kernel, SourceTab tab);
+    // `file`: one of the kernel's sources; "" keeps the one shown (the lesson file for a new
+    // kernel).
+    void show_source(const std::string& kernel, SourceTab tab, const std::string& file = "");
     void follow_anchor(const std::string& key);
     const SourceDoc* current_source();
     void apply_experiment();

@@ -68,6 +68,7 @@ struct AppState {
     int64_t cols = 0;               // N the metrics table and per-N charts show
     std::vector<int64_t> all_cols;  // every N in the session
     std::string source_kernel;      // whose code the Source panel shows
+    std::string source_file;        // which of its KernelInfo::sources (best has several)
     SourceTab source_tab = SourceTab::cuda;
     std::vector<std::string> table_kernels;  // kernels the table shows (empty = all at this N)
 

@@ -16,9 +16,19 @@ void App::draw_source() {
             if (ImGui::Selectable(ki.id, k == &ki)) show_source(ki.id, s_.source_tab);
         ImGui::EndCombo();
     }
-    if (k) {
+    if (k && k->sources.size() > 1) {
+        // best's lesson file and its machinery in kernels/best/: one file at a time.
         ImGui::SameLine();
-        ImGui::TextColored(pal.muted, "%s", k->lesson_source());
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+        if (ImGui::BeginCombo("##file", s_.source_file.c_str())) {
+            for (const char* f : k->sources)
+                if (ImGui::Selectable(f, s_.source_file == f)) show_source(k->id, s_.source_tab, f);
+            ImGui::EndCombo();
+        }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: %s", k->title, k->summary);
+    } else if (k) {
+        ImGui::SameLine();
+        ImGui::TextColored(pal.muted, "%s", s_.source_file.c_str());
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: %s", k->title, k->summary);
     }
     if (!k) return;
@@ -38,8 +48,8 @@ void App::draw_source() {
         }
         ImGui::EndTabBar();
     }
-    const std::string key =
-        s_.source_kernel + "/" + std::to_string(static_cast<int>(s_.source_tab));
+    const std::string key = s_.source_kernel + "/" + s_.source_file + "/" +
+                            std::to_string(static_cast<int>(s_.source_tab));
     auto it = s_.sources.find(key);
     if (it == s_.sources.end()) return;
     const Result<SourceDoc>& doc = *it->second;

@@ -183,6 +183,24 @@ std::vector<int> find_ptx_lines(const std::string& ptx_text, const std::string& 
     return hits;
 }
 
+std::string kernel_source_with_region(const KernelInfo& k, const std::string& region,
+                                      const std::string& source_root) {
+    for (const char* path : k.sources) {
+        Result<AnnotatedSource> src = load_annotated_source(source_root + "/" + path);
+        if (src && src->find(region)) return path;
+    }
+    return "";
+}
+
+std::string kernel_source_with_ptx(const KernelInfo& k, const std::string& pattern,
+                                   const std::string& build_dir) {
+    for (const char* path : k.sources) {
+        Result<std::string> ptx = read_text_file(ptx_path_for_source(path, build_dir));
+        if (ptx && !find_ptx_lines(*ptx, pattern).empty()) return path;
+    }
+    return "";
+}
+
 std::string ptx_path_for_source(const std::string& source, const std::string& build_dir) {
     std::string file = source.substr(source.find_last_of('/') + 1);
     std::string stem = file.substr(0, file.find_last_of('.'));

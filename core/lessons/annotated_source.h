@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "common/result.h"
+#include "kernels/kernel_api.h"
 
 namespace sml {
 
@@ -64,6 +65,16 @@ std::vector<int> find_ptx_lines(const std::string& ptx_text, const std::string& 
 // Where the build writes the PTX of a kernel source file: <build_dir>/ptx/<stem>.ptx, where
 // <stem> is the file name without extension ("kernels/warp_softmax.cu" -> "warp_softmax").
 std::string ptx_path_for_source(const std::string& source, const std::string& build_dir);
+
+// Which of a kernel's source files (KernelInfo::sources, repo-relative) holds region `region`,
+// under `source_root`; "" when none does. best's regions are spread over kernels/best/.
+std::string kernel_source_with_region(const KernelInfo& k, const std::string& region,
+                                      const std::string& source_root);
+
+// The first of a kernel's sources whose PTX under `build_dir` has an instruction matching
+// `pattern` (find_ptx_lines); "" when none does or no PTX was built.
+std::string kernel_source_with_ptx(const KernelInfo& k, const std::string& pattern,
+                                   const std::string& build_dir);
 
 // Reads a whole text file (a regular file of at most kMaxTextFileBytes, see
 // core/common/safe_file.h); error names the path.

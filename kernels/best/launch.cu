@@ -1,0 +1,153 @@
+// best's launch side: a configuration planned into a launch (plan_with), and the dispatcher's
+// choice with this GPU's occupancy and its fallbacks (plan_config, plan, launch_config). Each
+// path's kernels and launch table are in their own unit (group.cu, cluster.cu, two_pass.cu,
+// grid.cu); this one holds no kernel.
+#include <algorithm>
+#include <utility>
+
+#include "kernels/best/launch.cuh"
+
+namespace sml {
+namespace best {
+
+bool rows_aligned(const LaunchArgs& a) {
+    const int vec = vec_of(a.problem.dtype);
+    return reinterpret_cast<uintptr_t>(a.in) % 16 == 0 &&
+           reinterpret_cast<uintptr_t>(a.out) % 16 == 0 && a.problem.in_stride % vec == 0 &&
+           a.problem.out_stride % vec == 0;
+}
+
+bool same_frames(const LaunchArgs& a) {
+    const int vec = vec_of(a.problem.dtype);
+    const uintptr_t size = dtype_size(a.problem.dtype);
+    return (reinterpret_cast<uintptr_t>(a.in) & 15u) / size ==
+               (reinterpret_cast<uintptr_t>(a.out) & 15u) / size &&
+           (a.problem.out_stride - a.problem.in_stride) % vec == 0;
+}
+
+// Values a configuration holds on chip per row; the two-pass path has no limit.
+static int64_t capacity(const Config& c, DType t) {
+    const int64_t vec = vec_of(t);
+    switch (c.path) {
+        case Config::Path::kGroup:
+            return c.width * c.packs * vec;
+        case Config::Path::kCluster:
+            return int64_t{c.cluster} * c.threads * (c.packs + c.stash) * vec;
+        case Config::Path::kGrid:
+            return int64_t{c.cluster} * c.threads * c.packs * vec;
+        case Config::Path::kTwoPass:
+            return kUnlimitedCols;
+    }
+    return 0;
+}
+
+cudaError_t plan_with(const LaunchArgs& args, const Config& config,
+                      std::vector<LaunchStep>* steps) {
+    // A forced configuration too small for the row would leave elements unwritten: refuse it.
+    const int64_t slack = rows_aligned(args) ? 0 : vec_of(args.problem.dtype) - 1;
+    if (capacity(config, args.problem.dtype) < args.problem.cols + slack)
+        return cudaErrorInvalidValue;
+    const DType t = args.problem.dtype;
+    if (t != DType::f32 && t != DType::f16 && t != DType::bf16) return cudaErrorInvalidValue;
+    cudaError_t err = cudaSuccess;
+    LaunchStep s;
+    switch (config.path) {
+        case Config::Path::kGroup:
+            s = group_step(args, config, &err);
+            break;
+        case Config::Path::kCluster:
+            s = cluster_step(args, config, &err);
+            break;
+        case Config::Path::kTwoPass:
+            s = two_pass_step(args, config, &err);
+            break;
+        case Config::Path::kGrid:
+            s = grid_step(args, config, &err);
+            break;
+    }
+    if (err != cudaSuccess) return err;
+    steps->push_back(std::move(s));
+    return cudaSuccess;
+}
+
+// Resident blocks per SM of a cluster-path configuration (one block a row, or a cluster's
+// blocks, which run the kernel that exchanges through DSMEM), from the occupancy calculator.
+static ResidentBlocks occupancy_of(const LaunchArgs& args) {
+    return [dtype = args.problem.dtype](const Config& c) {
+        const void* kernel = cluster_kernel(dtype, c);
+        int blocks = 0;
+        const size_t smem = stash_bytes(c);
+        // A stash over 48 KB needs the opt-in before the calculator counts it.
+        if (kernel != nullptr && smem > 48 * 1024 &&
+            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 static_cast<int>(smem)) != cudaSuccess) {
+            (void)cudaGetLastError();
+            return 0;  // this GPU cannot give a block that much
+        }
+        if (kernel == nullptr || cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                     &blocks, kernel, c.threads, smem) != cudaSuccess) {
+            (void)cudaGetLastError();
+            return std::max(1, 2048 / c.threads);  // unknown: as if threads were the only limit
+        }
+        return blocks;
+    };
+}
+
+// choose() with this GPU's occupancy, planned; where the GPU cannot schedule the chosen cluster
+// (16 blocks need a GPC with 16 free SMs; a MIG slice may have none), two passes over 8 blocks,
+// and where it cannot keep the grid path's blocks resident at once, two passes.
+// *chosen receives the configuration the steps run.
+static cudaError_t plan_chosen(const LaunchArgs& args, Config* chosen,
+                               std::vector<LaunchStep>* steps) {
+    Config c = choose(args.problem.cols, args.problem.dtype, rows_aligned(args), args.limits,
+                      occupancy_of(args));
+    // In place of the grid: two passes, sized for the longest frame a row can have.
+    const int vec = vec_of(args.problem.dtype);
+    const Config two_passes = two_pass_for((args.problem.cols + vec - 1) / vec + 1, args.limits);
+    // Output rows at other offsets from 16 bytes than the input's (a rare layout): the grid
+    // stores whole packs where the input had them, so two passes.
+    if (c.path == Config::Path::kGrid && !same_frames(args)) c = two_passes;
+    cudaError_t err = plan_with(args, c, steps);
+    if (err == cudaErrorCooperativeLaunchTooLarge && c.path == Config::Path::kGrid) {
+        // Fewer blocks fit at once than the GPU has SMs (MPS, a MIG slice, another kernel's
+        // reservation): two passes, which need no resident grid.
+        (void)cudaGetLastError();
+        steps->clear();
+        c = two_passes;
+        err = plan_with(args, c, steps);
+    }
+    if (err == cudaErrorInvalidClusterSize && c.path == Config::Path::kCluster) {
+        (void)cudaGetLastError();
+        steps->clear();
+        c = Config{};
+        c.path = Config::Path::kTwoPass;
+        c.cluster = 8;
+        c.threads = 1024;
+        c.l2 = Config::kL2Policy;
+        err = plan_with(args, c, steps);
+    }
+    *chosen = c;
+    return err;
+}
+
+Config plan_config(const LaunchArgs& args) {
+    Config c;
+    std::vector<LaunchStep> unused;
+    if (plan_chosen(args, &c, &unused) != cudaSuccess) (void)cudaGetLastError();
+    return c;
+}
+
+int plan(const LaunchArgs& args, std::vector<LaunchStep>* steps) {
+    Config c;
+    return plan_chosen(args, &c, steps);
+}
+
+Config launch_config(const SoftmaxProblem& p, const DeviceLimits& limits) {
+    LaunchArgs a;  // no buffers: null counts as 16-byte aligned, as cudaMalloc's are
+    a.problem = p;
+    a.limits = limits;
+    return plan_config(a);
+}
+
+}  // namespace best
+}  // namespace sml

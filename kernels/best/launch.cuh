@@ -1,0 +1,119 @@
+// What best's launch units share (kernels/best/*.cu, host side): each path's planner, defined in
+// the unit that holds its kernels, and the helpers they build a LaunchStep with.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/best/shapes.h"
+#include "kernels/best_launch.h"
+#include "kernels/best_softmax.h"
+#include "kernels/launch.h"
+
+namespace sml {
+namespace best {
+
+// One launch of a path's kernel for `c`, or *err says why not. The dtype picks the instantiation.
+LaunchStep group_step(const LaunchArgs& a, const Config& c, cudaError_t* err);     // group.cu
+LaunchStep cluster_step(const LaunchArgs& a, const Config& c, cudaError_t* err);   // cluster.cu
+LaunchStep two_pass_step(const LaunchArgs& a, const Config& c, cudaError_t* err);  // two_pass.cu
+LaunchStep grid_step(const LaunchArgs& a, const Config& c, cudaError_t* err);      // grid.cu
+
+// The kernel a cluster-path configuration runs, for the occupancy calculator (cluster.cu).
+const void* cluster_kernel(DType dtype, const Config& c);
+
+// True when every row of in and out starts on a 16-byte boundary (vector loads need no slack).
+bool rows_aligned(const LaunchArgs& a);  // launch.cu
+// True when every output row sits at its input row's offset from 16 bytes, so the two share
+// their packs' boundaries.
+bool same_frames(const LaunchArgs& a);  // launch.cu
+
+inline bool valid_threads(int t, int max_threads = 1024) {
+    return t >= 32 && t <= max_threads && t % 32 == 0;
+}
+
+// Bytes of shared memory a stash configuration's blocks take for their stash.
+inline size_t stash_bytes(const Config& c) {
+    return static_cast<size_t>(c.stash) * static_cast<size_t>(c.threads) * sizeof(uint4);
+}
+
+// A LaunchStep's description of a cudaLaunchKernelEx launch (its `launch` is set by the caller).
+inline LaunchStep step_for(const char* name, const void* func, const cudaLaunchConfig_t& cfg) {
+    LaunchStep s;
+    s.name = name;
+    s.func = func;
+    s.grid = cfg.gridDim;
+    s.block = cfg.blockDim;
+    s.dynamic_smem = cfg.dynamicSmemBytes;
+    return s;
+}
+
+// Launches with a cluster of `cluster` blocks along x (cudaLaunchKernelEx). Clusters above 8
+// blocks are "non-portable": they need an opt-in per kernel, and a GPU (or a MIG slice) may have
+// no GPC that holds one -- then this returns cudaErrorInvalidClusterSize and plan_chosen
+// (launch.cu) falls back.
+template <typename T>
+using RowKernel = void (*)(const T*, T*, int64_t, int64_t, int64_t);
+
+// `single` (one block per row, launched plainly) runs when cluster == 1.
+template <typename T>
+LaunchStep make_cluster_launch(const char* name, RowKernel<T> clustered, RowKernel<T> single,
+                               int threads, size_t smem, const LaunchArgs& a, int cluster,
+                               cudaError_t* err) {
+    const SoftmaxProblem& p = a.problem;
+    const bool clusters = cluster > 1;
+    RowKernel<T> kernel = clusters ? clustered : single;
+    if (clusters && !a.limits.has_clusters()) {
+        *err = cudaErrorNotSupported;
+        return {};
+    }
+    if (smem > 48 * 1024) {
+        *err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    static_cast<int>(smem));
+        if (*err != cudaSuccess) return {};
+    }
+    if (cluster > 8) {
+        *err = cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+        if (*err != cudaSuccess) return {};
+    }
+    const int64_t blocks = p.rows * cluster;
+    if (blocks > 0x7fffffff) {
+        *err = cudaErrorInvalidConfiguration;
+        return {};
+    }
+    cudaLaunchConfig_t cfg{};
+    cfg.gridDim = dim3(static_cast<unsigned>(blocks));
+    cfg.blockDim = dim3(threads);
+    cfg.dynamicSmemBytes = smem;
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = cluster;
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = clusters ? 1 : 0;
+    if (cluster > 8) {
+        int fits = 0;
+        *err = cudaOccupancyMaxActiveClusters(&fits, kernel, &cfg);
+        if (*err != cudaSuccess) return {};
+        if (fits < 1) {
+            *err = cudaErrorInvalidClusterSize;
+            return {};
+        }
+    }
+    LaunchStep s = step_for(name, reinterpret_cast<const void*>(kernel), cfg);
+    const T* in = static_cast<const T*>(a.in);
+    T* out = static_cast<T*>(a.out);
+    s.launch = [=](cudaStream_t st) mutable {
+        cfg.stream = st;
+        cfg.attrs = attr;  // the copy's own attribute array
+        return cudaLaunchKernelEx(&cfg, kernel, in, out, p.cols, p.in_stride, p.out_stride);
+    };
+    *err = cudaSuccess;
+    return s;
+}
+
+}  // namespace best
+}  // namespace sml

@@ -1,0 +1,49 @@
+// Shape arithmetic that best's dispatcher (kernels/best_softmax.cu, plain C++) and its kernels and
+// launches (kernels/best/*.cu) must agree on. Plain C++ too: under nvcc, grid_main_packs is also
+// compiled for the device.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/best_softmax.h"
+
+#if defined(__CUDACC__)
+#define SML_BEST_HOST_DEVICE __host__ __device__
+#else
+#define SML_BEST_HOST_DEVICE
+#endif
+
+namespace sml::best {
+
+// Values in a 16-byte pack.
+inline int vec_of(DType t) {
+    return 16 / dtype_size(t);
+}
+
+// Packs of each block's slice of a row whose aligned frame has `packs` packs, as the cluster and
+// grid kernels cut it (RowSlice::size_of): whole 128-byte lines.
+inline int64_t slice_packs(int64_t packs, int blocks) {
+    return ((packs + blocks - 1) / blocks + 7) / 8 * 8;
+}
+
+// Threads a block of the grid kernel may have: 1024 up to 2 packs a thread, then fewer, so a
+// thread may use more registers (65536 / threads) for its larger ring. The `wide` kernel has a
+// warp more (best_grid_kernel's kWide).
+constexpr int grid_max_threads(int packs, bool wide = false) {
+    return packs <= 2 ? 1024 : 2048 / packs + (wide ? 32 : 0);
+}
+// Packs of a row with edges that are not main packs (below): a 128-byte line's worth.
+constexpr int kGridLinePacks = 128 / 16;
+// A row's main packs on the grid: all of a `whole` row (whole packs, every row on 16 bytes), all
+// but a line's worth of another. The kernel cuts its slices from this, and the launch sizes
+// blocks by it.
+template <typename I>  // int in the kernel, int64_t at launch
+SML_BEST_HOST_DEVICE constexpr I grid_main_packs(I cols, int vec, bool whole) {
+    return whole ? cols / vec : (cols / vec > kGridLinePacks ? cols / vec - kGridLinePacks : 0);
+}
+
+// The two-pass shape for rows of up to `packs` packs (kernels/best_softmax.cu): choose()'s last
+// path, and the launch's fallback where a cluster or the grid cannot be scheduled.
+Config two_pass_for(int64_t packs, const DeviceLimits& limits);
+
+}  // namespace sml::best
