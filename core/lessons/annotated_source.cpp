@@ -183,12 +183,16 @@ std::vector<int> find_ptx_lines(const std::string& ptx_text, const std::string& 
     return hits;
 }
 
-std::string ptx_path_for_source(const std::string& source, const std::string& build_dir) {
+std::string code_file_stem(const std::string& source) {
     std::string file = source.substr(source.find_last_of('/') + 1);
     std::string stem = file.substr(0, file.find_last_of('.'));
-    // kernels/best/grid.cu -> best_grid.ptx (kernels/CMakeLists.txt names best's units so).
+    // kernels/best/grid.cu -> best_grid (kernels/CMakeLists.txt names best's units so).
     if (source.find("kernels/best/") != std::string::npos) stem = "best_" + stem;
-    return build_dir + "/ptx/" + stem + ".ptx";
+    return stem;
+}
+
+std::string ptx_path_for_source(const std::string& source, const std::string& build_dir) {
+    return build_dir + "/ptx/" + code_file_stem(source) + ".ptx";
 }
 
 }  // namespace sml
