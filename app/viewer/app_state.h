@@ -64,6 +64,8 @@ struct AppState {
     std::vector<int64_t> all_cols;  // every N in the session
     std::string source_kernel;      // whose code the Source panel shows
     SourceTab source_tab = SourceTab::cuda;
+    bool peer_listing = false;  // the PTX tab shows the peer listing (the Triton tutorial's PTX)
+    bool code_beside = true;    // PTX and SASS: the source they came from beside them
     std::vector<std::string> compare;  // kernels the table shows (empty = all at this N)
 
     // [SECTION] Run form
@@ -82,8 +84,7 @@ struct AppState {
     int chart_kind = 0;
     std::optional<chart::Chart> chart;
     std::string chart_error;
-    std::map<std::string, std::unique_ptr<Result<SourceDoc>>> sources;  // "<kernel>/<tab>"
-    std::string ptx_text;  // raw PTX of source_kernel (for PTX anchors)
+    std::map<std::string, std::unique_ptr<Result<SourceDoc>>> sources;  // CUDA tab, by kernel
 
     std::vector<Banner> banners;
     void set_banner(Banner b);
