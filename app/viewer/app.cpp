@@ -327,7 +327,7 @@ void App::layout_and_draw() {
     const float middle_h = avail.y - run_h - metrics_h - 2 * st.ItemSpacing.y;
     // Charts get the larger share: a legend and log2 ticks need width; code scrolls sideways.
     // PTX and SASS sit beside their source, so those tabs take the larger share instead.
-    const float source_w = std::floor(right_w * (s_.source_tab == SourceTab::cuda ? 0.45f : 0.62f));
+    const float source_w = std::floor(right_w * (s_.source_tab == SourceTab::cuda ? 0.45f : 0.55f));
     const float charts_w = right_w - source_w - gap;
 
     if (ImGui::BeginChild("lessons", ImVec2(lessons_w, avail.y), true)) draw_lessons();

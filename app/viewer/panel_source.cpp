@@ -87,7 +87,7 @@ void App::draw_listing() {
             }
             ImGui::EndCombo();
         }
-        ImGui::SameLine();
+        if (!code_.choices().empty()) ImGui::SameLine();
     }
     const std::vector<EntryChoice>& choices = code_.choices();
     if (!choices.empty()) {
@@ -123,13 +123,21 @@ void App::draw_listing() {
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("Show the source beside the instructions, linked line by line");
     }
-    // Row 2: where it came from, and whether it came from the checkout's sources.
-    ImGui::PushTextWrapPos(0);
-    if (!code_.origin().empty()) ImGui::TextColored(pal.muted, "%s", code_.origin().c_str());
-    if (!code_.provenance_note().empty())
-        ImGui::TextColored(ImVec4(pal.accent.x, pal.accent.y, pal.accent.z, 1), "%s",
-                           code_.provenance_note().c_str());
-    ImGui::PopTextWrapPos();
+    // Row 2, one line: what the hover links, else where the listing came from (in full on
+    // hover); then, when its sources differ from the checkout's or are unknown, a note.
+    if (!code_.hover_text().empty())
+        ImGui::TextColored(pal.accent, "%s", code_.hover_text().c_str());
+    else if (!code_.origin().empty()) {
+        ImGui::TextColored(pal.muted, "%s", code_.origin().c_str());
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s\n\nHover a line to light what it links to; click to go there.",
+                              code_.origin().c_str());
+    }
+    if (!code_.provenance_note().empty()) {
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextColored(pal.bad, "%s", code_.provenance_note().c_str());
+        ImGui::PopTextWrapPos();
+    }
     const AsmListing* listing = code_.listing();
     if (!listing) {
         ImGui::PushTextWrapPos(0);
@@ -161,16 +169,11 @@ void App::draw_listing() {
                            "No line info in this listing: its lines cannot be linked to the "
                            "source.");
 
-    // What the hover links, in words (lit lines may be scrolled away).
-    ImGui::TextColored(pal.muted, "%s",
-                       code_.hover_text().empty()
-                           ? "Hover a line to light what it links to; click to go there."
-                           : code_.hover_text().c_str());
-
     // The panes: source beside the listing when there is room, else above it.
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const SourceDoc* src = s_.code_beside ? code_.source_doc() : nullptr;
-    const bool side = avail.x >= em * 40;
+    // Side by side when wide enough, or when stacking would leave too few lines for either.
+    const bool side = avail.x >= em * 40 || avail.y < ImGui::GetTextLineHeightWithSpacing() * 24;
     const float gap = ImGui::GetStyle().ItemSpacing.x;
     ImVec2 src_size(0, 0), asm_size(0, 0);
     if (src) {

@@ -84,7 +84,7 @@ void CodeModel::collect_files() {
     if (which_ == CodeListing::peer) {
         const PeerListing& p = peers_here_.front();
         if (!path_exists(p.ptx)) {
-            message_ = p.title_in("en") + " has not been recorded yet.";
+            message_ = p.title_in(ctx_.lang) + ": not recorded yet.";
             hint_ = "On a GPU machine with Triton: " + p.record;
             return;
         }
