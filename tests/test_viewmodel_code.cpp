@@ -267,6 +267,26 @@ TEST(CodeModel, NoSassSaysHowToRecordIt) {
     EXPECT_NE(m.hint().find("bench/record_code.sh"), std::string::npos);
 }
 
+TEST(CodeModel, AFileRewrittenWhileShownIsIndexedAgain) {
+    // A build folder without build PTX whose recording holds a PTX for warp; the file is then
+    // rewritten (as a new build would), and the next selection reads the new one.
+    CodeContext ctx = context("warp");
+    ctx.build_dir = temp_dir("rebuilt");
+    const std::string ptx = ctx.build_dir + "/code/ptx/warp_softmax.ptx";
+    copy(kData + "/triton_like_fixture.ptx", ptx);
+    CodeModel m;
+    m.set(ctx, CodeListing::ptx);
+    ASSERT_TRUE(m.listing()) << m.message();
+    const size_t lines = m.listing()->lines.size();
+    Result<std::string> text = read_file_capped(ptx, 1 << 20, "t");
+    ASSERT_TRUE(text.ok());
+    ASSERT_TRUE(write_file_atomic(ptx, "// rebuilt\n" + *text, "t").ok());
+    m.select(0);
+    ASSERT_TRUE(m.listing()) << m.message();
+    EXPECT_EQ(m.listing()->lines.size(), lines);
+    EXPECT_EQ(m.listing()->entry.first_line, 15 + 1);  // one line further down
+}
+
 TEST(CodeModel, MetricsPlugInPerInstructionAndSumPerLine) {
     CodeManifest manifest;
     CodeContext ctx = context("warp");

@@ -15,7 +15,6 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <set>
 
 #include "app/viewer/screenshot.h"
@@ -23,7 +22,6 @@
 #include "core/chart/chart_export.h"
 #include "core/common/safe_file.h"
 #include "core/common/text_cap.h"
-#include "core/lessons/annotated_source.h"
 #include "core/lessons/lesson_claims.h"
 #include "kernels/registry.h"
 

@@ -50,10 +50,27 @@ std::shared_ptr<const Result<AsmIndex>> CodeModel::index_of(const std::string& p
     return idx;
 }
 
+const CodeProvenance& CodeModel::provenance(const std::string& source, const std::string& what) {
+    const std::string key = what + "\n" + source;
+    auto it = provenance_.find(key);
+    if (it == provenance_.end())
+        it = provenance_
+                 .emplace(key, check_code_provenance(manifest_.get(), ctx_.repo_root, source, what))
+                 .first;
+    return it->second;
+}
+
 void CodeModel::set(const CodeContext& ctx, CodeListing which) {
+    // The listings catalogue, the recording's manifest and what was hashed belong to a
+    // checkout and a build folder: read again only when those change.
+    if (ctx.repo_root != ctx_.repo_root || ctx.build_dir != ctx_.build_dir) {
+        peers_loaded_ = manifest_loaded_ = false;
+        provenance_.clear();
+    }
     ctx_ = ctx;
     which_ = which;
     if (!peers_loaded_) {
+        peers_all_.clear();
         Result<std::vector<PeerListing>> p = load_peer_listings(ctx.repo_root + "/assets/ptx");
         if (p) peers_all_ = std::move(*p);
         peers_loaded_ = true;
@@ -63,6 +80,7 @@ void CodeModel::set(const CodeContext& ctx, CodeListing which) {
         if (p.kernel == ctx.kernel) peers_here_.push_back(p);
     if (which_ == CodeListing::peer && peers_here_.empty()) which_ = CodeListing::ptx;
     if (!manifest_loaded_) {
+        manifest_.reset();
         Result<CodeManifest> m = load_code_manifest(ctx.build_dir + "/code/manifest.json");
         if (m) manifest_ = std::make_unique<CodeManifest>(std::move(*m));
         manifest_loaded_ = true;
@@ -134,9 +152,7 @@ void CodeModel::build_choices() {
         for (const File& f : files_) {
             const CodeUnit* u = manifest_->find_unit(f.source);
             if (!u) continue;
-            if (check_code_provenance(manifest_.get(), ctx_.repo_root, f.source, "code").state !=
-                CodeProvenance::State::matches)
-                continue;
+            if (provenance(f.source, "code").state != CodeProvenance::State::matches) continue;
             for (const CodeLaunch& l : u->launched) {
                 if (l.kernel != ctx_.kernel) continue;
                 const std::string key = function_key(l.function);
@@ -277,6 +293,15 @@ void CodeModel::load_selected() {
     const AsmIndex& idx = f.index->value();
     selected_key_ = idx.entries[c.entry].key;
     Result<AsmListing> l = load_asm_entry(idx, static_cast<size_t>(c.entry));
+    if (!l && !reindexed_ && indexed_.erase(f.path)) {
+        // Rebuilt while the viewer ran (a new build's PTX): index it again, once.
+        reindexed_ = true;
+        collect_files();
+        build_choices();
+        load_selected();
+        reindexed_ = false;
+        return;
+    }
     if (!l) {
         message_ = l.error().message;
         hint_ = l.error().hint;
@@ -314,8 +339,7 @@ void CodeModel::load_selected() {
         origin_ += ": " + std::to_string(kernels) + " entry points";
         if (u && u->entries_built > kernels)
             origin_ += " of the build's " + std::to_string(u->entries_built) + " (those that ran)";
-        provenance_note_ =
-            check_code_provenance(manifest_.get(), ctx_.repo_root, f.source, what).note;
+        provenance_note_ = provenance(f.source, what).note;
     }
 
     // The source the listing's lines link to: of the kernel's files, the one most of its

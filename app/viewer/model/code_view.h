@@ -144,6 +144,8 @@ class CodeModel {
     void load_selected();
     void relink();
     void refresh_metric();
+    // check_code_provenance for a recorded file, hashed once per source while the viewer runs.
+    const CodeProvenance& provenance(const std::string& source, const std::string& what);
 
     CodeContext ctx_;
     CodeListing which_ = CodeListing::ptx;
@@ -151,11 +153,13 @@ class CodeModel {
     std::vector<PeerListing> peers_all_, peers_here_;
     bool peers_loaded_ = false;
     std::unique_ptr<CodeManifest> manifest_;
+    std::map<std::string, CodeProvenance> provenance_;  // by what + source
     bool manifest_loaded_ = false;
     std::vector<File> files_;
     std::vector<EntryChoice> all_choices_, choices_;
     int selected_ = -1, hidden_ = 0;
     bool show_all_ = false;
+    bool reindexed_ = false;  // load_selected is retrying after a file changed
     std::string selected_key_;
     std::optional<AsmListing> listing_;
     SourceDoc listing_doc_;
