@@ -7,6 +7,7 @@
 #include <limits>
 #include <set>
 
+#include "core/code/code_record.h"
 #include "core/common/safe_file.h"
 #include "core/lessons/annotated_source.h"
 #include "kernels/registry.h"
@@ -132,7 +133,6 @@ void CodeModel::collect_files() {
 }
 
 void CodeModel::build_choices() {
-    all_choices_.clear();
     // Which functions ran, and at which N: the session's launch records, else the recording's
     // sweep when the kernel's sources still match it.
     std::map<std::string, std::set<int64_t>> ran;  // function key -> N (dtype ctx_.dtype)
@@ -215,17 +215,16 @@ void CodeModel::build_choices() {
                 visible = false;
             else if (r.rank == 3 && know_ran)
                 visible = false;  // the session says what ran: the rest waits behind "all"
-            else if (r.rank == 3 && kernels > 24) {
+            else if (r.rank == 3 && kernels > kRecordAllEntriesUpTo) {
                 const AsmEntry& e =
                     files_[r.c.file].index->value().entries[static_cast<size_t>(r.c.entry)];
                 visible = demangle_symbol(e.symbol).find(type) != std::string::npos;
             }
         }
         if (visible)
-            choices_.push_back(r.c);
+            choices_.push_back(std::move(r.c));
         else
             ++hidden_;
-        all_choices_.push_back(std::move(r.c));
     }
     selected_ = choices_.empty() ? -1 : 0;
     for (size_t i = 0; i < choices_.size(); ++i) {

@@ -8,7 +8,8 @@
 //      recording's own sweep when the session predates them and the sources still match);
 //   2. those holding an instruction the lesson step anchors;
 //   3. the others that ran in the session or recording;
-//   4. the rest, hidden until "all" is ticked (best has 216).
+//   4. the rest, hidden until "all" is ticked (best has 216) when something says what ran;
+//      when nothing does, all of them, or in a file of many, those of the dtype on screen.
 // Hovering a source line lights the instructions its chain reaches; hovering an instruction
 // lights its source line and the instructions charged to it (core/code/line_map.h).
 #pragma once
@@ -156,7 +157,7 @@ class CodeModel {
     std::map<std::string, CodeProvenance> provenance_;  // by what + source
     bool manifest_loaded_ = false;
     std::vector<File> files_;
-    std::vector<EntryChoice> all_choices_, choices_;
+    std::vector<EntryChoice> choices_;
     int selected_ = -1, hidden_ = 0;
     bool show_all_ = false;
     bool reindexed_ = false;  // load_selected is retrying after a file changed
