@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # The one script to run on the GPU machine (through the device tool): build, run the GPU tests,
-# record the sweep session, and dump SASS. Everything it keeps goes to $OUT (at most 8 files,
-# as the device tool returns no more): build.log, ctest_gpu.log, session.json, session.csv,
-# sweep.log, sass.tar.gz, summary.txt.
+# record the sweep session, and record the kernels' SASS and PTX (bench/record_code.sh). Everything
+# it keeps goes to $OUT (at most 8 files, as the device tool returns no more): build.log,
+# ctest_gpu.log, session.json, session.csv, sweep.log, code.tar.xz, summary.txt.
 #
 # Usage: bench/device_run.sh [options]
 #   --skip-build        reuse an existing build dir
 #   --skip-tests        do not run `ctest -L gpu`
 #   --skip-sweep        do not run the sweep
-#   --skip-sass         do not dump SASS
+#   --skip-sass         do not record SASS and PTX (code.tar.xz)
 #   --quick             a reduced sweep for checking this script: 4 N values
 #   --cols LIST         sweep N values (default: the CLI's ~20 values from 32 to 1048576)
 #   --kernels LIST      sweep kernels (default: all)
@@ -101,19 +101,18 @@ if [ $DO_SWEEP = 1 ]; then
   [ $rc = 0 ] || STATUS=1
 fi
 
-# --- SASS ------------------------------------------------------------------------------------
+# --- SASS and PTX -----------------------------------------------------------------------------
+# Per kernel file, the entry points this session launched, with line info and the hashes of the
+# sources (bench/record_code.sh). Commit code.tar.xz as assets/code/<device>-<date>-code.tar.xz.
 if [ $DO_SASS = 1 ]; then
-  if command -v cuobjdump >/dev/null; then
-    sass_dir=$(mktemp -d)/sass
-    mkdir -p "$sass_dir"
-    for obj in "$BUILD"/kernels/CMakeFiles/sml_kernels.dir/*_softmax.cu.o; do
-      stem=$(basename "$obj" .cu.o)
-      cuobjdump --dump-sass "$obj" >"$sass_dir/$stem.sass" 2>&1 || say "sass: cuobjdump failed on $obj"
-    done
-    tar -czf "$OUT/sass.tar.gz" -C "$(dirname "$sass_dir")" sass
-    say "sass: $(ls "$sass_dir" | wc -l) files in sass.tar.gz"
+  session=""
+  [ -f "$OUT/session.json" ] && session=$OUT/session.json
+  if bash bench/record_code.sh "$BUILD" "$OUT/code.tar.xz" $session >"$OUT/code.log" 2>&1; then
+    say "code: $(tail -1 "$OUT/code.log")"
   else
-    say "sass: cuobjdump not found; skipped"
+    say "code: FAILED (see code.log)"
+    tail -5 "$OUT/code.log" | tee -a "$SUMMARY"
+    STATUS=1
   fi
 fi
 say "device_run: exit $STATUS"

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Records everything the repository publishes from a GPU run, in ONE device call:
 #   1. bench/device_run.sh: build, `ctest -L gpu`, the full sweep with default metrics, every
-#      variant, and the L2-resident naive point the lessons talk about; SASS of every kernel;
+#      variant, and the L2-resident naive point the lessons talk about; the SASS and PTX of the
+#      functions the sweep launched, with their sources' hashes (bench/record_code.sh);
 #   2. bench/peers.py: best vs torch.softmax vs the Triton tutorial vs copy, same machine, same
 #      call, plus the lesson kernels through the CLI.
 # The device tool returns at most 8 files, so logs travel as one tarball. Files in $OUT:
-#   session.json session.csv summary.txt sass.tar.gz logs.tar.gz peers-<device>-<date>-fp32.json
+#   session.json session.csv summary.txt code.tar.xz logs.tar.gz peers-<device>-<date>-fp32.json
 # Usage (through the device tool, from the repo root): bash bench/record_session.sh
 #   SKIP_PEERS=1 leaves out step 2, which with a cold Triton cache can outlast one device call.
 set -uo pipefail
@@ -24,7 +25,7 @@ OUT_DR=$(mktemp -d)
 OUT=$OUT_DR bash bench/device_run.sh --variants all --extra naive:4096x1024 --jobs 14
 DR=$?
 cp "$OUT_DR/session.json" "$OUT_DR/session.csv" "$OUT_DR/summary.txt" "$OUT/" 2>/dev/null
-cp "$OUT_DR/sass.tar.gz" "$OUT/" 2>/dev/null
+cp "$OUT_DR/code.tar.xz" "$OUT/" 2>/dev/null
 cp "$OUT_DR"/*.log "$LOGS/" 2>/dev/null
 
 wait $LIB_PID

@@ -82,6 +82,8 @@ TEST(GpuRunner, SmallSweepGivesSanePoints) {
             EXPECT_GT(l.blocks_per_sm, 0) << l.name;
             EXPECT_GT(l.theoretical_occupancy_pct, 0) << l.name;
             if (p.launches.size() > 1) EXPECT_GT(l.median_ms, 0) << l.name;
+            // The function that ran, for the code views: a mangled C++ symbol.
+            EXPECT_EQ(l.function.rfind("_Z", 0), 0u) << l.name << ": '" << l.function << "'";
         }
         EXPECT_GT(p.predicted.dram_read_bytes, 0);
         // 2^20 fp32 elements: 4 MiB in + 4 MiB out, far under any datacenter GPU's L2 half.
@@ -93,6 +95,9 @@ TEST(GpuRunner, SmallSweepGivesSanePoints) {
     Result<Session> back = parse_session(session_to_json(s), "gpu sweep");
     ASSERT_TRUE(back.ok()) << back.error().message;
     EXPECT_EQ(back->points.size(), s.points.size());
+    for (size_t i = 0; i < s.points.size() && i < back->points.size(); ++i)
+        for (size_t k = 0; k < s.points[i].launches.size(); ++k)
+            EXPECT_EQ(back->points[i].launches[k].function, s.points[i].launches[k].function);
 }
 
 TEST(GpuRunner, CancelStopsBetweenPoints) {

@@ -43,6 +43,7 @@ Session full_session() {
     l.blocks_per_sm = 8, l.theoretical_occupancy_pct = 100, l.median_ms = 0.41;
     p.launches = {l, l};
     p.launches[1].name = "subtract";
+    p.launches[0].function = "_ZN3sml12_GLOBAL__N_114row_max_kernelEPKfllPf";
     p.predicted.dram_read_bytes = 5368717312, p.predicted.dram_write_bytes = 3223322624;
     p.predicted.global_load_bytes = 1.5e9, p.predicted.global_store_bytes = 1.25e9;
     p.predicted.smem_load_bytes = 4096, p.predicted.smem_store_bytes = 2048;
@@ -97,6 +98,8 @@ TEST(SessionJson, RoundTripKeepsEveryField) {
     EXPECT_EQ(p.launches[0].block[1], 4);
     EXPECT_EQ(p.launches[0].static_smem_bytes, 128);
     EXPECT_DOUBLE_EQ(p.launches[0].median_ms, 0.41);
+    EXPECT_EQ(p.launches[0].function, "_ZN3sml12_GLOBAL__N_114row_max_kernelEPKfllPf");
+    EXPECT_EQ(p.launches[1].function, "");
     EXPECT_DOUBLE_EQ(p.predicted.dram_read_bytes, 5368717312.0);
     EXPECT_DOUBLE_EQ(p.predicted.per_launch.at("subtract").second, 2e9);
     EXPECT_TRUE(p.predicted.l2_resident);
@@ -124,6 +127,19 @@ TEST(SessionJson, NotesAreOptional) {
     Result<Session> s = parse_session(doc.dump(), "no-notes.json");
     ASSERT_TRUE(s.ok()) << s.error().message;
     EXPECT_TRUE(s->notes.empty());
+}
+
+TEST(SessionJson, LaunchedFunctionIsOptional) {
+    // Sessions recorded before launches named their function read as "", and "" is not written.
+    nlohmann::json doc = nlohmann::json::parse(session_to_json(full_session()));
+    EXPECT_TRUE(doc["points"][0]["launches"][0].contains("function"));
+    EXPECT_FALSE(doc["points"][0]["launches"][1].contains("function"));
+    doc["points"][0]["launches"][0].erase("function");
+    Result<Session> s = parse_session(doc.dump(), "old.json");
+    ASSERT_TRUE(s.ok()) << s.error().message;
+    EXPECT_EQ(s->points[0].launches[0].function, "");
+    doc["points"][0]["launches"][0]["function"] = 7;
+    EXPECT_FALSE(parse_session(doc.dump(), "bad.json").ok());
 }
 
 // The error for `text`, which must not parse.

@@ -70,7 +70,9 @@ else()
   endforeach()
 endif()
 sml_viewer_shot(step2_zh_light "--lesson 2 --session '${_fixture}' --theme light --lang zh")
-# The PTX tab with the step's PTX anchors marked (warp: ld.global.v4.f32, shfl.sync.bfly).
+# The PTX tab with the step's PTX anchors marked (warp: ld.global.v4.f32, shfl.sync.bfly), and
+# the SASS tab beside its source with a hovered instruction lighting its line; best's SASS (one
+# of 216 entry points); step 2's Triton tutorial listing (or its "not recorded yet" note).
 sml_viewer_shot(step3_ptx "--lesson 3 --code ptx --session '${_fixture}'")
 # Compare GPUs: a second (synthetic) session drawn dashed over the first and added to the table.
 sml_viewer_shot(compare "--lesson 7 --session '${_fixture}' --compare '${_other_gpu}'")
@@ -80,6 +82,9 @@ add_test(NAME viewer_screenshot_compare_other_dtype
 set_tests_properties(viewer_screenshot_compare_other_dtype PROPERTIES LABELS cpu TIMEOUT 120
                      FIXTURES_REQUIRED viewer_session RESOURCE_LOCK xvfb
                      PASS_REGULAR_EXPRESSION "banner: Cannot compare: .*has no fp32 points \\(it has: fp16\\).*ok .*compare_other_dtype.png")
+sml_viewer_shot(step3_sass_hover "--lesson 3 --code sass --mouse 1000,520 --session '${_fixture}'")
+sml_viewer_shot(step8_sass "--lesson 8 --code sass --session '${_fixture}'")
+sml_viewer_shot(step2_triton "--lesson 2 --code triton --session '${_fixture}'")
 # A corrupt session: an in-app error banner (echoed to stderr in screenshot mode); the viewer
 # still renders the picture, then exits 1 because the session it was given did not open.
 add_test(NAME viewer_screenshot_corrupt_session

@@ -11,11 +11,12 @@ namespace sml::cli {
 
 using CommandFn = std::function<int()>;
 
-CommandFn add_list_command(CLI::App& app);    // cmd_list.cpp
-CommandFn add_device_command(CLI::App& app);  // cmd_device.cpp
-CommandFn add_run_command(CLI::App& app);     // cmd_run.cpp
-CommandFn add_sweep_command(CLI::App& app);   // cmd_sweep.cpp
-CommandFn add_chart_command(CLI::App& app);   // cmd_chart.cpp
+CommandFn add_list_command(CLI::App& app);         // cmd_list.cpp
+CommandFn add_device_command(CLI::App& app);       // cmd_device.cpp
+CommandFn add_run_command(CLI::App& app);          // cmd_run.cpp
+CommandFn add_sweep_command(CLI::App& app);        // cmd_sweep.cpp
+CommandFn add_chart_command(CLI::App& app);        // cmd_chart.cpp
+CommandFn add_record_code_command(CLI::App& app);  // cmd_record_code.cpp
 
 // Prints "error: <message>" and, when present, "hint: <hint>" to stderr.
 void print_error(const std::string& message, const std::string& hint = "");

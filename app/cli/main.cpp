@@ -56,6 +56,7 @@ int main(int argc, char** argv) {
     add("run", add_run_command(app));
     add("sweep", add_sweep_command(app));
     add("chart", add_chart_command(app));
+    add("record-code", add_record_code_command(app));
 
     // The first word that is not an option must be a subcommand. CLI11 would only say "A
     // subcommand is required" for `softmaxlab-cli frobnicate`, never naming the word it did not

@@ -15,7 +15,6 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <set>
 
 #include "app/viewer/screenshot.h"
@@ -155,9 +154,11 @@ int App::run() {
     rebuild_fonts();
     s_.nav.go(first_step);
     on_step_changed();
-    if (s_.args.code_tab == "ptx" || s_.args.code_tab == "sass") {
-        show_source(s_.source_kernel, s_.args.code_tab == "ptx" ? SourceTab::ptx : SourceTab::sass);
-        source_view_.scroll_to_first_highlight();
+    if (s_.args.code_tab == "ptx" || s_.args.code_tab == "sass" || s_.args.code_tab == "triton") {
+        s_.peer_listing = s_.args.code_tab == "triton";
+        show_source(s_.source_kernel,
+                    s_.args.code_tab == "sass" ? SourceTab::sass : SourceTab::ptx);
+        listing_view_.scroll_to_first_highlight();
     }
 
     const bool shot = !s_.args.screenshot.empty();
@@ -325,7 +326,8 @@ void App::layout_and_draw() {
                                                  line * 1.4f + st.WindowPadding.y * 2 + 8));
     const float middle_h = avail.y - run_h - metrics_h - 2 * st.ItemSpacing.y;
     // Charts get the larger share: a legend and log2 ticks need width; code scrolls sideways.
-    const float source_w = std::floor(right_w * 0.45f);
+    // PTX and SASS sit beside their source, so those tabs take the larger share instead.
+    const float source_w = std::floor(right_w * (s_.source_tab == SourceTab::cuda ? 0.45f : 0.55f));
     const float charts_w = right_w - source_w - gap;
 
     if (ImGui::BeginChild("lessons", ImVec2(lessons_w, avail.y), true)) draw_lessons();
@@ -701,10 +703,14 @@ void App::follow_anchor(const std::string& key) {
     const KernelInfo* k = find_kernel(a->kernel);
     if (!k) return;
     if (a->is_ptx()) {
-        show_source(a->kernel, SourceTab::ptx,
-                    kernel_source_with_ptx(*k, a->ptx, SML_BUILD_DIR));
-        std::vector<int> lines = find_ptx_lines(s_.ptx_text, a->ptx);
-        if (!lines.empty()) source_view_.scroll_to(lines.front() - 1);
+        s_.peer_listing = false;
+        show_source(a->kernel, SourceTab::ptx);
+        // The first entry point that holds the instruction, scrolled to its first match.
+        if (code_.select_holding(a->ptx)) refresh_code();
+        if (const AsmListing* l = code_.listing()) {
+            std::vector<int> lines = l->lines_matching(a->ptx);
+            if (!lines.empty()) listing_view_.scroll_to(lines.front());
+        }
         return;
     }
     show_source(a->kernel, SourceTab::cuda,
@@ -714,74 +720,78 @@ void App::follow_anchor(const std::string& key) {
 }
 
 const SourceDoc* App::current_source() {
-    const std::string key = s_.source_kernel + "/" + s_.source_file + "/" +
-                            std::to_string(static_cast<int>(s_.source_tab));
-    auto it = s_.sources.find(key);
+    if (s_.source_tab != SourceTab::cuda) return code_.source_doc();
+    auto it = s_.sources.find(s_.source_kernel + "/" + s_.source_file);
     if (it == s_.sources.end()) return nullptr;
     return it->second->ok() ? &it->second->value() : nullptr;
 }
-
-namespace {
-std::string sass_path_for(const std::string& source) {
-    // SASS is only produced where cuobjdump exists (the GPU machine) and is recorded next to
-    // the session; it is optional.
-    std::string stem = std::filesystem::path(source).stem().string();
-    for (const std::string& dir :
-         {std::string(SML_BUILD_DIR) + "/sass", std::string(SML_SOURCE_DIR) + "/assets/sass"}) {
-        const std::string p = dir + "/" + stem + ".sass";
-        if (std::filesystem::exists(p)) return p;
-    }
-    return "";
-}
-}  // namespace
 
 void App::show_source(const std::string& kernel, SourceTab tab, const std::string& file) {
     const KernelInfo* k = find_kernel(kernel);
     if (!k) return;
     const bool kernel_changed = kernel != s_.source_kernel;
+    // Which of the kernel's files the CUDA tab shows: the one asked for, else the one shown, else
+    // (a new kernel) its lesson file.
     const std::string shown =
         !file.empty() ? file : (kernel_changed ? k->lesson_source() : s_.source_file);
-    const bool file_changed = shown != s_.source_file;
     s_.source_kernel = kernel;
     s_.source_file = shown;
     s_.source_tab = tab;
-    const std::string key = kernel + "/" + shown + "/" + std::to_string(static_cast<int>(tab));
-    if (!s_.sources.count(key)) {
-        std::string path;
-        SourceLang lang = SourceLang::cuda;
-        if (tab == SourceTab::cuda) path = std::string(SML_SOURCE_DIR) + "/" + shown;
-        if (tab == SourceTab::ptx) {
-            path = ptx_path_for_source(shown, SML_BUILD_DIR);
-            lang = SourceLang::ptx;
-        }
-        if (tab == SourceTab::sass) {
-            path = sass_path_for(shown);
-            lang = SourceLang::sass;
-        }
-        s_.sources[key] = std::make_unique<Result<SourceDoc>>(SourceDoc::load(path, lang));
-    }
-    if (kernel_changed || file_changed || tab == SourceTab::ptx) {
-        Result<std::string> ptx = read_text_file(ptx_path_for_source(shown, SML_BUILD_DIR));
-        s_.ptx_text = ptx ? *ptx : "";
-    }
+    const std::string key = kernel + "/" + shown;
+    if (!s_.sources.count(key))
+        s_.sources[key] = std::make_unique<Result<SourceDoc>>(
+            SourceDoc::load(std::string(SML_SOURCE_DIR) + "/" + shown, SourceLang::cuda));
     // Highlights: the current step's anchors into this kernel.
     std::set<std::string> regions;
-    std::vector<int> lines;
     if (const LessonStep* step = s_.nav.current())
-        for (const LessonAnchor& a : step->anchors) {
-            if (a.kernel != kernel) continue;
-            if (!a.is_ptx())
-                regions.insert(a.region);
-            else if (tab == SourceTab::ptx)
-                for (int l : find_ptx_lines(s_.ptx_text, a.ptx)) lines.push_back(l - 1);
-        }
-    source_view_.set_highlights(std::move(regions), std::move(lines));
+        for (const LessonAnchor& a : step->anchors)
+            if (a.kernel == kernel && !a.is_ptx()) regions.insert(a.region);
+    source_view_.set_highlights(std::move(regions), {});
+    refresh_code();
+}
+
+void App::refresh_code() {
+    if (s_.source_tab == SourceTab::cuda || s_.source_kernel.empty()) return;
+    CodeContext ctx;
+    ctx.repo_root = SML_SOURCE_DIR;
+    ctx.build_dir = SML_BUILD_DIR;
+    ctx.kernel = s_.source_kernel;
+    ctx.session = s_.has_session ? &s_.session : nullptr;
+    ctx.cols = s_.cols;
+    ctx.dtype = s_.dtype;
+    ctx.lang = s_.lessons_lang;
+    if (const LessonStep* step = s_.nav.current())
+        for (const LessonAnchor& a : step->anchors)
+            if (a.kernel == s_.source_kernel && a.is_ptx()) ctx.ptx_anchors.push_back(a.ptx);
+    const CodeListing which = s_.source_tab == SourceTab::sass ? CodeListing::sass
+                              : s_.peer_listing                ? CodeListing::peer
+                                                               : CodeListing::ptx;
+    code_.set(ctx, which);
+    s_.peer_listing = code_.which() == CodeListing::peer;
+    // The listing's anchors: marked, and their notes on hover.
+    std::map<int, std::string> notes;
+    for (const ListingAnchor& a : code_.anchors())
+        for (int line : a.lines)
+            if (!a.note.empty()) notes[line] = a.label + "\n" + a.note;
+    listing_view_.set_highlights({}, code_.anchor_lines());
+    listing_view_.set_line_notes(std::move(notes));
+    // A new listing opens where to read it: at its first anchor (or instruction), beside the
+    // source line that became it.
+    const std::string shown = code_.listing() ? std::to_string(static_cast<int>(which)) + "/" +
+                                                    code_.listing()->entry.key
+                                              : "";
+    if (shown != code_shown_) {
+        code_shown_ = shown;
+        if (code_.start_listing_line() >= 0) listing_view_.scroll_to(code_.start_listing_line());
+        if (code_.start_source_line() >= 0) source_view_.scroll_to(code_.start_source_line());
+    }
 }
 
 void App::select_cols(int64_t cols) {
     s_.cols = cols;
     refresh_metrics();
     refresh_chart();
+    refresh_code();  // which instantiation runs at this N
 }
 
 void App::refresh_metrics() {

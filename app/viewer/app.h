@@ -4,7 +4,7 @@
 //   app_session.cpp    opening, saving and replaying sessions; device detection
 //   app_run.cpp        the worker jobs (Run, Sweep) and their streamed results
 //   panel_lessons.cpp  lesson text, step navigation, experiment, check question
-//   panel_source.cpp   CUDA | PTX | SASS with regions highlighted
+//   panel_source.cpp   CUDA | PTX | SASS: regions highlighted, source and instructions linked
 //   panel_run.cpp      the run form, progress, cancel
 //   panel_metrics.cpp  the per-kernel table at one N
 //   panel_charts.cpp   the chart model drawn with ImDrawList (chart_draw_imgui.cpp), export
@@ -16,6 +16,7 @@
 
 #include "app/viewer/app_state.h"
 #include "app/viewer/markdown_view.h"
+#include "app/viewer/model/code_view.h"
 #include "app/viewer/model/save_target.h"
 #include "app/viewer/model/worker.h"
 #include "app/viewer/source_view.h"
@@ -75,8 +76,10 @@ class App {
     // `file`: one of the kernel's sources; "" keeps the one shown (the lesson file for a new
     // kernel).
     void show_source(const std::string& kernel, SourceTab tab, const std::string& file = "");
+    void refresh_code();  // PTX / SASS views: after N, session or step changed
     void follow_anchor(const std::string& key);
     const SourceDoc* current_source();
+    void draw_listing();  // panel_source.cpp: PTX or SASS beside its source
     void apply_experiment();
 
     // [SECTION] Runs (app_run.cpp)
@@ -95,7 +98,10 @@ class App {
     Worker worker_;
     Fonts fonts_;
     MarkdownView lesson_md_, answer_md_;
-    SourceView source_view_;
+    SourceView source_view_;   // the CUDA tab, and the source pane beside PTX / SASS
+    SourceView listing_view_;  // PTX / SASS
+    CodeModel code_;           // what the PTX and SASS views show (model/code_view.h)
+    std::string code_shown_;   // which listing the panes were last scrolled for
     GLFWwindow* window_ = nullptr;
     bool fonts_dirty_ = true;
     bool fullscreen_ = false;

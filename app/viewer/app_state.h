@@ -70,6 +70,8 @@ struct AppState {
     std::string source_kernel;      // whose code the Source panel shows
     std::string source_file;        // which of its KernelInfo::sources (best has several)
     SourceTab source_tab = SourceTab::cuda;
+    bool peer_listing = false;  // the PTX tab shows the peer listing (the Triton tutorial's PTX)
+    bool code_beside = true;    // PTX and SASS: the source they came from beside them
     std::vector<std::string> table_kernels;  // kernels the table shows (empty = all at this N)
 
     // [SECTION] Run form
@@ -90,8 +92,7 @@ struct AppState {
     std::string chart_note;  // while comparing, on a chart that shows one session only
     std::optional<chart::Chart> chart;
     std::string chart_error;
-    std::map<std::string, std::unique_ptr<Result<SourceDoc>>> sources;  // "<kernel>/<tab>"
-    std::string ptx_text;  // raw PTX of source_kernel (for PTX anchors)
+    std::map<std::string, std::unique_ptr<Result<SourceDoc>>> sources;  // CUDA tab, by kernel
 
     std::vector<Banner> banners;
     void set_banner(Banner b);

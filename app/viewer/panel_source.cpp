@@ -1,5 +1,13 @@
 // Source panel: the kernel the learner reads is the kernel that runs. Tabs CUDA | PTX | SASS.
+//
+// PTX and SASS show one entry point at a time (the one that ran at the N on screen first), with
+// the source it came from beside it: a source line and its instructions share a colour in the
+// gutter, hovering either lights the other, clicking scrolls the other pane there
+// (app/viewer/model/code_view.h). In step 2 the PTX tab also offers the Triton tutorial's PTX.
 #include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
 
 #include "app/viewer/app.h"
 #include "kernels/registry.h"
@@ -28,7 +36,10 @@ void App::draw_source() {
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: %s", k->title, k->summary);
     } else if (k) {
         ImGui::SameLine();
-        ImGui::TextColored(pal.muted, "%s", s_.source_file.c_str());
+        const std::string shown = s_.source_tab == SourceTab::cuda || code_.source_path().empty()
+                                      ? s_.source_file
+                                      : code_.source_path();
+        ImGui::TextColored(pal.muted, "%s", shown.c_str());
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: %s", k->title, k->summary);
     }
     if (!k) return;
@@ -48,19 +59,17 @@ void App::draw_source() {
         }
         ImGui::EndTabBar();
     }
-    const std::string key = s_.source_kernel + "/" + s_.source_file + "/" +
-                            std::to_string(static_cast<int>(s_.source_tab));
-    auto it = s_.sources.find(key);
+    if (s_.source_tab != SourceTab::cuda) {
+        draw_listing();
+        return;
+    }
+    auto it = s_.sources.find(s_.source_kernel + "/" + s_.source_file);
     if (it == s_.sources.end()) return;
     const Result<SourceDoc>& doc = *it->second;
     ImGui::BeginChild("code", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
     if (!doc) {
         ImGui::PushTextWrapPos(0);
-        // No SASS is expected without the recorded tarball: a note, not an error.
-        if (s_.source_tab == SourceTab::sass)
-            ImGui::TextColored(pal.muted, "No SASS for this kernel.");
-        else
-            ImGui::TextColored(pal.bad, "%s", doc.error().message.c_str());
+        ImGui::TextColored(pal.bad, "%s", doc.error().message.c_str());
         if (!doc.error().hint.empty())
             ImGui::TextColored(pal.muted, "%s", doc.error().hint.c_str());
         ImGui::PopTextWrapPos();
@@ -68,6 +77,162 @@ void App::draw_source() {
         source_view_.draw(*doc, fonts_);
     }
     ImGui::EndChild();
+}
+
+void App::draw_listing() {
+    const Palette& pal = palette();
+    const float em = ImGui::GetFontSize();
+    // Row 1: which listing (step 2: the CUDA port's or the Triton tutorial's), which entry point.
+    if (s_.source_tab == SourceTab::ptx && !code_.peers().empty()) {
+        const std::string peer_title = code_.peers().front().title_in(s_.lessons_lang);
+        ImGui::SetNextItemWidth(em * 11);
+        if (ImGui::BeginCombo("##listing", s_.peer_listing ? peer_title.c_str() : "CUDA port")) {
+            if (ImGui::Selectable("CUDA port", !s_.peer_listing)) {
+                s_.peer_listing = false;
+                refresh_code();
+            }
+            if (ImGui::Selectable(peer_title.c_str(), s_.peer_listing)) {
+                s_.peer_listing = true;
+                refresh_code();
+            }
+            ImGui::EndCombo();
+        }
+        if (!code_.choices().empty()) ImGui::SameLine();
+    }
+    const std::vector<EntryChoice>& choices = code_.choices();
+    if (!choices.empty()) {
+        const float right = em * 11;
+        ImGui::SetNextItemWidth(std::max(em * 8, ImGui::GetContentRegionAvail().x - right));
+        const int sel = code_.selected();
+        if (ImGui::BeginCombo("##entry", sel >= 0 ? choices[sel].label.c_str() : "")) {
+            for (size_t i = 0; i < choices.size(); ++i) {
+                if (ImGui::Selectable(choices[i].label.c_str(), static_cast<int>(i) == sel)) {
+                    code_.select(static_cast<int>(i));
+                    refresh_code();
+                }
+                if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", choices[i].detail.c_str());
+            }
+            ImGui::EndCombo();
+        }
+        if (ImGui::IsItemHovered() && sel >= 0)
+            ImGui::SetTooltip("%s", choices[sel].detail.c_str());
+        ImGui::SameLine();
+        bool all = code_.show_all();
+        const std::string all_label =
+            code_.hidden() > 0 || all ? "all (+" + std::to_string(code_.hidden()) + ")" : "all";
+        if (ImGui::Checkbox(all_label.c_str(), &all)) {
+            code_.set_show_all(all);
+            refresh_code();
+        }
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip(
+                "List every entry point of the file, not only those that ran or that this step "
+                "points at");
+        ImGui::SameLine();
+        ImGui::Checkbox("source", &s_.code_beside);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Show the source beside the instructions, linked line by line");
+    }
+    // Row 2, one line: what the hover links, else where the listing came from (in full on
+    // hover); then, when its sources differ from the checkout's or are unknown, a note.
+    if (!code_.hover_text().empty())
+        ImGui::TextColored(pal.accent, "%s", code_.hover_text().c_str());
+    else if (!code_.origin().empty()) {
+        ImGui::TextColored(pal.muted, "%s", code_.origin().c_str());
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s\n\nHover a line to light what it links to; click to go there.",
+                              code_.origin().c_str());
+    }
+    if (!code_.provenance_note().empty()) {
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextColored(pal.bad, "%s", code_.provenance_note().c_str());
+        ImGui::PopTextWrapPos();
+    }
+    const AsmListing* listing = code_.listing();
+    if (!listing) {
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextColored(pal.muted, "%s", code_.message().c_str());
+        if (!code_.hint().empty()) ImGui::TextColored(pal.muted, "%s", code_.hint().c_str());
+        ImGui::PopTextWrapPos();
+        return;
+    }
+    // Row 3: the anchors of this listing, each a button that steps through its lines.
+    bool first_anchor = true;
+    for (const ListingAnchor& a : code_.anchors()) {
+        if (!first_anchor) ImGui::SameLine();
+        first_anchor = false;
+        const std::string label = a.label + " (" + std::to_string(a.lines.size()) + ")";
+        ImGui::BeginDisabled(a.lines.empty());
+        if (ImGui::SmallButton(label.c_str())) {
+            // The next match below what is on screen, else the first.
+            auto next =
+                std::upper_bound(a.lines.begin(), a.lines.end(), listing_view_.first_visible() + 3);
+            listing_view_.scroll_to(next != a.lines.end() ? *next : a.lines.front());
+        }
+        ImGui::EndDisabled();
+        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+            ImGui::SetTooltip("%s%s%s", a.pattern.c_str(), a.note.empty() ? "" : "\n\n",
+                              a.note.c_str());
+    }
+    if (!listing->line_info)
+        ImGui::TextColored(pal.muted,
+                           "No line info in this listing: its lines cannot be linked to the "
+                           "source.");
+
+    // The panes: source beside the listing when there is room, else above it.
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const SourceDoc* src = s_.code_beside ? code_.source_doc() : nullptr;
+    // Side by side when wide enough, or when stacking would leave too few lines for either.
+    const bool side = avail.x >= em * 40 || avail.y < ImGui::GetTextLineHeightWithSpacing() * 24;
+    const float gap = ImGui::GetStyle().ItemSpacing.x;
+    ImVec2 src_size(0, 0), asm_size(0, 0);
+    if (src) {
+        if (side)
+            src_size = ImVec2(std::floor((avail.x - gap) * 0.42f), avail.y);
+        else
+            src_size = ImVec2(avail.x, std::floor(avail.y * 0.38f));
+    }
+    LineDecor src_decor;
+    src_decor.slots = &code_.source_slots();
+    src_decor.lit = &code_.source_lit();
+    src_decor.metric = &code_.source_metric();
+    src_decor.metric_max = code_.source_metric_max();
+    src_decor.metric_info = code_.metric();
+    src_decor.region_notes = false;
+    LineDecor asm_decor;
+    asm_decor.slots = &code_.listing_slots();
+    asm_decor.lit = &code_.listing_lit();
+    asm_decor.metric = &code_.listing_metric();
+    asm_decor.metric_max = code_.listing_metric_max();
+    asm_decor.metric_info = code_.metric();
+    asm_decor.line_numbers = listing->kind == AsmKind::ptx;  // SASS lines start with addresses
+    int hovered_src = -1, hovered_asm = -1, clicked_src = -1, clicked_asm = -1;
+    if (src) {
+        ImGui::BeginChild("code-src", src_size, true, ImGuiWindowFlags_HorizontalScrollbar);
+        hovered_src = source_view_.draw(*src, fonts_, src_decor);
+        clicked_src = source_view_.clicked();
+        ImGui::EndChild();
+        if (side) ImGui::SameLine();
+    }
+    ImGui::BeginChild("code-asm", asm_size, true, ImGuiWindowFlags_HorizontalScrollbar);
+    hovered_asm = listing_view_.draw(*code_.listing_doc(), fonts_, asm_decor);
+    clicked_asm = listing_view_.clicked();
+    ImGui::EndChild();
+    // Hover and click link the panes (transient UI state, like ImGui's own hover).
+    if (hovered_src >= 0)
+        code_.hover_source(hovered_src);
+    else if (hovered_asm >= 0)
+        code_.hover_listing(hovered_asm);
+    else
+        code_.hover_none();
+    if (clicked_src >= 0) {
+        const int line = code_.first_listing_line_of(clicked_src);
+        if (line >= 0) listing_view_.scroll_to(line);
+    }
+    if (clicked_asm >= 0 && src) {
+        const int line = code_.source_display_line_of(clicked_asm);
+        if (line >= 0) source_view_.scroll_to(line);
+    }
 }
 
 }  // namespace sml::viewer

@@ -8,6 +8,17 @@ namespace sml::viewer {
 namespace {
 
 Palette g_palette;
+
+// Six hues that stay apart for the common colour-vision deficiencies (Okabe-Ito, without black
+// and yellow, which the region shading and the text use): gutter marks opaque, hover fills faint.
+void set_links(Palette* p, int fill_alpha) {
+    const int rgb[6][3] = {{0, 114, 178}, {0, 158, 115},  {204, 121, 167},
+                           {213, 94, 0},  {86, 180, 233}, {150, 120, 220}};
+    for (int i = 0; i < 6; ++i) {
+        p->link[i] = IM_COL32(rgb[i][0], rgb[i][1], rgb[i][2], 255);
+        p->link_bg[i] = IM_COL32(rgb[i][0], rgb[i][1], rgb[i][2], fill_alpha);
+    }
+}
 chart::Theme g_chart_theme = chart::dark_theme();
 
 Palette make_dark() {
@@ -26,6 +37,8 @@ Palette make_dark() {
     p.region_bg = IM_COL32(230, 159, 0, 46);  // Okabe-Ito orange, faint: code stays readable
     p.region_edge = IM_COL32(230, 159, 0, 255);
     p.hover_bg = IM_COL32(255, 255, 255, 18);
+    set_links(&p, 90);
+    p.heat = IM_COL32(230, 120, 60, 200);
     p.banner_info = ImVec4(0.13f, 0.30f, 0.45f, 1);
     p.banner_warn = ImVec4(0.45f, 0.33f, 0.05f, 1);
     p.banner_error = ImVec4(0.55f, 0.12f, 0.12f, 1);
@@ -53,6 +66,8 @@ Palette make_light() {
     p.region_bg = IM_COL32(230, 159, 0, 56);
     p.region_edge = IM_COL32(200, 130, 0, 255);
     p.hover_bg = IM_COL32(0, 0, 0, 16);
+    set_links(&p, 70);
+    p.heat = IM_COL32(210, 80, 20, 190);
     p.banner_info = ImVec4(0.82f, 0.90f, 0.98f, 1);
     p.banner_warn = ImVec4(1.0f, 0.92f, 0.70f, 1);
     p.banner_error = ImVec4(1.0f, 0.82f, 0.80f, 1);

@@ -16,6 +16,10 @@ struct Palette {
     bool dark = true;
     ImU32 plain, keyword, type, builtin, number, string, comment, preprocessor, register_name;
     ImU32 line_number, region_bg, region_edge, hover_bg;
+    // Source <-> PTX/SASS links (Compiler Explorer style): a source line and the instructions it
+    // became share a colour; `link` marks them in the gutter, `link_bg` fills them on hover.
+    ImU32 link[6], link_bg[6];
+    ImU32 heat;  // per-line metric bars (the lab bench's counters)
     ImVec4 banner_info, banner_warn, banner_error, banner_text;
     ImVec4 accent;  // headings, the current step
     ImVec4 muted;   // secondary text

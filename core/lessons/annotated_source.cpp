@@ -3,6 +3,7 @@
 
 #include <sstream>
 
+#include "core/code/asm_listing.h"
 #include "core/common/safe_file.h"
 
 namespace sml {
@@ -21,21 +22,6 @@ std::string trim(const std::string& s) {
 
 bool starts_with(const std::string& s, const char* prefix) {
     return s.rfind(prefix, 0) == 0;
-}
-
-std::vector<std::string> split(const std::string& s, char sep) {
-    std::vector<std::string> parts;
-    std::string cur;
-    for (char c : s) {
-        if (c == sep) {
-            parts.push_back(cur);
-            cur.clear();
-        } else {
-            cur += c;
-        }
-    }
-    parts.push_back(cur);
-    return parts;
 }
 
 Error at_line(const std::string& origin, int line, const std::string& what,
@@ -157,8 +143,6 @@ Result<AnnotatedSource> load_annotated_source(const std::string& path) {
 
 std::vector<int> find_ptx_lines(const std::string& ptx_text, const std::string& pattern) {
     std::vector<int> hits;
-    const std::vector<std::string> want = split(trim(pattern), '.');
-    if (want.empty() || want[0].empty()) return hits;
     std::istringstream in(ptx_text);
     int lineno = 0;
     for (std::string line; std::getline(in, line);) {
@@ -173,12 +157,8 @@ std::vector<int> find_ptx_lines(const std::string& ptx_text, const std::string& 
         if (t.empty() || !((t[0] >= 'a' && t[0] <= 'z'))) continue;
         std::string mnemonic = t.substr(0, t.find_first_of(" \t;"));
         if (!mnemonic.empty() && mnemonic.back() == ':') continue;
-        const std::vector<std::string> have = split(mnemonic, '.');
-        if (have[0] != want[0]) continue;
-        size_t w = 1;
-        for (size_t h = 1; h < have.size() && w < want.size(); ++h)
-            if (have[h] == want[w]) ++w;
-        if (w == want.size()) hits.push_back(lineno);
+        // The matching rule is the code views' (core/code/asm_listing.h), defined once.
+        if (ptx_opcode_matches(mnemonic, pattern)) hits.push_back(lineno);
     }
     return hits;
 }
@@ -201,12 +181,16 @@ std::string kernel_source_with_ptx(const KernelInfo& k, const std::string& patte
     return "";
 }
 
-std::string ptx_path_for_source(const std::string& source, const std::string& build_dir) {
+std::string code_file_stem(const std::string& source) {
     std::string file = source.substr(source.find_last_of('/') + 1);
     std::string stem = file.substr(0, file.find_last_of('.'));
-    // kernels/best/grid.cu -> best_grid.ptx (kernels/CMakeLists.txt names best's units so).
+    // kernels/best/grid.cu -> best_grid (kernels/CMakeLists.txt names best's units so).
     if (source.find("kernels/best/") != std::string::npos) stem = "best_" + stem;
-    return build_dir + "/ptx/" + stem + ".ptx";
+    return stem;
+}
+
+std::string ptx_path_for_source(const std::string& source, const std::string& build_dir) {
+    return build_dir + "/ptx/" + code_file_stem(source) + ".ptx";
 }
 
 }  // namespace sml

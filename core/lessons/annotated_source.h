@@ -62,6 +62,11 @@ bool is_kebab_case(const std::string& name);
 // ("@%p1 bra ...") are skipped; directives, labels and comments never match.
 std::vector<int> find_ptx_lines(const std::string& ptx_text, const std::string& pattern);
 
+// The stem that names a kernel source file's generated code: the file name without extension,
+// "best_" in front for best's units ("kernels/warp_softmax.cu" -> "warp_softmax",
+// "kernels/best/grid.cu" -> "best_grid"). PTX, recorded SASS and recorded PTX all use it.
+std::string code_file_stem(const std::string& source);
+
 // Where the build writes the PTX of a kernel source file: <build_dir>/ptx/<stem>.ptx, where
 // <stem> is the file name without extension ("kernels/warp_softmax.cu" -> "warp_softmax").
 std::string ptx_path_for_source(const std::string& source, const std::string& build_dir);

@@ -74,6 +74,9 @@ LaunchRecord describe_launch(const LaunchStep& step, const DeviceLimits& limits)
     r.block[0] = int(step.block.x), r.block[1] = int(step.block.y), r.block[2] = int(step.block.z);
     r.dynamic_smem_bytes = int64_t(step.dynamic_smem);
     if (!step.func) return r;
+    // The instantiation that runs, for the code views (CUDA 12.3+; a mangled name).
+    const char* symbol = nullptr;
+    if (cudaFuncGetName(&symbol, step.func) == cudaSuccess && symbol) r.function = symbol;
     cudaFuncAttributes attr{};
     if (cudaFuncGetAttributes(&attr, step.func) == cudaSuccess) {
         r.registers_per_thread = attr.numRegs;
@@ -117,7 +120,8 @@ Result<PointRecord> run_point(const KernelInfo& kernel, const SoftmaxProblem& pr
         matrix_bytes(problem.rows, problem.out_stride, esize, what + " output");
     if (!out_size) return out_size.error();
     const size_t in_bytes = *in_size, out_bytes = *out_size;
-    const size_t ws_bytes = kernel.workspace_bytes ? kernel.workspace_bytes(problem, ctx.limits_) : 0;
+    const size_t ws_bytes =
+        kernel.workspace_bytes ? kernel.workspace_bytes(problem, ctx.limits_) : 0;
     size_t total_bytes = 0;
     if (__builtin_add_overflow(in_bytes, out_bytes, &total_bytes) ||
         __builtin_add_overflow(total_bytes, ws_bytes, &total_bytes))

@@ -48,6 +48,10 @@ struct TimingStats {
 // How one launch of a kernel was configured (from cudaFuncGetAttributes + occupancy API).
 struct LaunchRecord {
     std::string name;  // "row_max", or the kernel id for single-launch kernels
+    // The __global__ function that ran, as its symbol (cudaFuncGetName: mangled), so the code
+    // views can show that instantiation's PTX and SASS; "" in sessions recorded before it was
+    // kept (optional in the JSON).
+    std::string function;
     int grid[3] = {1, 1, 1};
     int block[3] = {1, 1, 1};
     int64_t dynamic_smem_bytes = 0;

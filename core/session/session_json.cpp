@@ -84,15 +84,17 @@ json to_json(const TimingStats& t) {
 }
 
 json to_json(const LaunchRecord& l) {
-    return json{{"name", l.name},
-                {"grid", {l.grid[0], l.grid[1], l.grid[2]}},
-                {"block", {l.block[0], l.block[1], l.block[2]}},
-                {"dynamic_smem_bytes", l.dynamic_smem_bytes},
-                {"static_smem_bytes", l.static_smem_bytes},
-                {"registers_per_thread", l.registers_per_thread},
-                {"blocks_per_sm", l.blocks_per_sm},
-                {"theoretical_occupancy_pct", number(l.theoretical_occupancy_pct)},
-                {"median_ms", number(l.median_ms)}};
+    json o{{"name", l.name},
+           {"grid", {l.grid[0], l.grid[1], l.grid[2]}},
+           {"block", {l.block[0], l.block[1], l.block[2]}},
+           {"dynamic_smem_bytes", l.dynamic_smem_bytes},
+           {"static_smem_bytes", l.static_smem_bytes},
+           {"registers_per_thread", l.registers_per_thread},
+           {"blocks_per_sm", l.blocks_per_sm},
+           {"theoretical_occupancy_pct", number(l.theoretical_occupancy_pct)},
+           {"median_ms", number(l.median_ms)}};
+    if (!l.function.empty()) o["function"] = l.function;  // optional: older sessions lack it
+    return o;
 }
 
 json to_json(const MetricsRecord& m) {
@@ -353,6 +355,7 @@ void read_launch(Reader& r, const json& o, const std::string& p, LaunchRecord* l
     r.get(o, p, "blocks_per_sm", &l->blocks_per_sm);
     r.get(o, p, "theoretical_occupancy_pct", &l->theoretical_occupancy_pct);
     r.get(o, p, "median_ms", &l->median_ms);
+    if (o.contains("function")) r.get(o, p, "function", &l->function);  // optional
 }
 
 void read_predicted(Reader& r, const json& o, const std::string& p, PredictedTraffic* t) {

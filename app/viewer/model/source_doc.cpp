@@ -269,11 +269,101 @@ std::vector<Token> tokenize_asm(const std::string& s) {
     return out;
 }
 
+// [SECTION] Python (the Triton tutorial's kernel beside its PTX)
+// ------------------------------------
+std::vector<Token> tokenize_python(const std::string& s) {
+    static const std::set<std::string> keywords = {
+        "def",   "return", "for",  "in",    "if",       "else", "elif",   "while", "import",
+        "from",  "as",     "with", "class", "not",      "and",  "or",     "None",  "True",
+        "False", "lambda", "pass", "break", "continue", "try",  "except", "raise", "yield"};
+    std::vector<Token> out;
+    const int n = static_cast<int>(s.size());
+    int i = 0;
+    while (i < n) {
+        const char c = s[i];
+        if (c == '#') {
+            push(&out, i, n, TokenKind::comment);
+            return out;
+        }
+        if (c == '@' && s.find_first_not_of(" \t") == static_cast<size_t>(i)) {
+            push(&out, i, n, TokenKind::preprocessor);  // a decorator: @triton.jit
+            return out;
+        }
+        if (c == '"' || c == '\'') {
+            int j = i + 1;
+            while (j < n && s[j] != c) j += (s[j] == '\\') ? 2 : 1;
+            j = std::min(j + 1, n);
+            push(&out, i, j, TokenKind::string);
+            i = j;
+            continue;
+        }
+        if (std::isdigit(static_cast<unsigned char>(c))) {
+            int j = i + 1;
+            while (j < n && (is_ident_char(s[j]) || s[j] == '.')) ++j;
+            push(&out, i, j, TokenKind::number);
+            i = j;
+            continue;
+        }
+        if (is_ident_start(c)) {
+            int j = i + 1;
+            while (j < n && is_ident_char(s[j])) ++j;
+            const std::string w = s.substr(i, j - i);
+            TokenKind k = TokenKind::plain;
+            if (keywords.count(w))
+                k = TokenKind::keyword;
+            else if (w == "tl" || w == "triton" || w == "torch")
+                k = TokenKind::cuda_builtin;
+            push(&out, i, j, k);
+            i = j;
+            continue;
+        }
+        push(&out, i, i + 1, TokenKind::plain);
+        ++i;
+    }
+    return out;
+}
+
 }  // namespace
+
+SourceLang source_lang_for_path(const std::string& path) {
+    const size_t dot = path.find_last_of('.');
+    return dot != std::string::npos && path.substr(dot) == ".py" ? SourceLang::python
+                                                                 : SourceLang::cuda;
+}
 
 std::vector<Token> tokenize_line(const std::string& line, SourceLang lang, bool* in_block_comment) {
     if (lang == SourceLang::cuda) return tokenize_cuda(line, in_block_comment);
+    if (lang == SourceLang::python) return tokenize_python(line);
     return tokenize_asm(line);
+}
+
+SourceDoc SourceDoc::from_listing(const AsmListing& listing) {
+    SourceDoc doc;
+    doc.lang_ = listing.kind == AsmKind::sass ? SourceLang::sass : SourceLang::ptx;
+    doc.origin_ = listing.origin;
+    doc.lines_.reserve(listing.lines.size());
+    bool in_block = false;
+    for (const AsmLine& a : listing.lines) {
+        SourceLine sl;
+        sl.file_line = a.file_line;
+        sl.text = a.text;
+        if (a.address_chars > 0 && static_cast<size_t>(a.address_chars) <= a.text.size()) {
+            // "0f50  @P0 FMNMX ...": the address in the line numbers' colour, then the
+            // instruction as any other.
+            sl.tokens.push_back(Token{0, a.address_chars, TokenKind::comment});
+            for (Token t : tokenize_line(a.text.substr(a.address_chars), doc.lang_, &in_block)) {
+                t.begin += a.address_chars;
+                t.end += a.address_chars;
+                sl.tokens.push_back(t);
+            }
+        } else {
+            sl.tokens = tokenize_line(a.text, doc.lang_, &in_block);
+        }
+        const int tabs = static_cast<int>(std::count(sl.text.begin(), sl.text.end(), '\t'));
+        doc.max_columns_ = std::max(doc.max_columns_, static_cast<int>(sl.text.size()) + 3 * tabs);
+        doc.lines_.push_back(std::move(sl));
+    }
+    return doc;
 }
 
 Result<SourceDoc> SourceDoc::parse(const std::string& text, SourceLang lang,
@@ -284,7 +374,7 @@ Result<SourceDoc> SourceDoc::parse(const std::string& text, SourceLang lang,
     std::vector<std::string> raw;
     std::vector<bool> hidden;
     std::vector<sml::SourceRegion> file_regions;
-    if (lang == SourceLang::cuda) {
+    if (lang == SourceLang::cuda || lang == SourceLang::python) {
         Result<AnnotatedSource> a = parse_annotated_source(text, origin);
         if (!a) return a.error();
         raw = std::move(a->lines);

@@ -11,10 +11,14 @@
 #include <vector>
 
 #include "common/result.h"
+#include "core/code/asm_listing.h"
 
 namespace sml::viewer {
 
-enum class SourceLang { cuda, ptx, sass };
+enum class SourceLang { cuda, ptx, sass, python };
+
+// The language of a source file by its extension: .py is python, everything else CUDA.
+SourceLang source_lang_for_path(const std::string& path);
 
 enum class TokenKind {
     plain,
@@ -53,6 +57,9 @@ class SourceDoc {
     static Result<SourceDoc> parse(const std::string& text, SourceLang lang,
                                    const std::string& origin);
     static Result<SourceDoc> load(const std::string& path, SourceLang lang);
+    // One entry point of PTX or SASS (core/code/asm_listing.h), line for line: display line i is
+    // listing line i. SASS addresses are coloured as line numbers.
+    static SourceDoc from_listing(const AsmListing& listing);
 
     const std::vector<SourceLine>& lines() const { return lines_; }
     const std::vector<DisplayRegion>& regions() const { return regions_; }

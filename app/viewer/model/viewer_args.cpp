@@ -65,8 +65,10 @@ Result<ViewerArgs> parse_viewer_args(int argc, const char* const* argv, std::str
                    "compare (" +
                        chart::chart_kind_ids(", ", true) +
                        ") and as extra rows in the Metrics table");
-    app.add_option("--code", a.code_tab, "open the Source panel on this tab")
-        ->check(CLI::IsMember({"cuda", "ptx", "sass"}));
+    app.add_option("--code", a.code_tab,
+                   "open the Source panel on this tab; triton: the PTX tab's Triton tutorial "
+                   "listing (step 2)")
+        ->check(CLI::IsMember({"cuda", "ptx", "sass", "triton"}));
     CLI::Option* shot =
         app.add_option("--screenshot", a.screenshot,
                        "render, save the window to this PNG and exit (for docs and tests)");

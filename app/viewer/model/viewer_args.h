@@ -21,7 +21,7 @@ struct ViewerArgs {
     std::string session_path;  // "" = live device, else the newest recorded session
     std::string device_profile;  // "" = this GPU; else a kernels/device_profiles.h id
     std::string compare_path;  // "" = none, else a second session to compare with
-    std::string code_tab;      // "cuda" | "ptx" | "sass": the Source panel's tab at start
+    std::string code_tab;  // "cuda" | "ptx" | "sass" | "triton": the Source panel's tab at start
     std::string screenshot;    // non-empty: render `frames` frames, save a PNG, exit
     int frames = 4;
     int mouse_x = -1, mouse_y = -1;  // --mouse X,Y: the pointer during a screenshot (hover demos)
