@@ -455,8 +455,12 @@ void App::draw_banners() {
                                                            : pal.banner_info;
         ImGui::PushStyleColor(ImGuiCol_ChildBg, bg);
         ImGui::PushStyleColor(ImGuiCol_Text, pal.banner_text);
-        const std::string text =
-            b.hint.empty() ? b.message : b.message + "  \xE2\x80\x94  " + b.hint;
+        // Information (the replay notice) is one line, its hint on hover: on a projector at 1.5x
+        // text a three-line banner took the chart's room. Warnings and errors show everything.
+        const bool brief = b.level == Banner::Level::info && !b.hint.empty();
+        const std::string text = b.hint.empty() || brief
+                                     ? b.message + (brief ? "  (?)" : "")
+                                     : b.message + "  \xE2\x80\x94  " + b.hint;
         // The Dismiss button's own width at this text size (it used to be a fixed 80 px).
         const float button_w = ImGui::CalcTextSize(tr("Dismiss")).x +
                                ImGui::GetStyle().FramePadding.x * 2 + ImGui::GetFontSize();
@@ -468,6 +472,11 @@ void App::draw_banners() {
         ImGui::PushTextWrapPos(wrap);
         ImGui::TextUnformatted(text.c_str());
         ImGui::PopTextWrapPos();
+        if (brief && ImGui::IsItemHovered()) {
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_Text]);
+            ImGui::SetTooltip("%s", b.hint.c_str());
+            ImGui::PopStyleColor();
+        }
         bool close = false;
         if (b.closable) {
             ImGui::SameLine(ImGui::GetWindowWidth() - button_w);
@@ -881,11 +890,22 @@ void App::refresh_lesson_text() {
     // (not while drawing) from the session on screen.
     s_.predict_answers.clear();
     explain_md_.clear();
+    question_md_.clear();
+    score_md_.clear();
+    title_md_.set_text("## " + step->text.title);
     for (int q = 0; q < static_cast<int>(step->questions.size()); ++q) {
         s_.predict_answers.push_back(predict_answer(*step, q, s_.predict.question(*step, q),
                                                     fill.session, s_.lessons_lang));
         explain_md_.emplace_back();
         explain_md_.back().set_text(s_.predict_answers.back().explain);
+        question_md_.emplace_back();
+        question_md_.back().set_text(step->questions[static_cast<size_t>(q)].question);
+        const PredictAnswer& a = s_.predict_answers.back();
+        score_md_.emplace_back();
+        score_md_.back().set_text(
+            a.guess.empty() ? std::string()
+                            : std::string(tr("your guess")) + " **" + a.guess + "**" +
+                                  (a.score.empty() ? "" : " \xE2\x80\x94 " + a.score));
     }
 }
 

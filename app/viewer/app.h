@@ -108,7 +108,10 @@ class App {
     Worker worker_;
     Fonts fonts_;
     MarkdownView lesson_md_, answer_md_;
-    std::vector<MarkdownView> explain_md_;  // the predict card's explanations, per question
+    std::vector<MarkdownView> explain_md_;   // the predict card's explanations, per question
+    std::vector<MarkdownView> question_md_;  // and its questions (Chinese wraps per character)
+    std::vector<MarkdownView> score_md_;     // "your guess 90%: close (11 points off)"
+    MarkdownView title_md_;                  // the step's title, wrapped like the text
     SourceView source_view_;
     GLFWwindow* window_ = nullptr;
     bool fonts_dirty_ = true;

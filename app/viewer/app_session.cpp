@@ -145,18 +145,19 @@ void App::update_replay_banner() {
                                    ? std::string(zh() ? "未命名设备" : "an unnamed device")
                                    : cap_text(s_.session.device.name, 80);
     std::string msg;
+    // One line (the banner shows the hint on hover): the why and the what-to-do go in the hint.
     if (zh())
         msg = "正在回放 " + (date.empty() ? std::string("某日") : date) + " 在 " + device +
-              " 上录制的会话" +
-              (s_.gpu_available ? "；运行会在本机 GPU 上开始新的实测会话"
-                                : "；无法运行：" + s_.no_gpu_reason);
+              " 上录制的会话" + (s_.gpu_available ? "；运行会在本机 GPU 上开始新的实测会话" : "；无法运行：没有 GPU");
     else
         msg = "Replaying a session recorded on " + device + " on " +
               (date.empty() ? std::string("an unknown date") : date) +
               (s_.gpu_available ? "; Run starts a new live session on this GPU"
-                                : "; Run is disabled: " + s_.no_gpu_reason);
+                                : "; Run is disabled: no GPU");
+    const std::string hint =
+        s_.gpu_available ? "" : s_.no_gpu_reason + (s_.no_gpu_hint.empty() ? "" : " -- " + s_.no_gpu_hint);
     // Dismissable: a class has read it once; it comes back when another session opens.
-    s_.set_banner({Banner::Level::info, msg, s_.gpu_available ? "" : s_.no_gpu_hint, true, "replay"});
+    s_.set_banner({Banner::Level::info, msg, hint, true, "replay"});
 }
 
 }  // namespace sml::viewer

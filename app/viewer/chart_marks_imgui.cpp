@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 
 #include "app/viewer/app.h"
@@ -20,6 +21,9 @@ void App::draw_chart_marks(const ImVec2& o) {
     const ImU32 bg = to_u32(chart_theme().plot_background, 0.85f);
     const float top = o.y + static_cast<float>(pl.plot.y) * k;
     const float bottom = o.y + static_cast<float>(pl.plot.bottom()) * k;
+    // Labels in the chart's own tick size, not the UI's: they belong to the plot.
+    ImFont* font = ImGui::GetFont();
+    const float px = std::max(11.0f, static_cast<float>(chart_layout_.fonts.tick) * k);
     float label_y = top + 2;
     float last_right = -1e9f;
     for (const ChartMark& m : s_.chart_view.marks) {
@@ -29,15 +33,28 @@ void App::draw_chart_marks(const ImVec2& o) {
         for (float y = top; y < bottom; y += dash + gap)
             dl->AddLine(ImVec2(x, y), ImVec2(x, std::min(bottom, y + dash)), ink, 1.5f);
         // Labels that would overlap the previous one step down a line (8192 next to 8193).
-        const ImVec2 sz = ImGui::CalcTextSize(m.label.c_str());
+        const ImVec2 sz = font->CalcTextSizeA(px, FLT_MAX, 0, m.label.c_str());
         float lx = x + 4;
         if (lx + sz.x > o.x + static_cast<float>(pl.plot.right()) * k) lx = x - 4 - sz.x;
+        // Inside the plot: a label that would overlap the one before steps down a row.
         float ly = top + 2;
-        if (lx < last_right + 4) ly = label_y + sz.y + 2;
+        if (lx < last_right + 4 && label_y + 2 * sz.y + 2 < bottom) ly = label_y + sz.y + 2;
         dl->AddRectFilled(ImVec2(lx - 2, ly), ImVec2(lx + sz.x + 2, ly + sz.y), bg, 2);
-        dl->AddText(ImVec2(lx, ly), ink, m.label.c_str());
+        dl->AddText(font, px, ImVec2(lx, ly), ink, m.label.c_str());
         label_y = ly;
         last_right = lx + sz.x;
+    }
+    // Predict mode: where the step's own lines will appear, say why they are not there yet.
+    if (!s_.chart_view.note.empty()) {
+        const float left = o.x + static_cast<float>(pl.plot.x) * k;
+        const float right = o.x + static_cast<float>(pl.plot.right()) * k;
+        const ImVec2 sz = font->CalcTextSizeA(px * 1.1f, right - left - 16, right - left - 16,
+                                              s_.chart_view.note.c_str());
+        const ImVec2 at((left + right - sz.x) / 2, (top + bottom - sz.y) / 2);
+        dl->AddRectFilled(ImVec2(at.x - 6, at.y - 4), ImVec2(at.x + sz.x + 6, at.y + sz.y + 4),
+                          to_u32(chart_theme().legend_background, 0.92f), 4);
+        dl->AddText(font, px * 1.1f, at, to_u32(chart_theme().muted_text), s_.chart_view.note.c_str(),
+                    nullptr, right - left - 16);
     }
     // Hidden series: their legend entries stay, greyed and struck through, to click again.
     const chart::LegendLayout& lg = chart_layout_.legend;

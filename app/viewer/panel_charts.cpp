@@ -50,21 +50,24 @@ std::string value_text(double v, const chart::Axis& axis) {
 
 void App::draw_charts() {
     const Palette& pal = palette();
+    // The chart type: a list (one row at any text size; key C steps through it).
     const auto& kinds = chart::chart_kinds();
-    for (size_t i = 0; i < kinds.size(); ++i) {
-        if (i) ImGui::SameLine();
-        const bool on = static_cast<int>(i) == s_.chart_kind;
-        if (on)
-            ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-        if (ImGui::Button(tr(kind_label(kinds[i]))) && !on) {
-            s_.chart_kind = static_cast<int>(i);
-            refresh_chart();
+    const std::string current = kinds[static_cast<size_t>(s_.chart_kind)];
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.5f);
+    if (ImGui::BeginCombo("##chart-kind", tr(kind_label(current)))) {
+        for (size_t i = 0; i < kinds.size(); ++i) {
+            const bool on = static_cast<int>(i) == s_.chart_kind;
+            if (ImGui::Selectable(tr(kind_label(kinds[i])), on) && !on) {
+                s_.chart_kind = static_cast<int>(i);
+                refresh_chart();
+            }
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(kind_tooltip(kinds[i])));
         }
-        if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("%s  [%s]", tr(kind_tooltip(kinds[i])),
-                              binding_of(Action::chart_next_kind).keys);
-        if (on) ImGui::PopStyleColor();
+        ImGui::EndCombo();
     }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s  [%s]", tr(kind_tooltip(current)),
+                          binding_of(Action::chart_next_kind).keys);
     // The step's preset (its kernels, the previous step's, copy) or every kernel: key A.
     ImGui::SameLine();
     if (ImGui::Button(s_.chart_all ? tr("All kernels") : tr("This step")))
@@ -107,9 +110,7 @@ void App::draw_charts() {
         return;
     }
     // The footnote (e.g. "SYNTHETIC session") must stay readable: it goes under the plot as text.
-    // So must the preset's note (which lines predict mode withholds).
-    std::string foot = s_.chart->footnote;
-    if (!s_.chart_view.note.empty()) foot += (foot.empty() ? "" : "\n") + s_.chart_view.note;
+    const std::string& foot = s_.chart->footnote;
     const bool footnote = !foot.empty();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImVec2 size = ImGui::GetContentRegionAvail();
@@ -138,6 +139,7 @@ void App::draw_charts() {
             chart_scale_ = k;
             if (chart_layout_.fonts.tick * k >= want_tick_px) break;
         }
+        translate_layout(&chart_layout_, s_.lessons_lang);  // the legend entries it made itself
         chart_layout_generation_ = chart_generation_;
         chart_layout_w_ = size.x;
         chart_layout_h_ = size.y;
@@ -150,7 +152,7 @@ void App::draw_charts() {
     draw_chart_marks(origin);
     if (footnote) {
         ImGui::PushTextWrapPos(0);
-        ImGui::TextColored(s_.chart->footnote.empty() ? pal.muted : pal.bad, "%s", foot.c_str());
+        ImGui::TextColored(pal.bad, "%s", foot.c_str());
         ImGui::PopTextWrapPos();
     }
     if (!hovered) return;

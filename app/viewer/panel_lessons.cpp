@@ -46,8 +46,9 @@ void App::draw_lessons() {
     // panel is too narrow for them next to the counter.
     const float r = ImGui::GetFontSize() * 0.22f;
     const float dots_w = s_.nav.count() * r * 3;
-    if (ImGui::GetContentRegionAvail().x > dots_w + ImGui::GetStyle().ItemSpacing.x)
-        ImGui::SameLine();
+    const float room = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x -
+                       ImGui::GetItemRectMax().x - ImGui::GetStyle().ItemSpacing.x;
+    if (room > dots_w) ImGui::SameLine();
     for (int i = 0; i < s_.nav.count(); ++i) {
         ImVec2 p = ImGui::GetCursorScreenPos();
         p.y += ImGui::GetTextLineHeight() * 0.5f;
@@ -64,11 +65,10 @@ void App::draw_lessons() {
         ImGui::SameLine(0, 0);
     }
     ImGui::NewLine();
-    ImGui::PushFont(fonts_.heading);
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextUnformatted(step->text.title.c_str());
-    ImGui::PopTextWrapPos();
-    ImGui::PopFont();
+    // Wrapped by the Markdown view, which breaks Chinese between characters (ImGui only at spaces).
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_Text));
+    title_md_.draw(fonts_, nullptr, nullptr);
+    ImGui::PopStyleColor();
     ImGui::Separator();
 
     ImGui::BeginChild("lesson-text", ImVec2(0, 0), false);
@@ -177,15 +177,16 @@ void App::draw_predict() {
                            tr("Predict mode is off: every number is shown (P turns it on)."));
     } else if (next >= 0) {
         ImGui::TextColored(pal.muted, "%s",
-                           tr("The step's numbers stay hidden until you predict: type a number "
-                              "and press Enter, or press R to reveal."));
+                           tr("Guess first: the step's numbers stay hidden until you do (Enter "
+                              "checks, R reveals)."));
     }
     for (int q = 0; q < static_cast<int>(step->questions.size()); ++q) {
         const QuestionState& qs = s_.predict.question(*step, q);
         const bool answered = !s_.predict.enabled || qs.guess || qs.revealed;
         if (!answered && q != next) break;  // one question at a time
         ImGui::Spacing();
-        ImGui::TextUnformatted(step->questions[static_cast<size_t>(q)].question.c_str());
+        if (q < static_cast<int>(question_md_.size()))
+            question_md_[static_cast<size_t>(q)].draw(fonts_, nullptr, nullptr);
         if (!answered) {
             // The field for the guess: Enter checks it, R reveals without one.
             if (focus_guess_) {
@@ -196,11 +197,18 @@ void App::draw_predict() {
             const bool enter =
                 ImGui::InputTextWithHint("##guess", tr("Your guess"), s_.guess_buf,
                                          sizeof s_.guess_buf, ImGuiInputTextFlags_EnterReturnsTrue);
-            ImGui::SameLine();
+            // The buttons follow on the same row when they fit inside the card, else below.
+            const float right = top.x + width - pad;
+            auto next_to = [&](const char* label) {
+                const float w = ImGui::CalcTextSize(label).x + st.FramePadding.x * 2;
+                if (ImGui::GetItemRectMax().x + st.ItemSpacing.x + w <= right) ImGui::SameLine();
+            };
+            next_to(tr("Check"));
             if (ImGui::Button(tr("Check")) || enter) submit_guess();
-            ImGui::SameLine();
+            next_to(tr("Reveal"));
             if (ImGui::Button(tr("Reveal"))) reveal_step();
-            key_hint(binding_of(Action::reveal).keys);
+            next_to("[R]");
+            ImGui::TextDisabled("[%s]", binding_of(Action::reveal).keys);
             if (!s_.guess_error.empty()) ImGui::TextColored(pal.bad, "%s", s_.guess_error.c_str());
             continue;
         }
@@ -214,10 +222,11 @@ void App::draw_predict() {
              "  " + a.measured)
                 .c_str());
         ImGui::PopFont();
-        if (!a.guess.empty()) {
+        if (!a.guess.empty() && q < static_cast<int>(score_md_.size())) {
             const ImVec4 grade = a.grade == 0 ? pal.good : (a.grade == 1 ? pal.accent : pal.bad);
-            ImGui::TextColored(grade, "%s  %s%s%s", tr("your guess"), a.guess.c_str(),
-                               a.score.empty() ? "" : " \xE2\x80\x94 ", a.score.c_str());
+            ImGui::PushStyleColor(ImGuiCol_Text, grade);
+            score_md_[static_cast<size_t>(q)].draw(fonts_, nullptr, nullptr);
+            ImGui::PopStyleColor();
         } else if (s_.predict.enabled) {
             ImGui::TextColored(pal.muted, "%s", tr("revealed without a guess"));
         }

@@ -40,8 +40,8 @@ void App::draw_metrics() {
     }
     if (!s_.metric_rows.empty()) {
         ImGui::SameLine();
-        ImGui::TextColored(pal.muted, "M = %lld  \xC2\xB7  copy %s",
-                           static_cast<long long>(s_.metric_rows.front().rows),
+        ImGui::TextColored(pal.muted, "M = %lld  \xC2\xB7  %s %s",
+                           static_cast<long long>(s_.metric_rows.front().rows), tr("copy"),
                            format_gbps(s_.session.device.copy_gbps).c_str());
     }
     if (!s_.counters_note.empty()) {
@@ -50,9 +50,14 @@ void App::draw_metrics() {
         ImGui::PopTextWrapPos();
     }
     if (s_.hides_numbers()) {
-        ImGui::SameLine();
-        ImGui::TextColored(pal.accent, "%s  [%s]", tr("hidden: predict first"),
-                           binding_of(Action::reveal).keys);
+        // On the same row when it fits (the "?" cells say it too, and their tooltip).
+        const std::string note =
+            std::string(tr("hidden: predict first")) + "  [" + binding_of(Action::reveal).keys + "]";
+        if (ImGui::GetItemRectMax().x + ImGui::CalcTextSize(note.c_str()).x + 20 <
+            ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) {
+            ImGui::SameLine();
+            ImGui::TextColored(pal.accent, "%s", note.c_str());
+        }
     }
     if (s_.metric_rows.empty()) {
         ImGui::TextColored(pal.muted, "%s", tr("No points at this N."));
@@ -106,6 +111,13 @@ void App::draw_metrics() {
                 const float f = static_cast<float>(std::clamp(row.pct_of_copy / 100.0, 0.0, 1.0));
                 ImGui::GetWindowDrawList()->AddRectFilled(
                     p, ImVec2(p.x + w * f, p.y + ImGui::GetTextLineHeight()), pal.region_bg);
+            }
+            if (cell == "?") {  // hidden by predict mode
+                ImGui::TextColored(pal.accent, "?");
+                if (ImGui::IsItemHovered())
+                    ImGui::SetTooltip("%s  [%s]", tr("hidden: predict first"),
+                                      binding_of(Action::reveal).keys);
+                continue;
             }
             const bool missing = cell == "n/a";
             if (missing)

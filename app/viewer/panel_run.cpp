@@ -73,6 +73,54 @@ void App::draw_run() {
                           best_choice_text(s_.run_cols, DType::f32, s_.limits).c_str());
     ImGui::EndDisabled();
 
+    // Kernels: a list that opens on click, so the toolbar stays one or two rows at any text size.
+    // Out-of-range kernels are greyed with the registry's reason; smem's layout is chosen there.
+    const DType dt =
+        s_.run_dtype == 1 ? DType::f16 : (s_.run_dtype == 2 ? DType::bf16 : DType::f32);
+    const SoftmaxProblem problem = SoftmaxProblem::contiguous(s_.run_rows, s_.run_cols, dt);
+    std::string ticked;
+    for (const KernelInfo& k : registry())
+        if (s_.run_kernels[k.id] && check_problem(k, problem, s_.limits).ok())
+            ticked += (ticked.empty() ? "" : ", ") + std::string(k.id);
+    if (ticked.empty()) ticked = "-";
+    const float kernels_w = ImGui::GetFontSize() * 9;
+    flow(labelled(tr("kernels"), kernels_w));
+    ImGui::BeginDisabled(s_.running);
+    ImGui::SetNextItemWidth(kernels_w);
+    if (ImGui::BeginCombo((std::string(tr("kernels")) + "##run").c_str(), ticked.c_str())) {
+        for (const KernelInfo& k : registry()) {
+            Status fits = check_problem(k, problem, s_.limits);
+            ImGui::BeginDisabled(!fits.ok());
+            bool on = s_.run_kernels[k.id] && fits.ok();
+            if (ImGui::Checkbox(k.id, &on)) s_.run_kernels[k.id] = on;
+            ImGui::EndDisabled();
+            if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+                ImGui::SetTooltip("%s\n%s", k.title,
+                                  fits.ok() ? k.summary : fits.error().message.c_str());
+            // Kernels with variants (smem's conflict-free vs bank-conflicted layout): a toggle.
+            if (on && k.variants.size() > 1) {
+                int& v = s_.run_variants[k.id];
+                if (v < 0 || v >= static_cast<int>(k.variants.size())) v = 0;
+                ImGui::SameLine();
+                ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
+                std::string preview = k.variants[static_cast<size_t>(v)];
+                if (ImGui::BeginCombo(("##variant-" + std::string(k.id)).c_str(),
+                                      preview.c_str())) {
+                    for (size_t i = 0; i < k.variants.size(); ++i)
+                        if (ImGui::Selectable(k.variants[i].c_str(), static_cast<int>(i) == v))
+                            v = static_cast<int>(i);
+                    ImGui::EndCombo();
+                }
+                if (ImGui::IsItemHovered())
+                    ImGui::SetTooltip("variant of %s used by Run (Sweep uses the default)", k.id);
+            }
+        }
+        ImGui::EndCombo();
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", best_choice_text(s_.run_cols, dt, s_.limits).c_str());
+    ImGui::EndDisabled();
+
     flow(ImGui::CalcTextSize(tr("Run")).x + ImGui::CalcTextSize(tr("Sweep N")).x +
          st.FramePadding.x * 4 + st.ItemSpacing.x);
     ImGui::BeginDisabled(!disabled.empty());
@@ -80,7 +128,9 @@ void App::draw_run() {
     ImGui::SameLine();
     if (ImGui::Button(tr("Sweep N"))) start_run(true);
     ImGui::EndDisabled();
-    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+    if (!disabled.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+        ImGui::SetTooltip("%s", disabled.c_str());
+    } else if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
         const Result<int64_t> elements = matrix_elements(s_.run_rows, s_.run_cols);
         if (elements)
             ImGui::SetTooltip(
@@ -102,54 +152,17 @@ void App::draw_run() {
         ImGui::SameLine();
         if (ImGui::Button(tr("Cancel"))) worker_.cancel();
     } else if (!disabled.empty()) {
-        flow(ImGui::CalcTextSize(tr("Run is off: no GPU")).x);
-        ImGui::AlignTextToFramePadding();
-        ImGui::TextColored(pal.muted, "%s", tr("Run is off: no GPU"));
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", disabled.c_str());
-    }
-
-    // Kernels, on a row of their own: one checkbox each; out-of-range ones are greyed with the
-    // registry's reason.
-    const DType dt =
-        s_.run_dtype == 1 ? DType::f16 : (s_.run_dtype == 2 ? DType::bf16 : DType::f32);
-    const SoftmaxProblem problem = SoftmaxProblem::contiguous(s_.run_rows, s_.run_cols, dt);
-    ImGui::BeginDisabled(s_.running);
-    bool first = true;
-    for (const KernelInfo& k : registry()) {
-        Status fits = check_problem(k, problem, s_.limits);
-        const float box_w = ImGui::GetFrameHeight() + st.ItemInnerSpacing.x +
-                            ImGui::CalcTextSize(k.id).x;
-        if (!first) flow(box_w);
-        first = false;
-        ImGui::BeginDisabled(!fits.ok());
-        bool on = s_.run_kernels[k.id] && fits.ok();
-        if (ImGui::Checkbox(k.id, &on)) s_.run_kernels[k.id] = on;
-        ImGui::EndDisabled();
-        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-            ImGui::SetTooltip("%s\n%s", k.title,
-                              fits.ok() ? k.summary : fits.error().message.c_str());
-        // Kernels with variants (smem's conflict-free vs bank-conflicted layout) get a toggle.
-        if (on && k.variants.size() > 1) {
-            int& v = s_.run_variants[k.id];
-            if (v < 0 || v >= static_cast<int>(k.variants.size())) v = 0;
-            flow(ImGui::GetFontSize() * 8);
-            ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-            std::string preview = k.variants[static_cast<size_t>(v)];
-            if (ImGui::BeginCombo(("##variant-" + std::string(k.id)).c_str(), preview.c_str())) {
-                for (size_t i = 0; i < k.variants.size(); ++i)
-                    if (ImGui::Selectable(k.variants[i].c_str(), static_cast<int>(i) == v))
-                        v = static_cast<int>(i);
-                ImGui::EndCombo();
-            }
-            if (ImGui::IsItemHovered())
-                ImGui::SetTooltip("variant of %s used by Run (Sweep uses the default)", k.id);
+        // Only where it fits on the buttons' row: the greyed buttons and their tooltip say it too.
+        const float w = ImGui::CalcTextSize(tr("Run is off: no GPU")).x;
+        if (ImGui::GetItemRectMax().x + st.ItemSpacing.x + w <=
+            ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) {
+            ImGui::SameLine();
+            ImGui::AlignTextToFramePadding();
+            ImGui::TextColored(pal.muted, "%s", tr("Run is off: no GPU"));
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", disabled.c_str());
         }
     }
-    ImGui::EndDisabled();
-    // What best would run here, on the chosen class of GPU.
-    const std::string best = best_choice_text(s_.run_cols, dt, s_.limits);
-    flow(ImGui::CalcTextSize(best.c_str()).x);
-    ImGui::TextColored(pal.muted, "%s", best.c_str());
+
     // How tall the toolbar was, for next frame's layout (model/panel_layout.h).
     run_content_h_ = ImGui::GetCursorPosY() - st.WindowPadding.y - st.ItemSpacing.y;
 }

@@ -118,6 +118,18 @@ Result<ChartView> build_chart_view(const Session& session, const ChartPreset& pr
                     }
                 }
             if (preset.hidden.count(s.key)) s.points.clear();  // the legend entry stays
+            // On screen the legend must fit a panel a third of a projector tall: a kernel is
+            // its id (the code panel and the lesson call it that), the shaded 85-100% band
+            // explains itself against the y axis.
+            if (!kernel.empty() && (s.kind == chart::SeriesKind::line ||
+                                    s.kind == chart::SeriesKind::bars) &&
+                s.key != "predicted" && s.key != "measured" && s.key != "time") {
+                const size_t slash = s.key.find('/');
+                s.label = slash == std::string::npos
+                              ? s.key
+                              : s.key.substr(0, slash) + " [" + s.key.substr(slash + 1) + "]";
+            }
+            if (s.kind == chart::SeriesKind::band) s.in_legend = false;
             kept.push_back(std::move(s));
         }
         panel.series = std::move(kept);
@@ -128,6 +140,9 @@ Result<ChartView> build_chart_view(const Session& session, const ChartPreset& pr
                 v.marks.push_back({x, "N = " + std::to_string(m)});
             }
     }
+    // Left to right, so the labels can step down where two are close (8192, 8193).
+    std::sort(v.marks.begin(), v.marks.end(),
+              [](const ChartMark& a, const ChartMark& b) { return a.x < b.x; });
     translate_chart(&v.chart, preset.lang);
     for (const chart::Panel& p : v.chart.panels)
         for (const chart::Series& s : p.series)

@@ -49,10 +49,11 @@ PanelBoxes layout_panels(const LayoutInput& in) {
                               in.frame_line + in.padding * 2, in.height * 0.3f));
     b.run = {right_x, 0, right_w, run_h};
 
-    // The chart's floor: a third of the window, or what is left when the window is tiny.
+    // The chart's floor: 45% of the window (a third is the least a class can read from the back
+    // of a room; the panel also holds its toolbar and notes), or what is left on a tiny window.
     const float window_h = in.window_height > 0 ? in.window_height : in.height;
     const float rest = std::max(0.0f, in.height - run_h - 2 * gap);
-    const float middle_min = std::min(rest, std::ceil(window_h / 3.0f));
+    const float middle_min = std::min(rest, std::ceil(window_h * 0.45f));
     const int rows = std::max(4, in.metric_rows) + 1;  // + the header
     float metrics_h = rows * in.text_line + in.frame_line * 1.4f + in.padding * 2 + 8;
     metrics_h = std::min(metrics_h, in.height * 0.34f);
@@ -60,7 +61,7 @@ PanelBoxes layout_panels(const LayoutInput& in) {
     const float middle_h = rest - metrics_h;
 
     // The chart takes the larger share: a legend and log2 ticks need width; code scrolls sideways.
-    const float source_w = std::floor(right_w * 0.44f);
+    const float source_w = std::floor(right_w * 0.4f);
     const float y = run_h + gap;
     b.source = {right_x, y, source_w, middle_h};
     b.charts = {right_x + source_w + gap, y, right_w - source_w - gap, middle_h};

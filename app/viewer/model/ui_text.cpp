@@ -56,9 +56,8 @@ const std::map<std::string, std::string>& table() {
         {"measured", "实测"},
         {"your guess", "你的猜测"},
         {"promised by the lesson (no session open)", "课程给出的范围（没有打开会话）"},
-        {"The step's numbers stay hidden until you predict: type a number and press Enter, or "
-         "press R to reveal.",
-         "在你预测之前，本步的数字都是隐藏的：输入一个数字并按回车，或按 R 直接揭晓。"},
+        {"Guess first: the step's numbers stay hidden until you do (Enter checks, R reveals).",
+         "先猜一猜：猜之前本步的数字都是隐藏的（回车核对，R 直接揭晓）。"},
         {"Not a number. Type e.g. 4, 80%, 1.5x or 2e6.", "不是数字。请输入例如 4、80%、1.5x 或 2e6。"},
         {"Predict mode is off: every number is shown (P turns it on).",
          "预测模式已关闭：所有数字都直接显示（按 P 打开）。"},
@@ -106,6 +105,7 @@ const std::map<std::string, std::string>& table() {
         {"bank confl.", "bank 冲突"},
         {"hidden: predict first", "隐藏：请先预测"},
         {"L2-resident", "L2 驻留"},
+        {"copy", "拷贝"},
         // Run panel
         {"Run", "运行"},
         {"Sweep N", "扫描 N"},
@@ -113,6 +113,7 @@ const std::map<std::string, std::string>& table() {
         {"M: rows of the input matrix", "M：输入矩阵的行数"},
         {"N: columns, the length of each softmax row", "N：列数，即每个 softmax 行的长度"},
         {"GPU class", "GPU 类别"},
+        {"kernels", "kernel"},
         {"this GPU", "本机 GPU"},
         {"H100 (recorded)", "H100（录制）"},
         {"Run is off: no GPU", "无法运行：没有 GPU"},
@@ -205,6 +206,13 @@ std::string chart_text(const std::string& en, const std::string& lang) {
     return en;
 }
 
+void translate_layout(chart::ChartLayout* layout, const std::string& lang) {
+    if (lang != "zh" || !layout) return;
+    for (chart::DrawOp& op : layout->ops)
+        if (op.kind == chart::OpKind::text) op.text = chart_text(op.text, lang);
+    for (chart::LegendEntry& e : layout->legend.entries) e.label = chart_text(e.label, lang);
+}
+
 void translate_chart(chart::Chart* c, const std::string& lang) {
     if (lang != "zh" || !c) return;
     c->title = chart_text(c->title, lang);
@@ -215,9 +223,10 @@ void translate_chart(chart::Chart* c, const std::string& lang) {
         for (std::string& n : p.notes) n = chart_text(n, lang);
         for (chart::Series& s : p.series) {
             // Kernel series are keyed "<id>" or "<id>/<variant>": id and variant stay (they are
-            // names in the code), the English title becomes a Chinese one.
+            // names in the code); a label with the English title gets the Chinese one.
             const std::string id = s.key.substr(0, s.key.find('/'));
-            if (auto k = kernel_titles().find(id); k != kernel_titles().end()) {
+            if (auto k = kernel_titles().find(id);
+                k != kernel_titles().end() && s.label.rfind(id + ": ", 0) == 0) {
                 const size_t slash = s.key.find('/');
                 s.label = id + "：" + k->second +
                           (slash == std::string::npos ? "" : " [" + s.key.substr(slash + 1) + "]");

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/chart/chart_layout.h"
 #include "core/chart/chart_model.h"
 
 namespace sml::viewer {
@@ -24,5 +25,8 @@ std::string ui_text_all_chinese();
 void translate_chart(chart::Chart* chart, const std::string& lang);
 // One chart string (legend entries the layout makes itself, such as "L2-resident: ...").
 std::string chart_text(const std::string& en, const std::string& lang);
+// The words the layout added itself (its legend's L2-resident and range-end entries), after
+// layout_chart: the drawing ops' text and the legend entries' labels.
+void translate_layout(chart::ChartLayout* layout, const std::string& lang);
 
 }  // namespace sml::viewer
