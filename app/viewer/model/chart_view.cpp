@@ -89,9 +89,9 @@ Result<ChartView> build_chart_view(const Session& session, const ChartPreset& pr
                 if (!contains(withheld_shown, kernel)) withheld_shown.push_back(kernel);
                 continue;
             }
-            if (panel.x.categorical() && s.kind == chart::SeriesKind::bars &&
-                s.key != "predicted") {
-                // Measured bars of a withheld kernel (its category) go too; predictions stay.
+            if (panel.x.categorical() && s.kind == chart::SeriesKind::bars) {
+                // Bars of a withheld kernel (its category) go too, the formula's with them: a
+                // predicted 4x is step 1's answer.
                 std::vector<chart::Point> pts;
                 for (const chart::Point& p : s.points) {
                     const long c = std::lround(p.x);
@@ -101,6 +101,7 @@ Result<ChartView> build_chart_view(const Session& session, const ChartPreset& pr
                             : "";
                     if (preset.withheld.count(kernel_of_key(cat)) ||
                         preset.withheld.count(kernel)) {
+                        // (a metrics chart's series is the kernel; a bytes chart's category)
                         const std::string k = kernel_of_key(cat);
                         if (!contains(withheld_shown, k)) withheld_shown.push_back(k);
                         continue;

@@ -9,7 +9,7 @@
 //     8193; real_x() maps back);
 //   - the marks (N = 8193, ...) are vertical lines with a label, at the points' drawn position;
 //   - a legend click hides a series: its points go, its legend entry stays to click again;
-//   - predict mode withholds the step's own kernels until the guess (a note says so).
+//   - predict mode withholds the lines (and bars) of the kernels asked about until the guess.
 // No ImGui: panel_charts.cpp draws ChartView::chart and the marks.
 #pragma once
 

@@ -106,7 +106,7 @@ void hide_measured_cells(std::vector<MetricRow>* rows, const std::string& hidden
     for (MetricRow& r : *rows) {
         for (int c = 0; c < static_cast<int>(MetricColumn::count_); ++c) {
             const MetricColumn mc = static_cast<MetricColumn>(c);
-            if (mc == MetricColumn::kernel || mc == MetricColumn::dram_predicted) continue;
+            if (mc == MetricColumn::kernel) continue;
             r.cells[c] = hidden;
         }
         r.pct_of_copy = 0;

@@ -54,9 +54,10 @@ class PredictState {
     std::map<std::string, std::map<std::string, QuestionState>> steps_;  // step id -> q id
 };
 
-// The Metrics table while the step's numbers are hidden: every measured cell (time, GB/s, % of
-// copy, DRAM measured, L2 hit, occupancy, bank conflicts) reads `hidden`; the kernel and the
-// formula's prediction stay, as do the rows, so the learner sees what will be measured.
+// The Metrics table while the step's numbers are hidden: every number (time, GB/s, % of copy,
+// DRAM predicted and measured, L2 hit, occupancy, bank conflicts) reads `hidden`. The formula's
+// prediction goes too: naive's 8.59 GB against fused's 2.15 GB is step 1's answer. The rows stay,
+// so the learner sees which kernels will be measured.
 void hide_measured_cells(std::vector<MetricRow>* rows, const std::string& hidden = "?");
 
 // What the card shows for an answered question.
