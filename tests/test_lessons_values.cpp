@@ -104,12 +104,12 @@ TEST(LessonValues, ParserAcceptsValuesAndRejectsUnknownOnes) {
     EXPECT_EQ(t->value_refs, (std::vector<std::string>{"device:sms", "limit:smem"}));
     t = parse_lesson_text("# T\n{{device:tflops}}\n:::answer\na\n:::\n", "x.md");
     ASSERT_FALSE(t.ok());
-    EXPECT_NE(t.error().message.find("unknown placeholder '{{device:tflops}}'"),
-              std::string::npos);
+    EXPECT_NE(t.error().message.find("unknown placeholder '{{device:tflops}}'"), std::string::npos);
     EXPECT_NE(t.error().hint.find("device:sms"), std::string::npos);
 }
 
-// [SECTION] Claims that only hold on Hopper ---------------------------------------------------------
+// [SECTION] Claims that only hold on Hopper
+// ---------------------------------------------------------
 
 TEST(LessonValues, ClusterClaimsSayNotOnThisGpuElsewhere) {
     const LessonBook en = book("en"), zh = book("zh");
@@ -164,7 +164,7 @@ TEST(CorrectedLessons, FusedCliffIsNotOccupancy) {
     EXPECT_GT(value(f, "fused-pct-12288", s), value(f, "fused-pct-8193", s) + 10);
     EXPECT_NEAR(value(f, "fused-masked-8193", s), 8191.0 / 16384, 1e-12);
     EXPECT_NEAR(value(f, "fused-masked-12288", s), 0.25, 1e-12);
-    EXPECT_LT(value(f, "block-odd-8193", s), 1.0);   // no padding, still slower at odd N
+    EXPECT_LT(value(f, "block-odd-8193", s), 1.0);  // no padding, still slower at odd N
     EXPECT_LT(value(f, "online-odd-8193", s), 1.0);
 }
 
@@ -222,9 +222,10 @@ TEST(CorrectedLessons, OnlineDipsAtOddN) {
 // What a lesson may not type: facts of the H100 that differ on the learner's GPU. They are
 // {{device:...}}, {{session:...}} or {{limit:...}} values instead.
 TEST(LessonTexts, TypeNoH100Facts) {
-    const char* const typed[] = {"132 SM", "132 个 SM", "50 MB", "50 MiB", "227 KB", "228 KB",
-                                 "227 KiB", "57984", "3034", "65536 registers",
-                                 "65536 个寄存器", "on an H100", "this H100", "这台 H100"};
+    const char* const typed[] = {"132 SM",    "132 个 SM",       "50 MB",          "50 MiB",
+                                 "227 KB",    "228 KB",          "227 KiB",        "57984",
+                                 "3034",      "65536 registers", "65536 个寄存器", "on an H100",
+                                 "this H100", "这台 H100"};
     for (const std::string lang : lesson_languages())
         for (const LessonStep& s : book(lang).steps)
             for (const std::string* text : {&s.text.body, &s.text.answer})

@@ -175,7 +175,8 @@ TEST(Predict, ModeIsASettingThatSurvivesARestart) {
     EXPECT_FALSE(back->predict);
 }
 
-// [SECTION] Steps own their state ------------------------------------------------------------------
+// [SECTION] Steps own their state
+// ------------------------------------------------------------------
 
 TEST(StepState, EnteringAStepSetsItsKernelsNChartAndCode) {
     const LessonBook b = book();
@@ -235,11 +236,12 @@ TEST(StepState, AClickOutsideTheFilterNeverEmptiesTheTable) {
     EXPECT_EQ(after, (std::vector<std::string>{"warp", "online"}));
     // A click with no kernel (a reference line) at an N the filter has no point at: no filter.
     EXPECT_TRUE(compare_after_click(compare, "", 1048576, s).empty());
-    EXPECT_TRUE(compare_after_click({}, "warp", 32, s).empty());  // no filter stays none
+    EXPECT_TRUE(compare_after_click({}, "warp", 32, s).empty());      // no filter stays none
     EXPECT_EQ(compare_after_click(compare, "warp", 32, s), compare);  // already in: unchanged
 }
 
-// [SECTION] Chart presets --------------------------------------------------------------------------
+// [SECTION] Chart presets
+// --------------------------------------------------------------------------
 
 std::set<std::string> series_keys(const chart::Chart& c) {
     std::set<std::string> keys;
@@ -376,7 +378,8 @@ TEST(ChartPreset, ChineseChartsHaveChineseLegendsAndAxes) {
               "设备内拷贝（同次运行）：3034 GB/s");
 }
 
-// [SECTION] Contrast -------------------------------------------------------------------------------
+// [SECTION] Contrast
+// -------------------------------------------------------------------------------
 
 TEST(Contrast, WcagRatiosOfKnownPairs) {
     EXPECT_NEAR(contrast_ratio(chart::rgb_hex(0x000000), chart::rgb_hex(0xFFFFFF)), 21.0, 1e-9);
@@ -400,7 +403,8 @@ TEST(Contrast, EverySeriesMeetsThreeToOneOnThePlotInBothThemes) {
     }
 }
 
-// [SECTION] Layout on a projector -------------------------------------------------------------------
+// [SECTION] Layout on a projector
+// -------------------------------------------------------------------
 
 LayoutInput projector(float scale) {
     // What ImGui reports at 1280x720 with 16 px text times `scale` (frame padding 3, item
@@ -449,8 +453,8 @@ TEST(Layout, AZoomedPanelGetsTheWholeArea) {
 }
 
 TEST(Layout, TextScaleFromTheCommandLine) {
-    const char* argv[] = {"softmaxlab", "--text-scale", "1.5", "--predict", "off", "--reveal",
-                          "--guess", "80%", "--zoom", "chart"};
+    const char* argv[] = {"softmaxlab", "--text-scale", "1.5", "--predict", "off",
+                          "--reveal",   "--guess",      "80%", "--zoom",    "chart"};
     Result<ViewerArgs> a = parse_viewer_args(10, argv, nullptr);
     ASSERT_TRUE(a.ok()) << a.error().message;
     EXPECT_FLOAT_EQ(a->text_scale, 1.5f);
@@ -466,7 +470,8 @@ TEST(Layout, TextScaleFromTheCommandLine) {
     }
 }
 
-// [SECTION] Keys and words ----------------------------------------------------------------------------
+// [SECTION] Keys and words
+// ----------------------------------------------------------------------------
 
 TEST(Keys, EveryActionHasOneKeyAndNoKeyDoesTwoThings) {
     const std::vector<KeyBinding>& k = key_bindings();

@@ -349,8 +349,7 @@ void App::layout_and_draw() {
         ImGui::EndChild();
     }
     if (b.run.visible()) {
-        if (ImGui::BeginChild("run", place(b.run), true, ImGuiWindowFlags_NoScrollbar))
-            draw_run();
+        if (ImGui::BeginChild("run", place(b.run), true, ImGuiWindowFlags_NoScrollbar)) draw_run();
         ImGui::EndChild();
     }
     if (b.source.visible()) {
@@ -458,9 +457,8 @@ void App::draw_banners() {
         // Information (the replay notice) is one line, its hint on hover: on a projector at 1.5x
         // text a three-line banner took the chart's room. Warnings and errors show everything.
         const bool brief = b.level == Banner::Level::info && !b.hint.empty();
-        const std::string text = b.hint.empty() || brief
-                                     ? b.message + (brief ? "  (?)" : "")
-                                     : b.message + "  \xE2\x80\x94  " + b.hint;
+        const std::string text = b.hint.empty() || brief ? b.message + (brief ? "  (?)" : "")
+                                                         : b.message + "  \xE2\x80\x94  " + b.hint;
         // The Dismiss button's own width at this text size (it used to be a fixed 80 px).
         const float button_w = ImGui::CalcTextSize(tr("Dismiss")).x +
                                ImGui::GetStyle().FramePadding.x * 2 + ImGui::GetFontSize();
@@ -480,7 +478,8 @@ void App::draw_banners() {
         bool close = false;
         if (b.closable) {
             ImGui::SameLine(ImGui::GetWindowWidth() - button_w);
-            close = ImGui::SmallButton((std::string(tr("Dismiss")) + "##b" + std::to_string(i)).c_str());
+            close = ImGui::SmallButton(
+                (std::string(tr("Dismiss")) + "##b" + std::to_string(i)).c_str());
         }
         ImGui::EndChild();
         ImGui::PopStyleColor(2);
@@ -573,10 +572,10 @@ void App::draw_dialogs() {
     if (ImGui::BeginPopupModal("About softmaxlab", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
         ImGui::Text("softmaxlab %s: softmax from slow to speed-of-light", SML_VERSION);
         ImGui::Separator();
-        if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
-                                             ImGuiTableFlags_ScrollY,
-                              ImVec2(0, std::min(vp.y * 0.65f,
-                                                 ImGui::GetTextLineHeightWithSpacing() *
+        if (ImGui::BeginTable(
+                "keys", 2,
+                ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY,
+                ImVec2(0, std::min(vp.y * 0.65f, ImGui::GetTextLineHeightWithSpacing() *
                                                      (key_bindings().size() + 1.5f))))) {
             for (const KeyBinding& k : key_bindings()) {
                 ImGui::TableNextRow();
@@ -589,10 +588,11 @@ void App::draw_dialogs() {
             }
             ImGui::EndTable();
         }
-        ImGui::TextColored(palette().muted, "%s",
-                           zh() ? "悬停在带底色的代码区域上查看说明；点击图表上的点选中它；点击图例隐藏一条线。"
-                                : "Hover a shaded code region for its note; click a chart point to "
-                                  "select it; click a legend entry to hide its line.");
+        ImGui::TextColored(
+            palette().muted, "%s",
+            zh() ? "悬停在带底色的代码区域上查看说明；点击图表上的点选中它；点击图例隐藏一条线。"
+                 : "Hover a shaded code region for its note; click a chart point to "
+                   "select it; click a legend entry to hide its line.");
         if (ImGui::Button(tr("Close")) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
             ImGui::CloseCurrentPopup();
         ImGui::EndPopup();
@@ -682,17 +682,17 @@ void App::handle_shortcuts() {
         bool shift;
         Action action;
     } keys[] = {
-        {GLFW_KEY_G, false, Action::focus_guess},     {GLFW_KEY_R, false, Action::reveal},
-        {GLFW_KEY_P, false, Action::toggle_predict},  {GLFW_KEY_Q, false, Action::show_answer},
-        {GLFW_KEY_U, false, Action::set_up},          {GLFW_KEY_C, false, Action::chart_next_kind},
-        {GLFW_KEY_C, true, Action::chart_prev_kind},  {GLFW_KEY_A, false, Action::chart_all},
-        {GLFW_KEY_E, false, Action::export_png},      {GLFW_KEY_T, false, Action::code_next_tab},
-        {GLFW_KEY_K, false, Action::kernel_next},     {GLFW_KEY_K, true, Action::kernel_prev},
-        {GLFW_KEY_N, false, Action::cols_next},       {GLFW_KEY_N, true, Action::cols_prev},
-        {GLFW_KEY_1, false, Action::zoom_lessons},    {GLFW_KEY_2, false, Action::zoom_code},
-        {GLFW_KEY_3, false, Action::zoom_chart},      {GLFW_KEY_4, false, Action::zoom_metrics},
-        {GLFW_KEY_0, false, Action::zoom_off},        {GLFW_KEY_ESCAPE, false, Action::zoom_off},
-        {GLFW_KEY_F1, false, Action::help},           {GLFW_KEY_H, false, Action::help},
+        {GLFW_KEY_G, false, Action::focus_guess},    {GLFW_KEY_R, false, Action::reveal},
+        {GLFW_KEY_P, false, Action::toggle_predict}, {GLFW_KEY_Q, false, Action::show_answer},
+        {GLFW_KEY_U, false, Action::set_up},         {GLFW_KEY_C, false, Action::chart_next_kind},
+        {GLFW_KEY_C, true, Action::chart_prev_kind}, {GLFW_KEY_A, false, Action::chart_all},
+        {GLFW_KEY_E, false, Action::export_png},     {GLFW_KEY_T, false, Action::code_next_tab},
+        {GLFW_KEY_K, false, Action::kernel_next},    {GLFW_KEY_K, true, Action::kernel_prev},
+        {GLFW_KEY_N, false, Action::cols_next},      {GLFW_KEY_N, true, Action::cols_prev},
+        {GLFW_KEY_1, false, Action::zoom_lessons},   {GLFW_KEY_2, false, Action::zoom_code},
+        {GLFW_KEY_3, false, Action::zoom_chart},     {GLFW_KEY_4, false, Action::zoom_metrics},
+        {GLFW_KEY_0, false, Action::zoom_off},       {GLFW_KEY_ESCAPE, false, Action::zoom_off},
+        {GLFW_KEY_F1, false, Action::help},          {GLFW_KEY_H, false, Action::help},
     };
     for (const auto& k : keys)
         if (k.shift == shift && pressed(k.key)) do_action(k.action);
@@ -894,18 +894,18 @@ void App::refresh_lesson_text() {
     score_md_.clear();
     title_md_.set_text("## " + step->text.title);
     for (int q = 0; q < static_cast<int>(step->questions.size()); ++q) {
-        s_.predict_answers.push_back(predict_answer(*step, q, s_.predict.question(*step, q),
-                                                    fill.session, s_.lessons_lang));
+        s_.predict_answers.push_back(
+            predict_answer(*step, q, s_.predict.question(*step, q), fill.session, s_.lessons_lang));
         explain_md_.emplace_back();
         explain_md_.back().set_text(s_.predict_answers.back().explain);
         question_md_.emplace_back();
         question_md_.back().set_text(step->questions[static_cast<size_t>(q)].question);
         const PredictAnswer& a = s_.predict_answers.back();
         score_md_.emplace_back();
-        score_md_.back().set_text(
-            a.guess.empty() ? std::string()
-                            : std::string(tr("your guess")) + " **" + a.guess + "**" +
-                                  (a.score.empty() ? "" : " \xE2\x80\x94 " + a.score));
+        score_md_.back().set_text(a.guess.empty()
+                                      ? std::string()
+                                      : std::string(tr("your guess")) + " **" + a.guess + "**" +
+                                            (a.score.empty() ? "" : " \xE2\x80\x94 " + a.score));
     }
 }
 
@@ -998,7 +998,7 @@ void App::refresh_metrics() {
     for (const MetricRow& r : s_.metric_rows)
         if (!r.counters_available) {
             s_.counters_note =
-                "Hardware counters unavailable" +
+                std::string(zh() ? "硬件计数器不可用" : "Hardware counters unavailable") +
                 (r.counters_reason.empty() ? std::string(".") : ": " + r.counters_reason);
             break;
         }
@@ -1058,13 +1058,15 @@ void App::apply_experiment() {
     if (e.cols > 0) s_.run_cols = e.cols;
     s_.run_dtype = e.dtype == "fp16" ? 1 : (e.dtype == "bf16" ? 2 : 0);
     s_.compare = e.kernels;
-    if (e.cols > 0 && std::find(s_.all_cols.begin(), s_.all_cols.end(), e.cols) != s_.all_cols.end())
+    if (e.cols > 0 &&
+        std::find(s_.all_cols.begin(), s_.all_cols.end(), e.cols) != s_.all_cols.end())
         select_cols(e.cols);
     else
         refresh_metrics();
 }
 
-// [SECTION] Predict mode and the step's chart ------------------------------------------------------
+// [SECTION] Predict mode and the step's chart
+// ------------------------------------------------------
 void App::submit_guess() {
     const LessonStep* step = s_.nav.current();
     if (!step) return;

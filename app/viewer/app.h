@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "app/viewer/app_state.h"
-#include "app/viewer/model/key_bindings.h"
 #include "app/viewer/markdown_view.h"
+#include "app/viewer/model/key_bindings.h"
 #include "app/viewer/model/save_target.h"
 #include "app/viewer/model/ui_text.h"
 #include "app/viewer/model/worker.h"
@@ -101,7 +101,7 @@ class App {
     void draw_run();
     void draw_metrics();
     void draw_charts();
-    void draw_predict();      // panel_lessons.cpp: the predict card above the lesson text
+    void draw_predict();  // panel_lessons.cpp: the predict card above the lesson text
     void draw_chart_marks(const ImVec2& origin);  // panel_charts.cpp: N marks, hidden entries
 
     AppState s_;
@@ -134,7 +134,7 @@ class App {
     // Scroll positions kept across a text-size change (the fonts are rebuilt at the new size, so
     // pixel offsets would land elsewhere): the lesson text by fraction, the code by line.
     float lesson_scroll_frac_ = 0;
-    int lesson_scroll_restore_ = 0;  // frames until the fraction is applied (content re-measured)
+    int lesson_scroll_restore_ = 0;   // frames until the fraction is applied (content re-measured)
     bool lesson_scroll_top_ = false;  // a new step opens at its top
     int code_top_line_ = 0;
     float run_content_h_ = 0;  // the Run toolbar's height as last drawn (it wraps)

@@ -116,7 +116,8 @@ void App::set_session(Session s, const std::string& origin, bool replay) {
         s_.step = step_view(s_.nav.book(), s_.nav.index(), &s_.session);
         s_.compare = s_.step.kernels;
     }
-    const int64_t cols = s_.step.cols > 0 ? s_.step.cols : chart::default_cols(s_.session, s_.dtype);
+    const int64_t cols =
+        s_.step.cols > 0 ? s_.step.cols : chart::default_cols(s_.session, s_.dtype);
     select_cols(cols);
     refresh_lesson_text();  // the claims now read this session's numbers
     update_replay_banner();
@@ -148,14 +149,17 @@ void App::update_replay_banner() {
     // One line (the banner shows the hint on hover): the why and the what-to-do go in the hint.
     if (zh())
         msg = "正在回放 " + (date.empty() ? std::string("某日") : date) + " 在 " + device +
-              " 上录制的会话" + (s_.gpu_available ? "；运行会在本机 GPU 上开始新的实测会话" : "；无法运行：没有 GPU");
+              " 上录制的会话" +
+              (s_.gpu_available ? "；运行会在本机 GPU 上开始新的实测会话" : "；无法运行：没有 GPU");
     else
         msg = "Replaying a session recorded on " + device + " on " +
               (date.empty() ? std::string("an unknown date") : date) +
               (s_.gpu_available ? "; Run starts a new live session on this GPU"
                                 : "; Run is disabled: no GPU");
     const std::string hint =
-        s_.gpu_available ? "" : s_.no_gpu_reason + (s_.no_gpu_hint.empty() ? "" : " -- " + s_.no_gpu_hint);
+        s_.gpu_available
+            ? ""
+            : s_.no_gpu_reason + (s_.no_gpu_hint.empty() ? "" : " -- " + s_.no_gpu_hint);
     // Dismissable: a class has read it once; it comes back when another session opens.
     s_.set_banner({Banner::Level::info, msg, hint, true, "replay"});
 }

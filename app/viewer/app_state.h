@@ -17,9 +17,9 @@
 #include "app/viewer/model/metric_rows.h"
 #include "app/viewer/model/panel_layout.h"
 #include "app/viewer/model/predict.h"
-#include "app/viewer/model/step_view.h"
 #include "app/viewer/model/settings.h"
 #include "app/viewer/model/source_doc.h"
+#include "app/viewer/model/step_view.h"
 #include "app/viewer/model/viewer_args.h"
 #include "core/chart/chart_layout.h"
 #include "core/chart/chart_model.h"
@@ -62,8 +62,8 @@ struct AppState {
     std::string lessons_lang = "en";
     std::string lesson_markdown;  // current step's filled-in body (what MarkdownView shows)
     std::string answer_markdown;
-    StepView step;          // what entering the current step set (step_view.h)
-    PredictState predict;   // predict mode: guesses, reveals, on/off
+    StepView step;                               // what entering the current step set (step_view.h)
+    PredictState predict;                        // predict mode: guesses, reveals, on/off
     std::vector<PredictAnswer> predict_answers;  // per question of the step, for the card
     char guess_buf[64] = {};
     std::string guess_error;  // why the last guess was not taken
@@ -96,9 +96,9 @@ struct AppState {
     int chart_kind = 0;
     std::optional<chart::Chart> chart;
     std::string chart_error;
-    bool chart_all = false;             // every kernel, not the step's preset (key A)
+    bool chart_all = false;              // every kernel, not the step's preset (key A)
     std::set<std::string> chart_hidden;  // series hidden by a legend click
-    ChartView chart_view;               // the preset's marks, moved N+1 points, notes
+    ChartView chart_view;                // the preset's marks, moved N+1 points, notes
 
     // [SECTION] Layout
     Zoom zoom = Zoom::none;  // one panel given the whole window (keys 1-4)

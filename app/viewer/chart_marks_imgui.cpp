@@ -53,8 +53,8 @@ void App::draw_chart_marks(const ImVec2& o) {
         const ImVec2 at((left + right - sz.x) / 2, (top + bottom - sz.y) / 2);
         dl->AddRectFilled(ImVec2(at.x - 6, at.y - 4), ImVec2(at.x + sz.x + 6, at.y + sz.y + 4),
                           to_u32(chart_theme().legend_background, 0.92f), 4);
-        dl->AddText(font, px * 1.1f, at, to_u32(chart_theme().muted_text), s_.chart_view.note.c_str(),
-                    nullptr, right - left - 16);
+        dl->AddText(font, px * 1.1f, at, to_u32(chart_theme().muted_text),
+                    s_.chart_view.note.c_str(), nullptr, right - left - 16);
     }
     // Hidden series: their legend entries stay, greyed and struck through, to click again.
     const chart::LegendLayout& lg = chart_layout_.legend;

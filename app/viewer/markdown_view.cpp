@@ -365,10 +365,10 @@ void MarkdownView::draw_spans(
     for (const MdSpan& span : spans) {
         if (span.line_break) newline();
         // Emphasis is slanted body text in the body colour: colour and underline mean "link".
-        ImFont* font = span.code     ? fonts.mono
-                       : span.strong ? fonts.bold
+        ImFont* font = span.code                                            ? fonts.mono
+                       : span.strong                                        ? fonts.bold
                        : span.emph && base == fonts.regular && fonts.italic ? fonts.italic
-                                                                             : base;
+                                                                            : base;
         ImGui::PushFont(font);
         line_h = std::max(line_h, ImGui::GetTextLineHeight());
         ImU32 col = ImGui::GetColorU32(ImGuiCol_Text);

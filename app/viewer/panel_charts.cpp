@@ -73,7 +73,8 @@ void App::draw_charts() {
     if (ImGui::Button(s_.chart_all ? tr("All kernels") : tr("This step")))
         do_action(Action::chart_all);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s  [%s]", tr("The step's kernels, the previous step's and copy (A shows all)"),
+        ImGui::SetTooltip("%s  [%s]",
+                          tr("The step's kernels, the previous step's and copy (A shows all)"),
                           binding_of(Action::chart_all).keys);
     // Export: through the same exporters as `softmaxlab-cli chart`. Picking a format opens the
     // Export dialog (app.cpp), which suggests a new file in a folder it names and asks before
@@ -95,7 +96,8 @@ void App::draw_charts() {
             }
             if (drawn && !chart::chart_renderer_available() &&
                 ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-                ImGui::SetTooltip("%s", tr("this build has no Cairo: install libcairo2-dev and rebuild"));
+                ImGui::SetTooltip("%s",
+                                  tr("this build has no Cairo: install libcairo2-dev and rebuild"));
         }
         ImGui::EndPopup();
     }
@@ -160,7 +162,8 @@ void App::draw_charts() {
     // The legend: a click hides or shows that entry's series.
     const int entry = legend_entry_at(chart_layout_, (m.x - origin.x) / chart_scale_,
                                       (m.y - origin.y) / chart_scale_);
-    if (entry >= 0 && !s_.chart_view.key_of_label(chart_layout_.legend.entries[entry].label).empty()) {
+    if (entry >= 0 &&
+        !s_.chart_view.key_of_label(chart_layout_.legend.entries[entry].label).empty()) {
         ImGui::SetTooltip("%s", tr("click: hide or show this line"));
         if (clicked) toggle_legend_entry(chart_layout_.legend.entries[entry].label);
         return;
@@ -193,8 +196,8 @@ void App::draw_charts() {
     if (!panel.x.categorical() && panel.x.scale != chart::AxisScale::linear) {
         const int64_t cols = static_cast<int64_t>(std::llround(s_.chart_view.real_x(pt.x)));
         // The table follows the click: the kernel joins its filter, so it never goes empty.
-        s_.compare = compare_after_click(s_.compare, find_kernel(kernel) ? kernel : "", cols,
-                                         s_.session);
+        s_.compare =
+            compare_after_click(s_.compare, find_kernel(kernel) ? kernel : "", cols, s_.session);
         select_cols(cols);
     }
 }

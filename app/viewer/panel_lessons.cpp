@@ -38,9 +38,10 @@ void App::draw_lessons() {
     ImGui::SameLine();
     // Steps are numbered from 0 (the memory-bound introduction): "Step 3 of 0-8", not "of 8".
     ImGui::TextColored(pal.muted,
-                       zh() ? "\xE7\xAC\xAC %d \xE6\xAD\xA5\xEF\xBC\x88\xE5\x85\xB1 0\xE2\x80\x93%d "
-                              "\xE6\xAD\xA5\xEF\xBC\x89"
-                            : "Step %d of 0\xE2\x80\x93%d",
+                       zh()
+                           ? "\xE7\xAC\xAC %d \xE6\xAD\xA5\xEF\xBC\x88\xE5\x85\xB1 0\xE2\x80\x93%d "
+                             "\xE6\xAD\xA5\xEF\xBC\x89"
+                           : "Step %d of 0\xE2\x80\x93%d",
                        s_.nav.index(), s_.nav.count() - 1);
     // Step dots: one per step, the current one filled; click to jump. On a new line when the
     // panel is too narrow for them next to the counter.
@@ -95,9 +96,13 @@ void App::draw_lessons() {
             if (href.rfind("anchor:", 0) != 0) return href;
             Result<LessonAnchor> a = parse_anchor_key(href.substr(7));
             if (!a) return "";
-            if (a->is_ptx()) return "Show the PTX lines matching " + a->ptx;
+            if (a->is_ptx())
+                return (zh() ? "显示匹配 " + a->ptx + " 的 PTX 行"
+                             : "Show the PTX lines matching " + a->ptx);
             const KernelInfo* k = find_kernel(a->kernel);
-            return "Show region '" + a->region + "' in " + (k ? k->lesson_source() : a->kernel);
+            const std::string file = k ? k->lesson_source() : a->kernel;
+            return zh() ? "在 " + file + " 中显示区域 '" + a->region + "'"
+                        : "Show region '" + a->region + "' in " + file;
         });
 
     // The experiment: what to run and what to watch, set up in one click.
@@ -230,8 +235,8 @@ void App::draw_predict() {
         } else if (s_.predict.enabled) {
             ImGui::TextColored(pal.muted, "%s", tr("revealed without a guess"));
         }
-        if (q < static_cast<int>(explain_md_.size())) explain_md_[static_cast<size_t>(q)].draw(
-            fonts_, nullptr, nullptr);
+        if (q < static_cast<int>(explain_md_.size()))
+            explain_md_[static_cast<size_t>(q)].draw(fonts_, nullptr, nullptr);
     }
     ImGui::PopTextWrapPos();
     ImGui::EndGroup();

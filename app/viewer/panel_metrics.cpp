@@ -25,7 +25,8 @@ void App::draw_metrics() {
     float combo_w = ImGui::CalcTextSize(preview.c_str()).x;
     for (int64_t c : s_.all_cols)
         combo_w = std::max(combo_w, ImGui::CalcTextSize(("N = " + format_cols(c)).c_str()).x);
-    ImGui::SetNextItemWidth(combo_w + ImGui::GetFrameHeight() + ImGui::GetStyle().FramePadding.x * 2);
+    ImGui::SetNextItemWidth(combo_w + ImGui::GetFrameHeight() +
+                            ImGui::GetStyle().FramePadding.x * 2);
     if (ImGui::BeginCombo("##cols", preview.c_str())) {
         for (int64_t c : s_.all_cols)
             if (ImGui::Selectable(format_cols(c).c_str(), c == s_.cols)) select_cols(c);
@@ -51,8 +52,8 @@ void App::draw_metrics() {
     }
     if (s_.hides_numbers()) {
         // On the same row when it fits (the "?" cells say it too, and their tooltip).
-        const std::string note =
-            std::string(tr("hidden: predict first")) + "  [" + binding_of(Action::reveal).keys + "]";
+        const std::string note = std::string(tr("hidden: predict first")) + "  [" +
+                                 binding_of(Action::reveal).keys + "]";
         if (ImGui::GetItemRectMax().x + ImGui::CalcTextSize(note.c_str()).x + 20 <
             ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) {
             ImGui::SameLine();
@@ -79,8 +80,8 @@ void App::draw_metrics() {
         ImGui::TableHeader(tr(info.header));
         if (ImGui::IsItemHovered()) {
             // Narrow enough to stay on screen at any text size; ImGui keeps it inside the window.
-            const float wrap = std::min(ImGui::GetFontSize() * 34,
-                                        ImGui::GetMainViewport()->WorkSize.x * 0.45f);
+            const float wrap =
+                std::min(ImGui::GetFontSize() * 34, ImGui::GetMainViewport()->WorkSize.x * 0.45f);
             ImGui::SetNextWindowSizeConstraints(
                 ImVec2(0, 0), ImVec2(wrap + ImGui::GetStyle().WindowPadding.x * 2, FLT_MAX));
             ImGui::BeginTooltip();

@@ -71,7 +71,8 @@ std::vector<std::string> check_step_kernels(const LessonStep& s) {
             need_kernel(s, c.other, "claim " + c.id, &problems);
         for (const std::string& k : c.among) need_kernel(s, k, "claim " + c.id, &problems);
     }
-    for (const std::string& k : s.chart.contrast) need_kernel(s, k, "the chart's contrast", &problems);
+    for (const std::string& k : s.chart.contrast)
+        need_kernel(s, k, "the chart's contrast", &problems);
     return problems;
 }
 
@@ -213,8 +214,8 @@ std::vector<std::string> check_step_predict(const LessonStep& s) {
         problems.push_back(where + ": no predict question (lessons.json \"predict\")");
     for (const LessonQuestion& q : s.questions) {
         if (!s.find_claim(q.claim))
-            problems.push_back(where + ": predict question " + q.id + " asks for undeclared claim " +
-                               q.claim);
+            problems.push_back(where + ": predict question " + q.id +
+                               " asks for undeclared claim " + q.claim);
         if (q.question.find_first_not_of(" \t\n") == std::string::npos ||
             q.explain.find_first_not_of(" \t\n") == std::string::npos)
             problems.push_back(where + ": predict question " + q.id +
@@ -300,9 +301,8 @@ std::vector<std::string> check_same_structure(const LessonBook& a, const LessonB
                                "} vs {" + join(as_set(tb.value_refs)) + "}");
         // Same section titles in order is what the languages share; the questions too.
         if (a.steps[i].questions.size() != b.steps[i].questions.size())
-            problems.push_back(where + ": " + std::to_string(a.steps[i].questions.size()) +
-                               " vs " + std::to_string(b.steps[i].questions.size()) +
-                               " predict questions");
+            problems.push_back(where + ": " + std::to_string(a.steps[i].questions.size()) + " vs " +
+                               std::to_string(b.steps[i].questions.size()) + " predict questions");
     }
     return problems;
 }

@@ -73,9 +73,9 @@ std::string number(double v) {
 
 bool is_claim_quantity(const std::string& q) {
     static const char* const kQuantities[] = {
-        "gbps",      "pct_of_copy",   "median_ms",  "copy_gbps",        "ratio_gbps",
-        "dram_ratio", "metric",       "l2_resident", "rank_gbps",       "registers",
-        "blocks_per_sm", "dram_bytes", "dram_bytes_ratio", "bank_conflicts", "conflict_share",
+        "gbps",           "pct_of_copy", "median_ms",        "copy_gbps",      "ratio_gbps",
+        "dram_ratio",     "metric",      "l2_resident",      "rank_gbps",      "registers",
+        "blocks_per_sm",  "dram_bytes",  "dram_bytes_ratio", "bank_conflicts", "conflict_share",
         "masked_fraction"};
     for (const char* k : kQuantities)
         if (q == k) return true;
@@ -156,8 +156,8 @@ Result<double> evaluate_claim(const LessonClaim& c, const Session& s) {
         if (c.quantity == "bank_conflicts") return *conflicts;
         std::optional<double> waves = metric_sum(*p, kWavefrontsLd, kWavefrontsSt);
         if (!waves || *waves <= 0)
-            return missing(c, point_name(c, c.kernel, c.cols) +
-                                  " has no shared-memory wavefront counters");
+            return missing(
+                c, point_name(c, c.kernel, c.cols) + " has no shared-memory wavefront counters");
         return *conflicts / *waves;
     }
     if (c.quantity == "dram_bytes" || c.quantity == "dram_bytes_ratio") {
@@ -224,8 +224,7 @@ const char kHiddenClaimText[] = "` ? `";
 
 std::string claim_text(const LessonClaim& c, const LessonFill& fill) {
     const bool zh = fill.lang == "zh";
-    if (!claim_applies(c, fill.session))
-        return zh ? "（此 GPU 上没有）" : "(not on this GPU)";
+    if (!claim_applies(c, fill.session)) return zh ? "（此 GPU 上没有）" : "(not on this GPU)";
     if (fill.hide_claims) return kHiddenClaimText;
     Result<double> v = fill.session ? evaluate_claim(c, *fill.session) : Error{};
     if (!v) return format_claim_range(c);
@@ -258,7 +257,8 @@ std::string fill_lesson_text(const std::string& md, const LessonStep& step,
         std::string inner = md.substr(next + 2, end - next - 2);
         std::string repl = md.substr(next, end + 2 - next);  // unknown refs stay visible
         if (is_value && inner.rfind("claim:", 0) == 0) {
-            if (const LessonClaim* c = step.find_claim(inner.substr(6))) repl = claim_text(*c, fill);
+            if (const LessonClaim* c = step.find_claim(inner.substr(6)))
+                repl = claim_text(*c, fill);
         } else if (is_value) {
             if (is_lesson_value_ref(inner)) repl = lesson_value_text(inner, fill.session);
         } else if (const LessonAnchor* a = step.find_anchor(inner)) {

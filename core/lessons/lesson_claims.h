@@ -65,7 +65,7 @@ std::string fill_lesson_text(
 struct GuessScore {
     enum class Grade { spot_on, close, far };
     Grade grade = Grade::far;
-    double off = 0;       // points off (percent) or the ratio >= 1 between guess and value
+    double off = 0;  // points off (percent) or the ratio >= 1 between guess and value
     bool in_points = false;
 };
 GuessScore score_guess(const LessonClaim& claim, double guess, double value);

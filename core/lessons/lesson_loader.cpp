@@ -178,8 +178,7 @@ LessonChart read_chart(const json& j, const std::string& where, FieldReader* par
 }
 
 // {"en": "...", "zh": "..."}: the text in `lang`, which every language must have.
-std::string read_text_in(const json& j, const char* key, const std::string& lang,
-                         FieldReader* r) {
+std::string read_text_in(const json& j, const char* key, const std::string& lang, FieldReader* r) {
     if (!j.is_object() || !j.contains(key)) {
         r->fail(key, "is missing");
         return "";

@@ -85,8 +85,8 @@ std::string lesson_value_text(const std::string& ref, const Session* session) {
     }
     if (after(ref, "session:") == "copy") {
         // The recorded sessions all carry one; an empty one (no session) quotes the reference.
-        const double gbps = session && session->device.copy_gbps > 0 ? session->device.copy_gbps
-                                                                      : 0;
+        const double gbps =
+            session && session->device.copy_gbps > 0 ? session->device.copy_gbps : 0;
         if (gbps <= 0) return "the copy bandwidth";
         std::snprintf(buf, sizeof buf, "%.0f GB/s", gbps);
         return buf;

@@ -122,8 +122,8 @@ Result<ChartView> build_chart_view(const Session& session, const ChartPreset& pr
             // On screen the legend must fit a panel a third of a projector tall: a kernel is
             // its id (the code panel and the lesson call it that), the shaded 85-100% band
             // explains itself against the y axis.
-            if (!kernel.empty() && (s.kind == chart::SeriesKind::line ||
-                                    s.kind == chart::SeriesKind::bars) &&
+            if (!kernel.empty() &&
+                (s.kind == chart::SeriesKind::line || s.kind == chart::SeriesKind::bars) &&
                 s.key != "predicted" && s.key != "measured" && s.key != "time") {
                 const size_t slash = s.key.find('/');
                 s.label = slash == std::string::npos

@@ -38,8 +38,8 @@ struct ChartPreset {
 };
 
 struct ChartMark {
-    double x = 0;        // where it is drawn, in the (shifted) axis value
-    std::string label;   // "N = 8193"
+    double x = 0;       // where it is drawn, in the (shifted) axis value
+    std::string label;  // "N = 8193"
 };
 
 struct ChartView {

@@ -11,19 +11,19 @@ namespace sml::viewer {
 enum class Action {
     prev_step,
     next_step,
-    focus_guess,      // put the cursor in the predict card's field
-    reveal,           // show the step's numbers without (more) guessing
-    toggle_predict,   // instructors: predict mode on or off
-    show_answer,      // the check question's answer
-    set_up,           // the experiment into the Run form
+    focus_guess,     // put the cursor in the predict card's field
+    reveal,          // show the step's numbers without (more) guessing
+    toggle_predict,  // instructors: predict mode on or off
+    show_answer,     // the check question's answer
+    set_up,          // the experiment into the Run form
     chart_next_kind,
     chart_prev_kind,
-    chart_all,        // all kernels in the chart, or back to the step's
+    chart_all,  // all kernels in the chart, or back to the step's
     export_png,
-    code_next_tab,    // CUDA -> PTX -> SASS
-    kernel_next,      // the code panel's kernel
+    code_next_tab,  // CUDA -> PTX -> SASS
+    kernel_next,    // the code panel's kernel
     kernel_prev,
-    cols_next,        // the table's and charts' N
+    cols_next,  // the table's and charts' N
     cols_prev,
     zoom_lessons,
     zoom_code,

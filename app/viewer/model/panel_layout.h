@@ -10,7 +10,8 @@
 //   +-----------+-----------------------------------------+
 //
 // The chart always keeps at least 45% of the window's height (so its plot, under its toolbar,
-// stays over a third): the metrics table gives up rows (it scrolls) before the plot shrinks. A zoomed panel (keys 1-4) takes the whole area.
+// stays over a third): the metrics table gives up rows (it scrolls) before the plot shrinks. A
+// zoomed panel (keys 1-4) takes the whole area.
 #pragma once
 
 namespace sml::viewer {

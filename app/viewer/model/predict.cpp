@@ -23,8 +23,7 @@ std::string trim(const std::string& s) {
 }  // namespace
 
 Result<double> parse_guess(const std::string& typed, const LessonClaim& claim) {
-    const Error bad{"'" + typed + "' is not a number",
-                    "type a number such as 4, 80%, 1.5x or 2e6"};
+    const Error bad{"'" + typed + "' is not a number", "type a number such as 4, 80%, 1.5x or 2e6"};
     std::string t = trim(typed);
     if (t.empty() || t.size() > 64) return bad;
     // One unit at the end: %, x (or the multiplication sign), or an SI multiplier.

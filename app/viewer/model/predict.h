@@ -62,13 +62,13 @@ void hide_measured_cells(std::vector<MetricRow>* rows, const std::string& hidden
 
 // What the card shows for an answered question.
 struct PredictAnswer {
-    std::string question;   // the question, in the book's language
-    std::string measured;   // "79%" from the session, or the promised range without one
+    std::string question;  // the question, in the book's language
+    std::string measured;  // "79%" from the session, or the promised range without one
     bool from_session = false;
-    std::string guess;      // "90%" as the learner's number reads back, "" when revealed
-    std::string score;      // "close (11 points off)", "" when revealed without a guess
-    int grade = -1;         // GuessScore::Grade as an int, -1 without a guess
-    std::string explain;    // the explanation, its {{...}} filled from the session
+    std::string guess;    // "90%" as the learner's number reads back, "" when revealed
+    std::string score;    // "close (11 points off)", "" when revealed without a guess
+    int grade = -1;       // GuessScore::Grade as an int, -1 without a guess
+    std::string explain;  // the explanation, its {{...}} filled from the session
 };
 PredictAnswer predict_answer(const LessonStep& step, int q, const QuestionState& state,
                              const Session* session, const std::string& lang);

@@ -86,12 +86,10 @@ std::vector<std::string> compare_after_click(const std::vector<std::string>& com
     std::vector<std::string> out = compare;
     if (!kernel.empty()) add_unique(&out, kernel);
     // Still nothing at this N (a click on a reference line's N): drop the filter.
-    const bool any = std::any_of(session.points.begin(), session.points.end(),
-                                 [&](const PointRecord& p) {
-                                     return p.cols == cols &&
-                                            std::find(out.begin(), out.end(), p.kernel) !=
-                                                out.end();
-                                 });
+    const bool any =
+        std::any_of(session.points.begin(), session.points.end(), [&](const PointRecord& p) {
+            return p.cols == cols && std::find(out.begin(), out.end(), p.kernel) != out.end();
+        });
     if (!any) out.clear();
     return out;
 }

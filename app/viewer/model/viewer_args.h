@@ -34,7 +34,7 @@ struct ViewerArgs {
     std::string predict;        // "on" | "off" | "" (from settings)
     std::string guess;          // --guess: typed into the step's first predict question
     bool reveal = false;        // --reveal: the step's numbers shown, as after the R key
-    std::string zoom;           // "lessons" | "code" | "chart" | "metrics": that panel fills the window
+    std::string zoom;           // "lessons" | "code" | "chart" | "metrics": fills the window
 };
 
 // argv[0] is skipped. `help_out` receives the --help text when --help is given.
