@@ -8,6 +8,7 @@
 
 #include "core/lessons/annotated_source.h"
 #include "core/lessons/lesson_check.h"
+#include "core/lessons/lesson_claims.h"
 #include "core/lessons/lesson_model.h"
 #include "kernels/registry.h"
 
@@ -56,6 +57,11 @@ TEST_P(Lessons, LoadAllStepsInOrderWithTitlesAndSections) {
 TEST_P(Lessons, TextAndIndexAgree) {
     for (const LessonStep& s : book_.steps)
         EXPECT_TRUE(check_step_text(s).empty()) << join_lines(check_step_text(s));
+}
+
+TEST_P(Lessons, EveryStepAsksForAPrediction) {
+    for (const LessonStep& s : book_.steps)
+        EXPECT_TRUE(check_step_predict(s).empty()) << join_lines(check_step_predict(s));
 }
 
 TEST_P(Lessons, WhatYouShouldSeeTypesNoMeasuredNumber) {
@@ -163,10 +169,15 @@ TEST(LessonsMatchRegistry, ExperimentsAndClaimsLieInsideKernelRanges) {
     }
 }
 
-// The text quotes each kernel's N limit as a plain number (it is a fact of the code, not a
-// measurement). If a kernel's range changes, the step that teaches the limit must change too.
+// The text quotes each kernel's N limit, as a plain number where it is a fact of the code
+// (warp, fused, block) or as {{limit:smem}} where it depends on the GPU's shared memory: filled
+// from the recorded H100 session, each must read the registry's limit. If a kernel's range
+// changes, the step that teaches the limit must change too.
 TEST(LessonsMatchRegistry, QuotedLimitsAreTheRegistrysLimits) {
     const DeviceLimits h100 = DeviceLimits::h100_reference();
+    Result<Session> recorded =
+        load_session(std::string(SML_SOURCE_DIR) + "/assets/sessions/h100-2026-11-23.json");
+    ASSERT_TRUE(recorded.ok()) << recorded.error().message;
     const struct {
         const char* step;
         const char* kernel;
@@ -181,7 +192,8 @@ TEST(LessonsMatchRegistry, QuotedLimitsAreTheRegistrysLimits) {
             for (const LessonStep& s : book.steps)
                 if (s.id == q.step) step = &s;
             ASSERT_NE(step, nullptr) << q.step;
-            EXPECT_NE(step->text.body.find(limit), std::string::npos)
+            const std::string filled = fill_lesson_text(step->text.body, *step, &*recorded);
+            EXPECT_NE(filled.find(limit), std::string::npos)
                 << step->text.path << " should quote " << q.kernel << "'s limit N = " << limit
                 << " (registry: " << k->limit_reason << ")";
         }

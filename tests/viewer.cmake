@@ -70,6 +70,20 @@ else()
   endforeach()
 endif()
 sml_viewer_shot(step2_zh_light "--lesson 2 --session '${_fixture}' --theme light --lang zh")
+
+# A projector: 1280x720 with text at 1.5x, in predict mode before and after the reveal, in
+# Chinese, and with one panel given the window (scripts/teach-screenshots.sh makes the full set).
+function(sml_viewer_projector_shot name args)
+  set(png ${_shots}/${name}.png)
+  add_test(NAME viewer_screenshot_${name}
+           COMMAND sh -c "'${SML_XVFB_RUN}' -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:softmaxlab>' --no-settings --size 1280x720 --frames 6 --text-scale 1.5 --screenshot '${png}' ${args} && '$<TARGET_FILE:png_check>' '${png}' 1280 720 300")
+  set_tests_properties(viewer_screenshot_${name} PROPERTIES LABELS cpu TIMEOUT 120
+                       FIXTURES_REQUIRED viewer_session RESOURCE_LOCK xvfb)
+endfunction()
+sml_viewer_projector_shot(projector_step2_predict "--lesson 2 --session '${_fixture}'")
+sml_viewer_projector_shot(projector_step2_revealed_zh
+                          "--lesson 2 --session '${_fixture}' --lang zh --guess 85% --reveal")
+sml_viewer_projector_shot(projector_step5_chart "--lesson 5 --session '${_fixture}' --zoom chart --predict off")
 # The PTX tab with the step's PTX anchors marked (warp: ld.global.v4.f32, shfl.sync.bfly), and
 # the SASS tab beside its source with a hovered instruction lighting its line; best's SASS (one
 # of 216 entry points); step 2's Triton tutorial listing (or its "not recorded yet" note).

@@ -73,6 +73,10 @@ App::App(ViewerArgs args) {
     if (!s_.args.theme.empty()) s_.settings.theme = s_.args.theme;
     if (!s_.args.lang.empty()) s_.settings.lang = s_.args.lang;
     if (s_.args.lesson >= 0) s_.settings.lesson = s_.args.lesson;
+    if (s_.args.text_scale > 0) s_.settings.font_scale = s_.args.text_scale;
+    if (!s_.args.predict.empty()) s_.settings.predict = s_.args.predict == "on";
+    s_.predict.enabled = s_.settings.predict;
+    s_.zoom = zoom_from_name(s_.args.zoom.c_str());
     for (const KernelInfo& k : registry()) s_.run_kernels[k.id] = false;
 }
 
@@ -122,11 +126,16 @@ Status App::init_window() {
 
 void App::rebuild_fonts() {
     const bool zh = s_.settings.lang == "zh";
-    std::string glyph_text;  // every character the Chinese lessons use
-    if (zh)
+    std::string glyph_text;  // every character the Chinese lessons and the UI use
+    if (zh) {
+        glyph_text = ui_text_all_chinese();
+        for (const KeyBinding& k : key_bindings()) glyph_text += k.zh;
         if (Result<LessonBook> book = sml::load_lessons(default_lessons_root(), "zh"))
-            for (const LessonStep& st : book->steps)
+            for (const LessonStep& st : book->steps) {
                 glyph_text += st.text.title + st.text.body + st.text.answer;
+                for (const LessonQuestion& q : st.questions) glyph_text += q.question + q.explain;
+            }
+    }
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     fonts_ = load_fonts(s_.settings.font_scale, zh, glyph_text);
     ImGui_ImplOpenGL3_CreateFontsTexture();
@@ -135,6 +144,12 @@ void App::rebuild_fonts() {
         s_.set_banner({Banner::Level::warn, fonts_.warning, "", true, "fonts"});
     else
         s_.clear_banner("fonts");
+    // Scroll positions survive the new text size: the lesson by the fraction read, the code by
+    // its top line (both measured in the previous fonts by the panels). A language change
+    // re-enters the step below, which opens it at the top instead.
+    lesson_scroll_restore_ = 2;  // the new fonts' content height is known after one frame
+    source_view_.scroll_to(code_top_line_ + 3);  // scroll_to keeps 3 lines above the target
+    run_content_h_ = 0;
     // No CJK font: the Chinese text would be boxes, so say so and show English instead.
     const std::string lang = (zh && !fonts_.cjk) ? "en" : s_.settings.lang;
     if (lang != s_.lessons_lang || s_.nav.empty()) load_lessons(lang);
@@ -154,6 +169,12 @@ int App::run() {
     rebuild_fonts();
     s_.nav.go(first_step);
     on_step_changed();
+    // Screenshots of predict mode: a guess typed into the step's first question, the reveal.
+    if (!s_.args.guess.empty()) {
+        std::snprintf(s_.guess_buf, sizeof s_.guess_buf, "%s", s_.args.guess.c_str());
+        submit_guess();
+    }
+    if (s_.args.reveal) reveal_step();
     if (s_.args.code_tab == "ptx" || s_.args.code_tab == "sass" || s_.args.code_tab == "triton") {
         s_.peer_listing = s_.args.code_tab == "triton";
         show_source(s_.source_kernel,
@@ -302,89 +323,109 @@ void App::frame() {
     ImGui::End();
 }
 
-// Fixed layout, sized from the viewport so it holds from a 1280x800 laptop to a projector:
-//   +-----------+-----------------------------------------+
-//   |           |  Run (a toolbar: sizes, kernels, go)     |
-//   |  Lessons  +--------------------+--------------------+
-//   |           |  Source            |  Charts            |
-//   |           |                    |                    |
-//   |           +--------------------+--------------------+
-//   |           |  Metrics (one row per kernel, all columns)|
-//   +-----------+-----------------------------------------+
-// The metrics table is wide and short, so it gets the full width and exactly its rows' height.
+// The layout is model/panel_layout.h's: sized from the window and the text size so it holds from a
+// 1280x720 projector at 1.5x text to a large screen, with the chart never below a third of the
+// window's height, and one panel given the whole window on keys 1-4.
 void App::layout_and_draw() {
     const ImGuiStyle& st = ImGui::GetStyle();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float gap = st.ItemSpacing.x;
-    const float line = ImGui::GetFrameHeightWithSpacing();
-    const float lessons_w = std::floor(std::max(300.0f, avail.x * 0.25f));
-    const float right_w = avail.x - lessons_w - gap;
-    const float run_h = std::floor(line * 2 + st.WindowPadding.y * 2 + st.ItemSpacing.y);
-    const int table_rows = static_cast<int>(std::max<size_t>(4, s_.metric_rows.size())) + 1;
-    const float metrics_h =
-        std::floor(std::min(avail.y * 0.34f, table_rows * ImGui::GetTextLineHeightWithSpacing() +
-                                                 line * 1.4f + st.WindowPadding.y * 2 + 8));
-    const float middle_h = avail.y - run_h - metrics_h - 2 * st.ItemSpacing.y;
-    // Charts get the larger share: a legend and log2 ticks need width; code scrolls sideways.
-    // PTX and SASS sit beside their source, so those tabs take the larger share instead.
-    const float source_w = std::floor(right_w * (s_.source_tab == SourceTab::cuda ? 0.45f : 0.55f));
-    const float charts_w = right_w - source_w - gap;
-
-    if (ImGui::BeginChild("lessons", ImVec2(lessons_w, avail.y), true)) draw_lessons();
-    ImGui::EndChild();
-    ImGui::SameLine();
-    ImGui::BeginGroup();
-    if (ImGui::BeginChild("run", ImVec2(right_w, run_h), true, ImGuiWindowFlags_NoScrollbar))
-        draw_run();
-    ImGui::EndChild();
-    if (ImGui::BeginChild("source", ImVec2(source_w, middle_h), true)) draw_source();
-    ImGui::EndChild();
-    ImGui::SameLine();
-    if (ImGui::BeginChild("charts", ImVec2(charts_w, middle_h), true,
-                          ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse))
-        draw_charts();
-    ImGui::EndChild();
-    if (ImGui::BeginChild("metrics", ImVec2(right_w, metrics_h), true)) draw_metrics();
-    ImGui::EndChild();
-    ImGui::EndGroup();
+    const ImVec2 origin = ImGui::GetCursorPos();
+    LayoutInput in;
+    in.width = avail.x;
+    in.height = avail.y;
+    in.window_height = ImGui::GetMainViewport()->WorkSize.y;
+    in.gap = st.ItemSpacing.x;
+    in.frame_line = ImGui::GetFrameHeightWithSpacing();
+    in.text_line = ImGui::GetTextLineHeightWithSpacing();
+    in.padding = st.WindowPadding.y;
+    in.run_content = run_content_h_;
+    in.metric_rows = static_cast<int>(s_.metric_rows.size());
+    in.zoom = s_.zoom;
+    const PanelBoxes b = layout_panels(in);
+    auto place = [&](const Box& box) {
+        ImGui::SetCursorPos(ImVec2(origin.x + box.x, origin.y + box.y));
+        return ImVec2(box.w, box.h);
+    };
+    if (b.lessons.visible()) {
+        if (ImGui::BeginChild("lessons", place(b.lessons), true)) draw_lessons();
+        ImGui::EndChild();
+    }
+    if (b.run.visible()) {
+        if (ImGui::BeginChild("run", place(b.run), true, ImGuiWindowFlags_NoScrollbar)) draw_run();
+        ImGui::EndChild();
+    }
+    if (b.source.visible()) {
+        if (ImGui::BeginChild("source", place(b.source), true)) draw_source();
+        ImGui::EndChild();
+    }
+    if (b.charts.visible()) {
+        if (ImGui::BeginChild("charts", place(b.charts), true,
+                              ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse))
+            draw_charts();
+        ImGui::EndChild();
+    }
+    if (b.metrics.visible()) {
+        if (ImGui::BeginChild("metrics", place(b.metrics), true)) draw_metrics();
+        ImGui::EndChild();
+    }
 }
 
 void App::draw_menu() {
     if (!ImGui::BeginMenuBar()) return;
-    if (ImGui::BeginMenu("File")) {
-        if (ImGui::MenuItem("Open session...", "Ctrl+O")) show_open_ = true;
-        if (ImGui::MenuItem("Save session...", "Ctrl+S", false, s_.has_session)) show_save_ = true;
+    auto keys = [](Action a) { return binding_of(a).keys; };
+    if (ImGui::BeginMenu(tr("File"))) {
+        if (ImGui::MenuItem(tr("Open session..."), keys(Action::open_session))) show_open_ = true;
+        if (ImGui::MenuItem(tr("Save session..."), keys(Action::save_session), false,
+                            s_.has_session))
+            show_save_ = true;
         ImGui::Separator();
         if (ImGui::MenuItem("Compare with session...", nullptr, false, s_.has_session))
             show_compare_ = true;
         if (ImGui::MenuItem("Stop comparing", nullptr, false, s_.compared.has_value()))
             stop_compare();
         ImGui::Separator();
-        if (ImGui::MenuItem("Quit", "Ctrl+Q")) glfwSetWindowShouldClose(window_, 1);
+        if (ImGui::MenuItem(tr("Quit"), keys(Action::quit))) glfwSetWindowShouldClose(window_, 1);
         ImGui::EndMenu();
     }
-    if (ImGui::BeginMenu("View")) {
-        if (ImGui::MenuItem("Dark theme", nullptr, s_.settings.theme == "dark")) {
+    if (ImGui::BeginMenu(tr("View"))) {
+        if (ImGui::MenuItem(tr("Predict mode"), keys(Action::toggle_predict), s_.predict.enabled))
+            do_action(Action::toggle_predict);
+        if (ImGui::MenuItem(tr("All kernels in the chart"), keys(Action::chart_all), s_.chart_all))
+            do_action(Action::chart_all);
+        if (ImGui::BeginMenu(tr("Give one panel the window"))) {
+            const struct {
+                const char* name;
+                Zoom zoom;
+                Action action;
+            } zooms[] = {{"Lessons", Zoom::lessons, Action::zoom_lessons},
+                         {"Code", Zoom::source, Action::zoom_code},
+                         {"Chart", Zoom::charts, Action::zoom_chart},
+                         {"Metrics", Zoom::metrics, Action::zoom_metrics},
+                         {"All panels", Zoom::none, Action::zoom_off}};
+            for (const auto& z : zooms)
+                if (ImGui::MenuItem(tr(z.name), keys(z.action), s_.zoom == z.zoom))
+                    set_zoom(z.zoom);
+            ImGui::EndMenu();
+        }
+        ImGui::Separator();
+        if (ImGui::MenuItem(tr("Dark theme"), nullptr, s_.settings.theme == "dark")) {
             s_.settings.theme = "dark";
             fonts_dirty_ = true;
         }
-        if (ImGui::MenuItem("Light theme", nullptr, s_.settings.theme == "light")) {
+        if (ImGui::MenuItem(tr("Light theme"), nullptr, s_.settings.theme == "light")) {
             s_.settings.theme = "light";
             fonts_dirty_ = true;
         }
         ImGui::Separator();
-        if (ImGui::MenuItem("Larger text", "Ctrl +")) {
-            s_.settings.step_font_scale(+1);
-            fonts_dirty_ = true;
-        }
-        if (ImGui::MenuItem("Smaller text", "Ctrl -")) {
-            s_.settings.step_font_scale(-1);
-            fonts_dirty_ = true;
-        }
-        if (ImGui::MenuItem("Full screen", "F11", fullscreen_)) toggle_fullscreen();
+        if (ImGui::MenuItem(tr("Larger text"), keys(Action::text_larger)))
+            do_action(Action::text_larger);
+        if (ImGui::MenuItem(tr("Smaller text"), keys(Action::text_smaller)))
+            do_action(Action::text_smaller);
+        if (ImGui::MenuItem(tr("Full screen"), keys(Action::full_screen), fullscreen_))
+            toggle_fullscreen();
         ImGui::EndMenu();
     }
-    if (ImGui::BeginMenu("Language")) {
+    if (ImGui::BeginMenu(tr("Language"))) {
         if (ImGui::MenuItem("English", nullptr, s_.settings.lang == "en")) {
             s_.settings.lang = "en";
             fonts_dirty_ = true;
@@ -396,14 +437,15 @@ void App::draw_menu() {
         }
         ImGui::EndMenu();
     }
-    if (ImGui::BeginMenu("Help")) {
-        if (ImGui::MenuItem("Keys and about")) show_about_ = true;
+    if (ImGui::BeginMenu(tr("Help"))) {
+        if (ImGui::MenuItem(tr("Keys and about"), keys(Action::help))) show_about_ = true;
         ImGui::EndMenu();
     }
     // Right side: where the numbers come from, always visible.
-    std::string where = s_.replay ? "replay: " : (s_.gpu_available ? "live: " : "");
+    std::string where = s_.replay ? std::string(tr("replay")) + ": "
+                                  : (s_.gpu_available ? std::string(tr("live")) + ": " : "");
     // A device name is ~25 characters; one from a hand-edited session could be thousands.
-    where += s_.has_session ? cap_text(s_.session.device.name, 80) : "no session";
+    where += s_.has_session ? cap_text(s_.session.device.name, 80) : tr("no session");
     if (s_.compared)
         where += " vs " + (s_.compared->session.device.name.empty()
                                ? std::string("unnamed device")
@@ -423,9 +465,15 @@ void App::draw_banners() {
                                                            : pal.banner_info;
         ImGui::PushStyleColor(ImGuiCol_ChildBg, bg);
         ImGui::PushStyleColor(ImGuiCol_Text, pal.banner_text);
-        const std::string text =
-            b.hint.empty() ? b.message : b.message + "  \xE2\x80\x94  " + b.hint;
-        const float wrap = ImGui::GetContentRegionAvail().x - 90;
+        // Information (the replay notice) is one line, its hint on hover: on a projector at 1.5x
+        // text a three-line banner took the chart's room. Warnings and errors show everything.
+        const bool brief = b.level == Banner::Level::info && !b.hint.empty();
+        const std::string text = b.hint.empty() || brief ? b.message + (brief ? "  (?)" : "")
+                                                         : b.message + "  \xE2\x80\x94  " + b.hint;
+        // The Dismiss button's own width at this text size (it used to be a fixed 80 px).
+        const float button_w = ImGui::CalcTextSize(tr("Dismiss")).x +
+                               ImGui::GetStyle().FramePadding.x * 2 + ImGui::GetFontSize();
+        const float wrap = ImGui::GetContentRegionAvail().x - button_w - 10;
         const float h = ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap).y +
                         ImGui::GetStyle().WindowPadding.y * 2;
         ImGui::BeginChild(("banner" + std::to_string(i)).c_str(), ImVec2(0, h), false,
@@ -433,10 +481,16 @@ void App::draw_banners() {
         ImGui::PushTextWrapPos(wrap);
         ImGui::TextUnformatted(text.c_str());
         ImGui::PopTextWrapPos();
+        if (brief && ImGui::IsItemHovered()) {
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_Text]);
+            ImGui::SetTooltip("%s", b.hint.c_str());
+            ImGui::PopStyleColor();
+        }
         bool close = false;
         if (b.closable) {
-            ImGui::SameLine(ImGui::GetWindowWidth() - 80);
-            close = ImGui::SmallButton(("Dismiss##b" + std::to_string(i)).c_str());
+            ImGui::SameLine(ImGui::GetWindowWidth() - button_w);
+            close = ImGui::SmallButton(
+                (std::string(tr("Dismiss")) + "##b" + std::to_string(i)).c_str());
         }
         ImGui::EndChild();
         ImGui::PopStyleColor(2);
@@ -540,16 +594,35 @@ void App::draw_dialogs() {
         ImGui::EndPopup();
     }
     ImGui::SetNextWindowPos(center, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    // The key table (model/key_bindings.h) is the list: every action has a key, shown here.
+    const ImVec2 vp = ImGui::GetMainViewport()->WorkSize;
+    ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(vp.x * 0.9f, vp.y * 0.9f));
     if (ImGui::BeginPopupModal("About softmaxlab", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
         ImGui::Text("softmaxlab %s: softmax from slow to speed-of-light", SML_VERSION);
         ImGui::Separator();
-        ImGui::TextUnformatted(
-            "Left / Right     previous / next lesson step\n"
-            "Ctrl + / Ctrl -  larger / smaller text (presenter mode)\n"
-            "F11              full screen\n"
-            "Ctrl+O, Ctrl+S   open / save a session\n"
-            "Hover a shaded code region for its note; click a chart point to select it.");
-        if (ImGui::Button("Close")) ImGui::CloseCurrentPopup();
+        if (ImGui::BeginTable(
+                "keys", 2,
+                ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY,
+                ImVec2(0, std::min(vp.y * 0.65f, ImGui::GetTextLineHeightWithSpacing() *
+                                                     (key_bindings().size() + 1.5f))))) {
+            for (const KeyBinding& k : key_bindings()) {
+                ImGui::TableNextRow();
+                ImGui::TableSetColumnIndex(0);
+                ImGui::PushFont(fonts_.bold);
+                ImGui::TextUnformatted(k.keys);
+                ImGui::PopFont();
+                ImGui::TableSetColumnIndex(1);
+                ImGui::TextUnformatted(zh() ? k.zh : k.en);
+            }
+            ImGui::EndTable();
+        }
+        ImGui::TextColored(
+            palette().muted, "%s",
+            zh() ? "悬停在带底色的代码区域上查看说明；点击图表上的点选中它；点击图例隐藏一条线。"
+                 : "Hover a shaded code region for its note; click a chart point to "
+                   "select it; click a legend entry to hide its line.");
+        if (ImGui::Button(tr("Close")) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
+            ImGui::CloseCurrentPopup();
         ImGui::EndPopup();
     }
 }
@@ -615,26 +688,147 @@ void App::draw_write_form(const char* verb, const std::function<void(const std::
 
 void App::handle_shortcuts() {
     ImGuiIO& io = ImGui::GetIO();
-    if (io.WantTextInput) return;  // typing into M or N must not flip lesson pages
     auto pressed = [](int glfw_key) { return ImGui::IsKeyPressed(glfw_key, false); };
+    // Typing into M, N or a guess must not flip lesson pages: only Escape leaves the field.
+    if (io.WantTextInput) return;
     if (io.KeyCtrl) {
-        if (pressed(GLFW_KEY_EQUAL) || pressed(GLFW_KEY_KP_ADD)) {
-            s_.settings.step_font_scale(+1);
-            fonts_dirty_ = true;
-        }
-        if (pressed(GLFW_KEY_MINUS) || pressed(GLFW_KEY_KP_SUBTRACT)) {
-            s_.settings.step_font_scale(-1);
-            fonts_dirty_ = true;
-        }
-        if (pressed(GLFW_KEY_O)) show_open_ = true;
-        if (pressed(GLFW_KEY_S) && s_.has_session) show_save_ = true;
-        if (pressed(GLFW_KEY_Q)) glfwSetWindowShouldClose(window_, 1);
+        if (pressed(GLFW_KEY_EQUAL) || pressed(GLFW_KEY_KP_ADD)) do_action(Action::text_larger);
+        if (pressed(GLFW_KEY_MINUS) || pressed(GLFW_KEY_KP_SUBTRACT))
+            do_action(Action::text_smaller);
+        if (pressed(GLFW_KEY_O)) do_action(Action::open_session);
+        if (pressed(GLFW_KEY_S)) do_action(Action::save_session);
+        if (pressed(GLFW_KEY_Q)) do_action(Action::quit);
         return;
     }
-    if (pressed(GLFW_KEY_F11)) toggle_fullscreen();
+    if (pressed(GLFW_KEY_F11)) do_action(Action::full_screen);
     if (ImGui::IsPopupOpen(nullptr, ImGuiPopupFlags_AnyPopupId)) return;
-    if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT) && s_.nav.next()) on_step_changed();
-    if (ImGui::IsKeyPressed(GLFW_KEY_LEFT) && s_.nav.prev()) on_step_changed();
+    const bool shift = io.KeyShift;
+    if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT)) do_action(Action::next_step);
+    if (ImGui::IsKeyPressed(GLFW_KEY_LEFT)) do_action(Action::prev_step);
+    const struct {
+        int key;
+        bool shift;
+        Action action;
+    } keys[] = {
+        {GLFW_KEY_G, false, Action::focus_guess},    {GLFW_KEY_R, false, Action::reveal},
+        {GLFW_KEY_P, false, Action::toggle_predict}, {GLFW_KEY_Q, false, Action::show_answer},
+        {GLFW_KEY_U, false, Action::set_up},         {GLFW_KEY_C, false, Action::chart_next_kind},
+        {GLFW_KEY_C, true, Action::chart_prev_kind}, {GLFW_KEY_A, false, Action::chart_all},
+        {GLFW_KEY_E, false, Action::export_png},     {GLFW_KEY_T, false, Action::code_next_tab},
+        {GLFW_KEY_K, false, Action::kernel_next},    {GLFW_KEY_K, true, Action::kernel_prev},
+        {GLFW_KEY_N, false, Action::cols_next},      {GLFW_KEY_N, true, Action::cols_prev},
+        {GLFW_KEY_1, false, Action::zoom_lessons},   {GLFW_KEY_2, false, Action::zoom_code},
+        {GLFW_KEY_3, false, Action::zoom_chart},     {GLFW_KEY_4, false, Action::zoom_metrics},
+        {GLFW_KEY_0, false, Action::zoom_off},       {GLFW_KEY_ESCAPE, false, Action::zoom_off},
+        {GLFW_KEY_F1, false, Action::help},          {GLFW_KEY_H, false, Action::help},
+    };
+    for (const auto& k : keys)
+        if (k.shift == shift && pressed(k.key)) do_action(k.action);
+}
+
+void App::do_action(Action a) {
+    const LessonStep* step = s_.nav.current();
+    auto zoom_toggle = [&](Zoom z) { set_zoom(s_.zoom == z ? Zoom::none : z); };
+    switch (a) {
+        case Action::prev_step:
+            if (s_.nav.prev()) on_step_changed();
+            break;
+        case Action::next_step:
+            if (s_.nav.next()) on_step_changed();
+            break;
+        case Action::focus_guess:
+            if (s_.zoom != Zoom::none && s_.zoom != Zoom::lessons) set_zoom(Zoom::none);
+            focus_guess_ = true;
+            break;
+        case Action::reveal:
+            reveal_step();
+            break;
+        case Action::toggle_predict:
+            set_predict(!s_.predict.enabled);
+            break;
+        case Action::show_answer:
+            s_.nav.reveal_answer(!s_.nav.answer_revealed());
+            break;
+        case Action::set_up:
+            apply_experiment();
+            break;
+        case Action::chart_next_kind:
+            cycle_chart_kind(+1);
+            break;
+        case Action::chart_prev_kind:
+            cycle_chart_kind(-1);
+            break;
+        case Action::chart_all:
+            s_.chart_all = !s_.chart_all;
+            refresh_chart();
+            break;
+        case Action::export_png:
+            if (s_.chart && chart::chart_renderer_available()) {
+                export_format_ = "png";
+                show_export_ = true;
+            }
+            break;
+        case Action::code_next_tab:
+            show_source(s_.source_kernel, s_.source_tab == SourceTab::cuda  ? SourceTab::ptx
+                                          : s_.source_tab == SourceTab::ptx ? SourceTab::sass
+                                                                            : SourceTab::cuda);
+            break;
+        case Action::kernel_next:
+            step_source_kernel(+1);
+            break;
+        case Action::kernel_prev:
+            step_source_kernel(-1);
+            break;
+        case Action::cols_next:
+            step_cols(+1);
+            break;
+        case Action::cols_prev:
+            step_cols(-1);
+            break;
+        case Action::zoom_lessons:
+            zoom_toggle(Zoom::lessons);
+            break;
+        case Action::zoom_code:
+            zoom_toggle(Zoom::source);
+            break;
+        case Action::zoom_chart:
+            zoom_toggle(Zoom::charts);
+            break;
+        case Action::zoom_metrics:
+            zoom_toggle(Zoom::metrics);
+            break;
+        case Action::zoom_off:
+            set_zoom(Zoom::none);
+            break;
+        case Action::text_larger:
+        case Action::text_smaller:
+            s_.settings.step_font_scale(a == Action::text_larger ? +1 : -1);
+            fonts_dirty_ = true;
+            break;
+        case Action::full_screen:
+            toggle_fullscreen();
+            break;
+        case Action::open_session:
+            show_open_ = true;
+            break;
+        case Action::save_session:
+            if (s_.has_session) show_save_ = true;
+            break;
+        case Action::help:
+            show_about_ = true;
+            break;
+        case Action::quit:
+            glfwSetWindowShouldClose(window_, 1);
+            break;
+        case Action::count_:
+            break;
+    }
+    (void)step;
+}
+
+void App::set_zoom(Zoom z) {
+    s_.zoom = z;
+    chart_layout_generation_ = -1;  // the chart's canvas changes size
 }
 
 // [SECTION] Lessons, source and selection -------------------------------------------------------
@@ -652,29 +846,50 @@ void App::load_lessons(const std::string& lang) {
     s_.nav.replace_book(std::move(*book));
     s_.lessons_lang = lang;
     on_step_changed();
+    update_replay_banner();  // in the language now on screen
 }
 
+// Entering a step sets everything the step owns (model/step_view.h): its code at its first
+// anchored region, its kernels and N in the table and the chart, its chart preset, its experiment
+// in the Run form, and its text from the top. Nothing carries over from the step before.
 void App::on_step_changed() {
     s_.settings.lesson = s_.nav.index();
-    const LessonStep* step = s_.nav.current();
-    if (step && !step->kernels.empty()) {
-        // Show the step's first kernel and jump to its first anchored region.
-        show_source(step->kernels.front(), SourceTab::cuda);
-        for (const LessonAnchor& a : step->anchors)
-            if (!a.is_ptx() && a.kernel == s_.source_kernel) {
-                if (const SourceDoc* doc = current_source())
-                    if (const DisplayRegion* r = doc->find_region(a.region))
-                        source_view_.scroll_to(r->first);
-                break;
-            }
-        if (step->experiment.cols > 0 && s_.has_session &&
-            std::find(s_.all_cols.begin(), s_.all_cols.end(), step->experiment.cols) !=
-                s_.all_cols.end())
-            select_cols(step->experiment.cols);
+    s_.step = step_view(s_.nav.book(), s_.nav.index(), s_.has_session ? &s_.session : nullptr);
+    const StepView& v = s_.step;
+    if (!v.source_kernel.empty()) {
+        show_source(v.source_kernel, SourceTab::cuda);
+        if (const SourceDoc* doc = current_source())
+            if (const DisplayRegion* r = doc->find_region(v.source_region))
+                source_view_.scroll_to(r->first);
     } else if (s_.source_kernel.empty() && !registry().empty()) {
         show_source(registry().front().id, SourceTab::cuda);
     }
+    // The Run form: the step's experiment, as Set up would fill it, without running anything.
+    for (auto& [id, on] : s_.run_kernels)
+        on = std::find(v.run_kernels.begin(), v.run_kernels.end(), id) != v.run_kernels.end();
+    if (v.run_rows > 0) s_.run_rows = v.run_rows;
+    if (v.run_cols > 0) s_.run_cols = v.run_cols;
+    s_.run_dtype = v.run_dtype == "fp16" ? 1 : (v.run_dtype == "bf16" ? 2 : 0);
+    for (const std::string& k : v.run_kernels)
+        if (const KernelInfo* ki = find_kernel(k)) {
+            int index = 0;
+            for (size_t i = 0; i < ki->variants.size(); ++i)
+                if (ki->variants[i] == v.run_variant) index = static_cast<int>(i);
+            s_.run_variants[k] = index;
+        }
+    s_.table_kernels = v.kernels;
+    s_.chart_all = false;
+    s_.chart_hidden.clear();
+    // The step's chart kind, when the chart-kind table has it (refresh_chart falls back else).
+    s_.chart_kind = chart::find_chart_kind(v.chart_kind) ? v.chart_kind : std::string();
+    s_.guess_buf[0] = '\0';
+    s_.guess_error.clear();
+    lesson_scroll_top_ = true;
+    lesson_scroll_restore_ = 0;
+    if (v.cols > 0) s_.cols = v.cols;
     refresh_lesson_text();
+    refresh_metrics();
+    refresh_chart();
 }
 
 void App::refresh_lesson_text() {
@@ -685,16 +900,40 @@ void App::refresh_lesson_text() {
         return;
     }
     // Anchors become links the Markdown view reports back to follow_anchor().
-    auto anchor_link = [](const LessonAnchor& a) {
+    LessonFill fill;
+    fill.anchor_text = [](const LessonAnchor& a) {
         const std::string shown =
             a.is_ptx() ? a.kernel + " PTX " + a.ptx : a.kernel + ": " + a.region;
         return "[`" + shown + "`](anchor:" + a.key() + ")";
     };
-    const Session* session = s_.has_session ? &s_.session : nullptr;
-    s_.lesson_markdown = fill_lesson_text(step->text.body, *step, session, anchor_link);
-    s_.answer_markdown = fill_lesson_text(step->text.answer, *step, session, anchor_link);
+    fill.session = s_.has_session ? &s_.session : nullptr;
+    fill.lang = s_.lessons_lang;
+    fill.hide_claims = s_.hides_numbers();  // predict mode: the numbers wait for the guess
+    s_.lesson_markdown = fill_lesson_text(step->text.body, *step, fill);
+    s_.answer_markdown = fill_lesson_text(step->text.answer, *step, fill);
     lesson_md_.set_text(s_.lesson_markdown);
     answer_md_.set_text(s_.answer_markdown);
+    // The predict card: each question's measured value, score and explanation, computed here
+    // (not while drawing) from the session on screen.
+    s_.predict_answers.clear();
+    explain_md_.clear();
+    question_md_.clear();
+    score_md_.clear();
+    title_md_.set_text("## " + step->text.title);
+    for (int q = 0; q < static_cast<int>(step->questions.size()); ++q) {
+        s_.predict_answers.push_back(
+            predict_answer(*step, q, s_.predict.question(*step, q), fill.session, s_.lessons_lang));
+        explain_md_.emplace_back();
+        explain_md_.back().set_text(s_.predict_answers.back().explain);
+        question_md_.emplace_back();
+        question_md_.back().set_text(step->questions[static_cast<size_t>(q)].question);
+        const PredictAnswer& a = s_.predict_answers.back();
+        score_md_.emplace_back();
+        score_md_.back().set_text(a.guess.empty()
+                                      ? std::string()
+                                      : std::string(tr("your guess")) + " **" + a.guess + "**" +
+                                            (a.score.empty() ? "" : " \xE2\x80\x94 " + a.score));
+    }
 }
 
 void App::follow_anchor(const std::string& key) {
@@ -812,10 +1051,11 @@ void App::refresh_metrics() {
     for (const MetricRow& r : s_.metric_rows)
         if (!r.counters_available) {
             s_.counters_note =
-                "Hardware counters unavailable" +
+                std::string(zh() ? "硬件计数器不可用" : "Hardware counters unavailable") +
                 (r.counters_reason.empty() ? std::string(".") : ": " + r.counters_reason);
             break;
         }
+    if (s_.hides_numbers()) hide_measured_cells(&s_.metric_rows);
 }
 
 void App::refresh_chart() {
@@ -823,28 +1063,52 @@ void App::refresh_chart() {
     s_.chart.reset();
     s_.chart_error.clear();
     s_.chart_note.clear();
+    s_.chart_view = ChartView{};
     if (!s_.has_session || s_.session.points.empty()) {
-        s_.chart_error = "No points yet: open a session, or Run / Sweep.";
+        s_.chart_error = tr("No points yet: open a session, or Run / Sweep.");
         return;
     }
-    // The panel's first button until one is picked (the table may also hold kinds, like peers,
+    // The panel's chart kind until one is picked (the table may also hold kinds, like peers,
     // that are not drawn from a session).
     const chart::ChartKind* kind = chart::find_chart_kind(s_.chart_kind);
     if (!kind || kind->source != chart::ChartSource::session) kind = viewer_chart_kinds().front();
     s_.chart_kind = kind->id;
-    chart::ChartOptions opt;
-    opt.kind = kind->id;
-    opt.cols = s_.cols;
-    opt.dtype = s_.dtype;
     const ComparedSession* compared = s_.compared ? &*s_.compared : nullptr;
-    const chart::ChartInput input = chart_input(*kind, s_.session, compared, s_.dtype);
     s_.chart_note = chart_compare_note(*kind, compared);
-    Result<chart::Chart> c = chart::build_chart(input, opt);
-    if (c)
-        s_.chart = std::move(*c);
-    else
+    // The step's preset (its kernels, the previous step's, copy; its N marked), or every kernel.
+    ChartPreset preset;
+    preset.kind = kind->id;
+    preset.cols = s_.cols;
+    preset.dtype = s_.dtype;
+    preset.lang = s_.lessons_lang;
+    preset.hidden = s_.chart_hidden;
+    if (!s_.chart_all) {
+        preset.kernels = s_.step.kernels;
+        preset.marks = s_.step.marks;
+    }
+    // Predict mode withholds the lines of the kernels the step's questions ask about.
+    if (const LessonStep* step = s_.nav.current(); step && s_.hides_numbers())
+        for (const LessonQuestion& q : step->questions)
+            if (const LessonClaim* c = step->find_claim(q.claim)) {
+                if (!c->kernel.empty()) preset.withheld.insert(c->kernel);
+                if (!c->other.empty()) preset.withheld.insert(c->other);
+            }
+    // A compared session is drawn on the kinds that compare (and only where it can be).
+    const chart::ChartInput input = chart_input(*kind, s_.session, compared, s_.dtype);
+    Result<ChartView> v = build_chart_view(s_.session, input.compare, preset);
+    if (!v && !preset.kernels.empty()) {
+        // The preset's kernels have nothing for this chart (a per-N chart at an N they lack):
+        // show every kernel rather than nothing.
+        preset.kernels.clear();
+        v = build_chart_view(s_.session, input.compare, preset);
+    }
+    if (v) {
+        s_.chart = v->chart;
+        s_.chart_view = std::move(*v);
+    } else {
         s_.chart_error =
-            c.error().message + (c.error().hint.empty() ? "" : " (" + c.error().hint + ")");
+            v.error().message + (v.error().hint.empty() ? "" : " (" + v.error().hint + ")");
+    }
 }
 
 void App::apply_experiment() {
@@ -857,10 +1121,82 @@ void App::apply_experiment() {
     if (e.cols > 0) s_.run_cols = e.cols;
     s_.run_dtype = e.dtype == "fp16" ? 1 : (e.dtype == "bf16" ? 2 : 0);
     s_.table_kernels = e.kernels;
-    if (e.cols > 0)
+    if (e.cols > 0 &&
+        std::find(s_.all_cols.begin(), s_.all_cols.end(), e.cols) != s_.all_cols.end())
         select_cols(e.cols);
     else
         refresh_metrics();
+}
+
+// [SECTION] Predict mode and the step's chart
+// ------------------------------------------------------
+void App::submit_guess() {
+    const LessonStep* step = s_.nav.current();
+    if (!step) return;
+    const int q = s_.predict.next_question(*step);
+    if (q < 0) return;
+    if (Status st = s_.predict.guess(*step, q, s_.guess_buf); !st) {
+        s_.guess_error = tr("Not a number. Type e.g. 4, 80%, 1.5x or 2e6.");
+        return;
+    }
+    s_.guess_error.clear();
+    s_.guess_buf[0] = '\0';
+    refresh_hidden_numbers();
+}
+
+void App::reveal_step() {
+    const LessonStep* step = s_.nav.current();
+    if (!step) return;
+    s_.predict.reveal(*step);
+    s_.guess_error.clear();
+    refresh_hidden_numbers();
+}
+
+void App::set_predict(bool on) {
+    s_.predict.enabled = on;
+    s_.settings.predict = on;
+    refresh_hidden_numbers();
+}
+
+void App::refresh_hidden_numbers() {
+    refresh_lesson_text();
+    refresh_metrics();
+    refresh_chart();
+}
+
+void App::cycle_chart_kind(int direction) {
+    const std::vector<const chart::ChartKind*> kinds = viewer_chart_kinds();
+    const int n = static_cast<int>(kinds.size());
+    int i = 0;
+    while (i < n && kinds[static_cast<size_t>(i)]->id != s_.chart_kind) ++i;
+    s_.chart_kind = kinds[static_cast<size_t>(((i + direction) % n + n) % n)]->id;
+    refresh_chart();
+}
+
+void App::step_cols(int direction) {
+    if (s_.all_cols.empty()) return;
+    auto it = std::lower_bound(s_.all_cols.begin(), s_.all_cols.end(), s_.cols);
+    long i = it - s_.all_cols.begin();
+    if (it == s_.all_cols.end() || *it != s_.cols) i = direction > 0 ? i - 1 : i;
+    i = std::clamp<long>(i + direction, 0, static_cast<long>(s_.all_cols.size()) - 1);
+    select_cols(s_.all_cols[static_cast<size_t>(i)]);
+}
+
+void App::step_source_kernel(int direction) {
+    const auto& reg = registry();
+    if (reg.empty()) return;
+    long i = 0;
+    for (size_t k = 0; k < reg.size(); ++k)
+        if (s_.source_kernel == reg[k].id) i = static_cast<long>(k);
+    const long n = static_cast<long>(reg.size());
+    show_source(reg[static_cast<size_t>(((i + direction) % n + n) % n)].id, s_.source_tab);
+}
+
+void App::toggle_legend_entry(const std::string& label) {
+    const std::string key = s_.chart_view.key_of_label(label);
+    if (key.empty()) return;
+    s_.chart_hidden = toggle_hidden(s_.chart_hidden, key);
+    refresh_chart();
 }
 
 }  // namespace sml::viewer

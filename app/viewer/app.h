@@ -17,7 +17,9 @@
 #include "app/viewer/app_state.h"
 #include "app/viewer/markdown_view.h"
 #include "app/viewer/model/code_view.h"
+#include "app/viewer/model/key_bindings.h"
 #include "app/viewer/model/save_target.h"
+#include "app/viewer/model/ui_text.h"
 #include "app/viewer/model/worker.h"
 #include "app/viewer/source_view.h"
 #include "app/viewer/theme.h"
@@ -48,6 +50,7 @@ class App {
     void draw_write_form(const char* verb, const std::function<void(const std::string&)>& write);
     void open_write_dialog(const std::string& suggested);
     void handle_shortcuts();
+    void do_action(Action a);  // every key and most buttons end here (model/key_bindings.h)
     void toggle_fullscreen();
     void save_settings_now();
     void load_layout_ini();  // imgui.ini through core/common/safe_file.h, not ImGui's own fopen
@@ -81,6 +84,19 @@ class App {
     const SourceDoc* current_source();
     void draw_listing();  // panel_source.cpp: PTX or SASS beside its source
     void apply_experiment();
+    // [SECTION] Predict mode and the step's chart (app.cpp)
+    void submit_guess();
+    void reveal_step();
+    void set_predict(bool on);
+    void refresh_hidden_numbers();  // text, table and chart follow the predict state
+    void cycle_chart_kind(int direction);
+    void step_cols(int direction);
+    void step_source_kernel(int direction);
+    void toggle_legend_entry(const std::string& label);
+    void set_zoom(Zoom z);
+    // The viewer's words in the language on screen (model/ui_text.h).
+    const char* tr(const char* en) const { return ui_text(en, s_.lessons_lang); }
+    bool zh() const { return s_.lessons_lang == "zh"; }
 
     // [SECTION] Runs (app_run.cpp)
     void start_run(bool sweep);
@@ -93,11 +109,17 @@ class App {
     void draw_run();
     void draw_metrics();
     void draw_charts();
+    void draw_predict();  // panel_lessons.cpp: the predict card above the lesson text
+    void draw_chart_marks(const ImVec2& origin);  // panel_charts.cpp: N marks, hidden entries
 
     AppState s_;
     Worker worker_;
     Fonts fonts_;
     MarkdownView lesson_md_, answer_md_;
+    std::vector<MarkdownView> explain_md_;   // the predict card's explanations, per question
+    std::vector<MarkdownView> question_md_;  // and its questions (Chinese wraps per character)
+    std::vector<MarkdownView> score_md_;     // "your guess 90%: close (11 points off)"
+    MarkdownView title_md_;                  // the step's title, wrapped like the text
     SourceView source_view_;   // the CUDA tab, and the source pane beside PTX / SASS
     SourceView listing_view_;  // PTX / SASS
     CodeModel code_;           // what the PTX and SASS views show (model/code_view.h)
@@ -121,6 +143,14 @@ class App {
     float chart_layout_w_ = 0, chart_layout_h_ = 0;
     float chart_scale_ = 1.0f;  // screen px per layout px
     std::string chart_layout_theme_;
+    // Scroll positions kept across a text-size change (the fonts are rebuilt at the new size, so
+    // pixel offsets would land elsewhere): the lesson text by fraction, the code by line.
+    float lesson_scroll_frac_ = 0;
+    int lesson_scroll_restore_ = 0;   // frames until the fraction is applied (content re-measured)
+    bool lesson_scroll_top_ = false;  // a new step opens at its top
+    int code_top_line_ = 0;
+    float run_content_h_ = 0;  // the Run toolbar's height as last drawn (it wraps)
+    bool focus_guess_ = false;
 };
 
 }  // namespace sml::viewer

@@ -59,6 +59,10 @@ void App::start_run(bool sweep) {
         set_session(std::move(live), "live", false);
     }
     s_.table_kernels = r.kernels;
+    // The chart shows what runs, even a kernel the step's preset does not name.
+    for (const std::string& k : r.kernels)
+        if (std::find(s_.step.kernels.begin(), s_.step.kernels.end(), k) == s_.step.kernels.end())
+            s_.step.kernels.push_back(k);
     s_.running = worker_.start(make_run_job(std::move(r)));
     s_.run_done = 0;
     s_.run_total = 0;

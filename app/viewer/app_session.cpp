@@ -135,11 +135,13 @@ void App::set_session(Session s, const std::string& origin, bool replay) {
     s_.has_session = true;
     s_.replay = replay;
     s_.all_cols = session_cols(s_.session);
-    int64_t cols = chart::default_cols(s_.session, s_.dtype);
-    if (const LessonStep* step = s_.nav.current())
-        if (std::find(s_.all_cols.begin(), s_.all_cols.end(), step->experiment.cols) !=
-            s_.all_cols.end())
-            cols = step->experiment.cols;
+    // The step's N and kernels, now that there are points to pick them from.
+    if (!s_.nav.empty()) {
+        s_.step = step_view(s_.nav.book(), s_.nav.index(), &s_.session);
+        s_.table_kernels = s_.step.kernels;
+    }
+    const int64_t cols =
+        s_.step.cols > 0 ? s_.step.cols : chart::default_cols(s_.session, s_.dtype);
     select_cols(cols);
     refresh_lesson_text();  // the claims now read this session's numbers
     update_replay_banner();
@@ -164,13 +166,26 @@ void App::update_replay_banner() {
     s_.clear_banner("replay");
     if (!s_.has_session || !s_.replay) return;
     const std::string date = s_.session.created_utc.substr(0, 10);
-    std::string msg = "Replaying a session recorded on " +
-                      (s_.session.device.name.empty() ? std::string("an unnamed device")
-                                                      : cap_text(s_.session.device.name, 80)) +
-                      " on " + (date.empty() ? std::string("an unknown date") : date);
-    msg += s_.gpu_available ? "; Run starts a new live session on this GPU"
-                            : "; Run is disabled: " + s_.no_gpu_reason;
-    s_.set_banner({Banner::Level::info, msg, s_.gpu_available ? "" : s_.no_gpu_hint, false, "replay"});
+    const std::string device = s_.session.device.name.empty()
+                                   ? std::string(zh() ? "未命名设备" : "an unnamed device")
+                                   : cap_text(s_.session.device.name, 80);
+    std::string msg;
+    // One line (the banner shows the hint on hover): the why and the what-to-do go in the hint.
+    if (zh())
+        msg = "正在回放 " + (date.empty() ? std::string("某日") : date) + " 在 " + device +
+              " 上录制的会话" +
+              (s_.gpu_available ? "；运行会在本机 GPU 上开始新的实测会话" : "；无法运行：没有 GPU");
+    else
+        msg = "Replaying a session recorded on " + device + " on " +
+              (date.empty() ? std::string("an unknown date") : date) +
+              (s_.gpu_available ? "; Run starts a new live session on this GPU"
+                                : "; Run is disabled: no GPU");
+    const std::string hint =
+        s_.gpu_available
+            ? ""
+            : s_.no_gpu_reason + (s_.no_gpu_hint.empty() ? "" : " -- " + s_.no_gpu_hint);
+    // Dismissable: a class has read it once; it comes back when another session opens.
+    s_.set_banner({Banner::Level::info, msg, hint, true, "replay"});
 }
 
 }  // namespace sml::viewer

@@ -8,14 +8,19 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "app/viewer/model/compare_view.h"
+#include "app/viewer/model/chart_view.h"
 #include "app/viewer/model/lesson_nav.h"
 #include "app/viewer/model/metric_rows.h"
+#include "app/viewer/model/panel_layout.h"
+#include "app/viewer/model/predict.h"
 #include "app/viewer/model/settings.h"
 #include "app/viewer/model/source_doc.h"
+#include "app/viewer/model/step_view.h"
 #include "app/viewer/model/viewer_args.h"
 #include "core/chart/chart_layout.h"
 #include "core/chart/chart_model.h"
@@ -62,6 +67,15 @@ struct AppState {
     std::string lessons_lang = "en";
     std::string lesson_markdown;  // current step's filled-in body (what MarkdownView shows)
     std::string answer_markdown;
+    StepView step;                               // what entering the current step set (step_view.h)
+    PredictState predict;                        // predict mode: guesses, reveals, on/off
+    std::vector<PredictAnswer> predict_answers;  // per question of the step, for the card
+    char guess_buf[64] = {};
+    std::string guess_error;  // why the last guess was not taken
+    bool hides_numbers() const {
+        const LessonStep* st = nav.current();
+        return st && predict.hides_numbers(*st);
+    }
 
     // [SECTION] Selection (shared by metrics, charts and source)
     std::string dtype = "fp32";
@@ -92,7 +106,13 @@ struct AppState {
     std::string chart_note;  // while comparing, on a chart that shows one session only
     std::optional<chart::Chart> chart;
     std::string chart_error;
-    std::map<std::string, std::unique_ptr<Result<SourceDoc>>> sources;  // CUDA tab, by kernel
+    bool chart_all = false;              // every kernel, not the step's preset (key A)
+    std::set<std::string> chart_hidden;  // series hidden by a legend click
+    ChartView chart_view;                // the preset's marks, moved N+1 points, notes
+
+    // [SECTION] Layout
+    Zoom zoom = Zoom::none;  // one panel given the whole window (keys 1-4)
+    std::map<std::string, std::unique_ptr<Result<SourceDoc>>> sources;  // CUDA tab: "<kernel>/<file>"
 
     std::vector<Banner> banners;
     void set_banner(Banner b);

@@ -364,7 +364,11 @@ void MarkdownView::draw_spans(
     };
     for (const MdSpan& span : spans) {
         if (span.line_break) newline();
-        ImFont* font = span.code ? fonts.mono : (span.strong ? fonts.bold : base);
+        // Emphasis is slanted body text in the body colour: colour and underline mean "link".
+        ImFont* font = span.code                                            ? fonts.mono
+                       : span.strong                                        ? fonts.bold
+                       : span.emph && base == fonts.regular && fonts.italic ? fonts.italic
+                                                                            : base;
         ImGui::PushFont(font);
         line_h = std::max(line_h, ImGui::GetTextLineHeight());
         ImU32 col = ImGui::GetColorU32(ImGuiCol_Text);
@@ -372,8 +376,6 @@ void MarkdownView::draw_spans(
             col = pal.builtin;
         else if (!span.link.empty())
             col = ImGui::GetColorU32(pal.accent);
-        else if (span.emph)
-            col = pal.type;
         for (const std::string& piece : span.words) {
             ImVec2 sz = ImGui::CalcTextSize(piece.c_str());
             // Punctuation glued to the previous span (`max`, ...) stays on its line.

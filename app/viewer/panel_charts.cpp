@@ -33,37 +33,45 @@ std::string value_text(double v, const chart::Axis& axis) {
 
 void App::draw_charts() {
     const Palette& pal = palette();
-    // One button per kind of the chart-kind table that is drawn from a session (the peers chart
-    // reads bench/peers.py results, which the viewer does not open): its short label, and its
-    // label and description on hover.
-    bool first = true;
-    for (const chart::ChartKind* kind : viewer_chart_kinds()) {
-        if (!first) ImGui::SameLine();
-        first = false;
-        const bool on = kind->id == s_.chart_kind;
-        if (on)
-            ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-        if (ImGui::Button(kind->short_label) && !on) {
-            s_.chart_kind = kind->id;
-            refresh_chart();
+    // The chart type: a list (one row at any text size; key C steps through it), of the kinds
+    // of the chart-kind table drawn from a session (the peers chart reads bench/peers.py
+    // results, which the viewer does not open).
+    const chart::ChartKind* current = chart::find_chart_kind(s_.chart_kind);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.5f);
+    if (ImGui::BeginCombo("##chart-kind", current ? tr(current->label) : "")) {
+        for (const chart::ChartKind* kind : viewer_chart_kinds()) {
+            const bool on = kind == current;
+            if (ImGui::Selectable(tr(kind->label), on) && !on) {
+                s_.chart_kind = kind->id;
+                refresh_chart();
+            }
+            if (ImGui::IsItemHovered()) {
+                ImGui::BeginTooltip();
+                ImGui::TextUnformatted(tr(kind->tooltip));
+                if (s_.compared && !kind->compares)
+                    ImGui::TextColored(pal.muted,
+                                       "shows the open session only, not the compared one");
+                ImGui::EndTooltip();
+            }
         }
-        if (ImGui::IsItemHovered()) {
-            ImGui::BeginTooltip();
-            ImGui::PushFont(fonts_.bold);
-            ImGui::TextUnformatted(kind->label);
-            ImGui::PopFont();
-            ImGui::TextUnformatted(kind->tooltip);
-            if (s_.compared && !kind->compares)
-                ImGui::TextColored(pal.muted, "shows the open session only, not the compared one");
-            ImGui::EndTooltip();
-        }
-        if (on) ImGui::PopStyleColor();
+        ImGui::EndCombo();
     }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s  [%s]", current ? tr(current->tooltip) : "",
+                          binding_of(Action::chart_next_kind).keys);
+    // The step's preset (its kernels, the previous step's, copy) or every kernel: key A.
+    ImGui::SameLine();
+    if (ImGui::Button(s_.chart_all ? tr("All kernels") : tr("This step")))
+        do_action(Action::chart_all);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s  [%s]",
+                          tr("The step's kernels, the previous step's and copy (A shows all)"),
+                          binding_of(Action::chart_all).keys);
     // Export: through the same exporters as `softmaxlab-cli chart`. Picking a format opens the
     // Export dialog (app.cpp), which suggests a new file in a folder it names and asks before
     // it replaces anything.
     ImGui::SameLine();
-    if (ImGui::Button("Export...")) ImGui::OpenPopup("export-menu");
+    if (ImGui::Button(tr("Export..."))) ImGui::OpenPopup("export-menu");
     if (ImGui::BeginPopup("export-menu")) {
         const char* formats[] = {"png", "svg", "pdf", "csv"};
         for (const char* f : formats) {
@@ -79,7 +87,8 @@ void App::draw_charts() {
             }
             if (drawn && !chart::chart_renderer_available() &&
                 ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-                ImGui::SetTooltip("this build has no Cairo: install libcairo2-dev and rebuild");
+                ImGui::SetTooltip("%s",
+                                  tr("this build has no Cairo: install libcairo2-dev and rebuild"));
         }
         ImGui::EndPopup();
     }
@@ -92,18 +101,19 @@ void App::draw_charts() {
         ImGui::PushTextWrapPos(0);
         ImGui::TextColored(pal.muted, "%s",
                            !s_.chart_error.empty() ? s_.chart_error.c_str()
-                           : s_.has_session        ? "No chart for this selection."
-                                                   : "No session open: File > Open a session, "
-                                                     "or Run on a GPU.");
+                           : s_.has_session
+                               ? tr("No chart for this selection.")
+                               : tr("No session open: File > Open a session, or Run on a GPU."));
         ImGui::PopTextWrapPos();
         return;
     }
     // The footnote (e.g. "SYNTHETIC session") must stay readable: it goes under the plot as text.
-    const bool footnote = !s_.chart->footnote.empty();
+    const std::string& foot = s_.chart->footnote;
+    const bool footnote = !foot.empty();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImVec2 size = ImGui::GetContentRegionAvail();
     if (footnote)
-        size.y -= ImGui::CalcTextSize(s_.chart->footnote.c_str(), nullptr, false, size.x).y +
+        size.y -= ImGui::CalcTextSize(foot.c_str(), nullptr, false, size.x).y +
                   ImGui::GetStyle().ItemSpacing.y;
     if (size.x < 50 || size.y < 50) return;
     if (chart_layout_generation_ != chart_generation_ || chart_layout_w_ != size.x ||
@@ -127,6 +137,7 @@ void App::draw_charts() {
             chart_scale_ = k;
             if (chart_layout_.fonts.tick * k >= want_tick_px) break;
         }
+        translate_layout(&chart_layout_, s_.lessons_lang);  // the legend entries it made itself
         chart_layout_generation_ = chart_generation_;
         chart_layout_w_ = size.x;
         chart_layout_h_ = size.y;
@@ -136,13 +147,23 @@ void App::draw_charts() {
     const bool hovered = ImGui::IsItemHovered();
     const bool clicked = ImGui::IsItemClicked();
     draw_chart(chart_layout_, origin, chart_scale_, fonts_);
+    draw_chart_marks(origin);
     if (footnote) {
         ImGui::PushTextWrapPos(0);
-        ImGui::TextColored(pal.bad, "%s", s_.chart->footnote.c_str());
+        ImGui::TextColored(pal.bad, "%s", foot.c_str());
         ImGui::PopTextWrapPos();
     }
     if (!hovered) return;
     const ImVec2 m = ImGui::GetMousePos();
+    // The legend: a click hides or shows that entry's series.
+    const int entry = legend_entry_at(chart_layout_, (m.x - origin.x) / chart_scale_,
+                                      (m.y - origin.y) / chart_scale_);
+    if (entry >= 0 &&
+        !s_.chart_view.key_of_label(chart_layout_.legend.entries[entry].label).empty()) {
+        ImGui::SetTooltip("%s", tr("click: hide or show this line"));
+        if (clicked) toggle_legend_entry(chart_layout_.legend.entries[entry].label);
+        return;
+    }
     auto hit = chart::hit_test(*s_.chart, chart_layout_, (m.x - origin.x) / chart_scale_,
                                (m.y - origin.y) / chart_scale_);
     if (!hit) return;
@@ -155,11 +176,11 @@ void App::draw_charts() {
     ImGui::PopFont();
     const std::string xs = panel.x.categorical() && pt.x >= 0 && pt.x < panel.x.categories.size()
                                ? panel.x.categories[static_cast<size_t>(pt.x)]
-                               : value_text(pt.x, panel.x);
+                               : value_text(s_.chart_view.real_x(pt.x), panel.x);
     ImGui::Text("%s: %s", panel.x.label.c_str(), xs.c_str());
     ImGui::Text("%s: %s", panel.y.label.c_str(), value_text(pt.y, panel.y).c_str());
     if (!pt.note.empty()) ImGui::TextColored(pal.muted, "%s", pt.note.c_str());
-    ImGui::TextColored(pal.muted, "click: select this kernel and N");
+    ImGui::TextColored(pal.muted, "%s", tr("click: select this kernel and N"));
     ImGui::EndTooltip();
     if (!clicked) return;
     // Click: show that kernel's code, and its N in the table when the x axis is N.
@@ -168,8 +189,13 @@ void App::draw_charts() {
         pt.x < panel.x.categories.size())
         kernel = panel.x.categories[static_cast<size_t>(pt.x)];
     if (find_kernel(kernel)) show_source(kernel, s_.source_tab);
-    if (!panel.x.categorical() && panel.x.scale != chart::AxisScale::linear)
-        select_cols(static_cast<int64_t>(std::llround(pt.x)));
+    if (!panel.x.categorical() && panel.x.scale != chart::AxisScale::linear) {
+        const int64_t cols = static_cast<int64_t>(std::llround(s_.chart_view.real_x(pt.x)));
+        // The table follows the click: the kernel joins its filter, so it never goes empty.
+        s_.table_kernels =
+            compare_after_click(s_.table_kernels, find_kernel(kernel) ? kernel : "", cols, s_.session);
+        select_cols(cols);
+    }
 }
 
 }  // namespace sml::viewer

@@ -1,5 +1,6 @@
-// Lessons panel: the step's text, <- / -> navigation, the one-click experiment and the check
-// question with its answer hidden until revealed.
+// Lessons panel: the step's text, <- / -> navigation, the predict card (a number to guess before
+// the step shows it), the one-click experiment and the check question with its answer hidden
+// until revealed.
 #include <imgui.h>
 
 #include <cstdio>
@@ -10,29 +11,45 @@
 
 namespace sml::viewer {
 
+namespace {
+// A hint after a button: which key does the same.
+void key_hint(const char* keys) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("[%s]", keys);
+}
+}  // namespace
+
 void App::draw_lessons() {
     const Palette& pal = palette();
     const LessonStep* step = s_.nav.current();
-    // Header: position, title and the arrows, always visible above the scrolling text.
-    const bool zh = s_.lessons_lang == "zh";
     if (!step) {
         ImGui::TextColored(pal.muted, "No lessons loaded.");
         ImGui::TextWrapped("The lesson text lives in lessons/<lang>/ next to the app.");
         return;
     }
+    // Header: position, title and the arrows, always visible above the scrolling text.
     ImGui::BeginDisabled(!s_.nav.can_prev());
-    if (ImGui::ArrowButton("##prev", ImGuiDir_Left) && s_.nav.prev()) on_step_changed();
+    if (ImGui::ArrowButton("##prev", ImGuiDir_Left)) do_action(Action::prev_step);
     ImGui::EndDisabled();
     ImGui::SameLine();
     ImGui::BeginDisabled(!s_.nav.can_next());
-    if (ImGui::ArrowButton("##next", ImGuiDir_Right) && s_.nav.next()) on_step_changed();
+    if (ImGui::ArrowButton("##next", ImGuiDir_Right)) do_action(Action::next_step);
     ImGui::EndDisabled();
     ImGui::SameLine();
-    ImGui::TextColored(pal.muted, zh ? "\xE7\xAC\xAC %d / %d \xE6\xAD\xA5" : "Step %d of %d",
+    // Steps are numbered from 0 (the memory-bound introduction): "Step 3 of 0-8", not "of 8".
+    ImGui::TextColored(pal.muted,
+                       zh()
+                           ? "\xE7\xAC\xAC %d \xE6\xAD\xA5\xEF\xBC\x88\xE5\x85\xB1 0\xE2\x80\x93%d "
+                             "\xE6\xAD\xA5\xEF\xBC\x89"
+                           : "Step %d of 0\xE2\x80\x93%d",
                        s_.nav.index(), s_.nav.count() - 1);
-    // Step dots: one per step, the current one filled; click to jump.
-    ImGui::SameLine();
+    // Step dots: one per step, the current one filled; click to jump. On a new line when the
+    // panel is too narrow for them next to the counter.
     const float r = ImGui::GetFontSize() * 0.22f;
+    const float dots_w = s_.nav.count() * r * 3;
+    const float room = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x -
+                       ImGui::GetItemRectMax().x - ImGui::GetStyle().ItemSpacing.x;
+    if (room > dots_w) ImGui::SameLine();
     for (int i = 0; i < s_.nav.count(); ++i) {
         ImVec2 p = ImGui::GetCursorScreenPos();
         p.y += ImGui::GetTextLineHeight() * 0.5f;
@@ -49,14 +66,27 @@ void App::draw_lessons() {
         ImGui::SameLine(0, 0);
     }
     ImGui::NewLine();
-    ImGui::PushFont(fonts_.heading);
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextUnformatted(step->text.title.c_str());
-    ImGui::PopTextWrapPos();
-    ImGui::PopFont();
+    // Wrapped by the Markdown view, which breaks Chinese between characters (ImGui only at spaces).
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_Text));
+    title_md_.draw(fonts_, nullptr, nullptr);
+    ImGui::PopStyleColor();
     ImGui::Separator();
 
     ImGui::BeginChild("lesson-text", ImVec2(0, 0), false);
+    // A new step opens at its top; a text-size change keeps the place (by fraction, once the
+    // content has been measured in the new fonts).
+    if (lesson_scroll_top_) {
+        ImGui::SetScrollY(0);
+        lesson_scroll_top_ = false;
+    } else if (lesson_scroll_restore_ > 0 && --lesson_scroll_restore_ == 0) {
+        ImGui::SetScrollY(lesson_scroll_frac_ * ImGui::GetScrollMaxY());
+    } else if (lesson_scroll_restore_ == 0) {
+        const float max = ImGui::GetScrollMaxY();
+        lesson_scroll_frac_ = max > 0 ? ImGui::GetScrollY() / max : 0;
+    }
+
+    draw_predict();
+
     lesson_md_.draw(
         fonts_,
         [this](const std::string& href) {
@@ -66,9 +96,13 @@ void App::draw_lessons() {
             if (href.rfind("anchor:", 0) != 0) return href;
             Result<LessonAnchor> a = parse_anchor_key(href.substr(7));
             if (!a) return "";
-            if (a->is_ptx()) return "Show the PTX lines matching " + a->ptx;
+            if (a->is_ptx())
+                return (zh() ? "显示匹配 " + a->ptx + " 的 PTX 行"
+                             : "Show the PTX lines matching " + a->ptx);
             const KernelInfo* k = find_kernel(a->kernel);
-            return "Show region '" + a->region + "' in " + (k ? k->lesson_source() : a->kernel);
+            const std::string file = k ? k->lesson_source() : a->kernel;
+            return zh() ? "在 " + file + " 中显示区域 '" + a->region + "'"
+                        : "Show region '" + a->region + "' in " + file;
         });
 
     // The experiment: what to run and what to watch, set up in one click.
@@ -82,7 +116,7 @@ void App::draw_lessons() {
         std::snprintf(what, sizeof what, "%s  \xC2\xB7  M = %lld, N = %s, %s%s%s  \xC2\xB7  %s %s",
                       ks.c_str(), static_cast<long long>(e.rows), format_cols(e.cols).c_str(),
                       e.dtype.c_str(), e.variant.empty() ? "" : ", ", e.variant.c_str(),
-                      zh ? "\xE8\xA7\x82\xE5\xAF\x9F" : "watch", e.metric.c_str());
+                      tr("watch"), e.metric.c_str());
         // Sized to its wrapped text: title, description, button.
         const ImGuiStyle& st = ImGui::GetStyle();
         const float wrap = ImGui::GetContentRegionAvail().x - 2 * st.WindowPadding.x;
@@ -91,18 +125,17 @@ void App::draw_lessons() {
                         ImGui::GetFrameHeightWithSpacing() + 2 * st.WindowPadding.y;
         ImGui::BeginChild("experiment", ImVec2(0, h), true, ImGuiWindowFlags_NoScrollbar);
         ImGui::PushFont(fonts_.bold);
-        ImGui::TextColored(pal.accent, zh ? "\xE5\xAE\x9E\xE9\xAA\x8C" : "Experiment");
+        ImGui::TextColored(pal.accent, "%s", tr("Experiment"));
         ImGui::PopFont();
         ImGui::PushTextWrapPos(0);
         ImGui::TextUnformatted(what);
         ImGui::PopTextWrapPos();
-        if (ImGui::Button(zh ? "\xE8\xAE\xBE\xE7\xBD\xAE\xE5\xAE\x9E\xE9\xAA\x8C" : "Set up"))
-            apply_experiment();
+        if (ImGui::Button(tr("Set up"))) do_action(Action::set_up);
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip(
-                "Fill the Run panel with these kernels and sizes, and show N = %lld "
-                "in the table and charts",
-                static_cast<long long>(e.cols));
+                "%s", tr("Fill the Run panel with these kernels and sizes, and show this N in the "
+                         "table and charts"));
+        key_hint(binding_of(Action::set_up).keys);
         ImGui::EndChild();
         ImGui::PopStyleColor();
     }
@@ -110,14 +143,112 @@ void App::draw_lessons() {
     // The check question's answer, hidden until asked for.
     if (!step->text.answer.empty()) {
         ImGui::Spacing();
-        bool shown = s_.nav.answer_revealed();
-        if (ImGui::Button(
-                shown ? (zh ? "\xE9\x9A\x90\xE8\x97\x8F\xE7\xAD\x94\xE6\xA1\x88" : "Hide answer")
-                      : (zh ? "\xE6\x98\xBE\xE7\xA4\xBA\xE7\xAD\x94\xE6\xA1\x88" : "Show answer")))
-            s_.nav.reveal_answer(!shown);
+        const bool shown = s_.nav.answer_revealed();
+        if (ImGui::Button(shown ? tr("Hide answer") : tr("Show answer")))
+            do_action(Action::show_answer);
+        key_hint(binding_of(Action::show_answer).keys);
         if (s_.nav.answer_revealed()) answer_md_.draw(fonts_, nullptr, nullptr);
     }
     ImGui::EndChild();
+}
+
+// The predict card: the step's questions one at a time, a field for the guess, Check and Reveal;
+// once answered, each question's measured value (from the session on screen), how close the
+// guess was, and why.
+void App::draw_predict() {
+    const LessonStep* step = s_.nav.current();
+    if (!step || step->questions.empty()) return;
+    const Palette& pal = palette();
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const int next = s_.predict.enabled ? s_.predict.next_question(*step) : -1;
+    ImGui::PushStyleColor(ImGuiCol_ChildBg, ImGui::GetStyleColorVec4(ImGuiCol_FrameBg));
+    ImGui::PushStyleColor(ImGuiCol_Border, pal.accent);
+    // Sized to its content by ImGui (AutoResizeY is not in 1.86): draw in a group, then a frame.
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->ChannelsSplit(2);
+    dl->ChannelsSetCurrent(1);
+    const ImVec2 top = ImGui::GetCursorScreenPos();
+    const float pad = st.WindowPadding.x;
+    const float width = ImGui::GetContentRegionAvail().x;
+    ImGui::SetCursorScreenPos(ImVec2(top.x + pad, top.y + pad));
+    ImGui::BeginGroup();
+    ImGui::PushTextWrapPos(ImGui::GetCursorPos().x + width - 2 * pad);
+    ImGui::PushFont(fonts_.bold);
+    ImGui::TextColored(pal.accent, "%s", tr("Predict"));
+    ImGui::PopFont();
+    if (!s_.predict.enabled) {
+        ImGui::SameLine();
+        ImGui::TextColored(pal.muted, "%s",
+                           tr("Predict mode is off: every number is shown (P turns it on)."));
+    } else if (next >= 0) {
+        ImGui::TextColored(pal.muted, "%s",
+                           tr("Guess first: the step's numbers stay hidden until you do (Enter "
+                              "checks, R reveals)."));
+    }
+    for (int q = 0; q < static_cast<int>(step->questions.size()); ++q) {
+        const QuestionState& qs = s_.predict.question(*step, q);
+        const bool answered = !s_.predict.enabled || qs.guess || qs.revealed;
+        if (!answered && q != next) break;  // one question at a time
+        ImGui::Spacing();
+        if (q < static_cast<int>(question_md_.size()))
+            question_md_[static_cast<size_t>(q)].draw(fonts_, nullptr, nullptr);
+        if (!answered) {
+            // The field for the guess: Enter checks it, R reveals without one.
+            if (focus_guess_) {
+                ImGui::SetKeyboardFocusHere();
+                focus_guess_ = false;
+            }
+            ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+            const bool enter =
+                ImGui::InputTextWithHint("##guess", tr("Your guess"), s_.guess_buf,
+                                         sizeof s_.guess_buf, ImGuiInputTextFlags_EnterReturnsTrue);
+            // The buttons follow on the same row when they fit inside the card, else below.
+            const float right = top.x + width - pad;
+            auto next_to = [&](const char* label) {
+                const float w = ImGui::CalcTextSize(label).x + st.FramePadding.x * 2;
+                if (ImGui::GetItemRectMax().x + st.ItemSpacing.x + w <= right) ImGui::SameLine();
+            };
+            next_to(tr("Check"));
+            if (ImGui::Button(tr("Check")) || enter) submit_guess();
+            next_to(tr("Reveal"));
+            if (ImGui::Button(tr("Reveal"))) reveal_step();
+            next_to("[R]");
+            ImGui::TextDisabled("[%s]", binding_of(Action::reveal).keys);
+            if (!s_.guess_error.empty()) ImGui::TextColored(pal.bad, "%s", s_.guess_error.c_str());
+            continue;
+        }
+        if (q >= static_cast<int>(s_.predict_answers.size())) continue;
+        const PredictAnswer& a = s_.predict_answers[static_cast<size_t>(q)];
+        // "measured 79%   your guess 90%: close (11 points off)"
+        ImGui::PushFont(fonts_.bold);
+        ImGui::TextUnformatted(
+            (std::string(a.from_session ? tr("measured")
+                                        : tr("promised by the lesson (no session open)")) +
+             "  " + a.measured)
+                .c_str());
+        ImGui::PopFont();
+        if (!a.guess.empty() && q < static_cast<int>(score_md_.size())) {
+            const ImVec4 grade = a.grade == 0 ? pal.good : (a.grade == 1 ? pal.accent : pal.bad);
+            ImGui::PushStyleColor(ImGuiCol_Text, grade);
+            score_md_[static_cast<size_t>(q)].draw(fonts_, nullptr, nullptr);
+            ImGui::PopStyleColor();
+        } else if (s_.predict.enabled) {
+            ImGui::TextColored(pal.muted, "%s", tr("revealed without a guess"));
+        }
+        if (q < static_cast<int>(explain_md_.size()))
+            explain_md_[static_cast<size_t>(q)].draw(fonts_, nullptr, nullptr);
+    }
+    ImGui::PopTextWrapPos();
+    ImGui::EndGroup();
+    const ImVec2 bottom = ImGui::GetItemRectMax();
+    dl->ChannelsSetCurrent(0);
+    const ImVec2 box_max(top.x + width, bottom.y + pad);
+    dl->AddRectFilled(top, box_max, ImGui::GetColorU32(ImGuiCol_FrameBg), st.ChildRounding);
+    dl->AddRect(top, box_max, ImGui::GetColorU32(pal.accent), st.ChildRounding, 0, 1.5f);
+    dl->ChannelsMerge();
+    ImGui::SetCursorScreenPos(ImVec2(top.x, box_max.y));
+    ImGui::Dummy(ImVec2(width, st.ItemSpacing.y));
+    ImGui::PopStyleColor(2);
 }
 
 }  // namespace sml::viewer

@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 
 #include "app/viewer/app.h"
 #include "app/viewer/model/format.h"
@@ -13,30 +14,36 @@ namespace sml::viewer {
 void App::draw_metrics() {
     const Palette& pal = palette();
     ImGui::PushFont(fonts_.bold);
-    ImGui::TextUnformatted("Metrics");
+    ImGui::TextUnformatted(tr("Metrics"));
     ImGui::PopFont();
     if (!s_.has_session) {
-        ImGui::TextColored(pal.muted, "No session open.");
+        ImGui::TextColored(pal.muted, "%s", tr("No session open."));
         return;
     }
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-    if (ImGui::BeginCombo("##cols", ("N = " + format_cols(s_.cols)).c_str())) {
+    // As wide as its longest entry: "N = 1M (2^20)" used to be cut to "N = 128k (2^1".
+    const std::string preview = "N = " + format_cols(s_.cols);
+    float combo_w = ImGui::CalcTextSize(preview.c_str()).x;
+    for (int64_t c : s_.all_cols)
+        combo_w = std::max(combo_w, ImGui::CalcTextSize(("N = " + format_cols(c)).c_str()).x);
+    ImGui::SetNextItemWidth(combo_w + ImGui::GetFrameHeight() +
+                            ImGui::GetStyle().FramePadding.x * 2);
+    if (ImGui::BeginCombo("##cols", preview.c_str())) {
         for (int64_t c : s_.all_cols)
             if (ImGui::Selectable(format_cols(c).c_str(), c == s_.cols)) select_cols(c);
         ImGui::EndCombo();
     }
     if (!s_.table_kernels.empty()) {
         ImGui::SameLine();
-        if (ImGui::SmallButton("show all kernels")) {
+        if (ImGui::SmallButton(tr("show all kernels"))) {
             s_.table_kernels.clear();
             refresh_metrics();
         }
     }
     if (!s_.metric_rows.empty()) {
         ImGui::SameLine();
-        ImGui::TextColored(pal.muted, "M = %lld  \xC2\xB7  copy %s",
-                           static_cast<long long>(s_.metric_rows.front().rows),
+        ImGui::TextColored(pal.muted, "M = %lld  \xC2\xB7  %s %s",
+                           static_cast<long long>(s_.metric_rows.front().rows), tr("copy"),
                            format_gbps(s_.session.device.copy_gbps).c_str());
     }
     if (!s_.compare_note.empty()) {
@@ -49,8 +56,18 @@ void App::draw_metrics() {
         ImGui::TextColored(pal.bad, "%s", s_.counters_note.c_str());
         ImGui::PopTextWrapPos();
     }
+    if (s_.hides_numbers()) {
+        // On the same row when it fits (the "?" cells say it too, and their tooltip).
+        const std::string note = std::string(tr("hidden: predict first")) + "  [" +
+                                 binding_of(Action::reveal).keys + "]";
+        if (ImGui::GetItemRectMax().x + ImGui::CalcTextSize(note.c_str()).x + 20 <
+            ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) {
+            ImGui::SameLine();
+            ImGui::TextColored(pal.accent, "%s", note.c_str());
+        }
+    }
     if (s_.metric_rows.empty()) {
-        ImGui::TextColored(pal.muted, "No points at N = %lld.", static_cast<long long>(s_.cols));
+        ImGui::TextColored(pal.muted, "%s", tr("No points at this N."));
         return;
     }
     const int ncols = static_cast<int>(MetricColumn::count_);
@@ -60,16 +77,21 @@ void App::draw_metrics() {
     if (!ImGui::BeginTable("metrics-table", ncols, flags)) return;
     ImGui::TableSetupScrollFreeze(1, 1);
     for (int c = 0; c < ncols; ++c)
-        ImGui::TableSetupColumn(column_info(static_cast<MetricColumn>(c)).header);
+        ImGui::TableSetupColumn(tr(column_info(static_cast<MetricColumn>(c)).header));
     // Headers by hand, so each can carry its metric's description as a tooltip.
     ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
     for (int c = 0; c < ncols; ++c) {
         ImGui::TableSetColumnIndex(c);
         const MetricColumnInfo& info = column_info(static_cast<MetricColumn>(c));
-        ImGui::TableHeader(info.header);
+        ImGui::TableHeader(tr(info.header));
         if (ImGui::IsItemHovered()) {
+            // Narrow enough to stay on screen at any text size; ImGui keeps it inside the window.
+            const float wrap =
+                std::min(ImGui::GetFontSize() * 34, ImGui::GetMainViewport()->WorkSize.x * 0.45f);
+            ImGui::SetNextWindowSizeConstraints(
+                ImVec2(0, 0), ImVec2(wrap + ImGui::GetStyle().WindowPadding.x * 2, FLT_MAX));
             ImGui::BeginTooltip();
-            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 34);
+            ImGui::PushTextWrapPos(wrap);
             ImGui::TextUnformatted(column_tooltip(static_cast<MetricColumn>(c)).c_str());
             ImGui::PopTextWrapPos();
             ImGui::EndTooltip();
@@ -98,6 +120,13 @@ void App::draw_metrics() {
                 const float f = static_cast<float>(std::clamp(row.pct_of_copy / 100.0, 0.0, 1.0));
                 ImGui::GetWindowDrawList()->AddRectFilled(
                     p, ImVec2(p.x + w * f, p.y + ImGui::GetTextLineHeight()), pal.region_bg);
+            }
+            if (cell == "?") {  // hidden by predict mode
+                ImGui::TextColored(pal.accent, "?");
+                if (ImGui::IsItemHovered())
+                    ImGui::SetTooltip("%s  [%s]", tr("hidden: predict first"),
+                                      binding_of(Action::reveal).keys);
+                continue;
             }
             const bool missing = cell == "n/a";
             if (missing)

@@ -20,6 +20,7 @@ void App::draw_source() {
     // Kernel picker: every registry kernel, the current step's kernels first in the list order.
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
     if (ImGui::BeginCombo("##kernel", k ? k->id : "kernel")) {
+        // Keys K / Shift+K step through the same list.
         for (const KernelInfo& ki : registry())
             if (ImGui::Selectable(ki.id, k == &ki)) show_source(ki.id, s_.source_tab);
         ImGui::EndCombo();
@@ -55,6 +56,8 @@ void App::draw_source() {
             bool open = ImGui::BeginTabItem(t.label, nullptr, f);
             if (ImGui::IsItemClicked() && s_.source_tab != t.tab)
                 show_source(s_.source_kernel, t.tab);
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("[%s]", binding_of(Action::code_next_tab).keys);
             if (open) ImGui::EndTabItem();
         }
         ImGui::EndTabBar();
@@ -75,6 +78,15 @@ void App::draw_source() {
         ImGui::PopTextWrapPos();
     } else {
         source_view_.draw(*doc, fonts_);
+        // A margin after the widest line, so its last characters clear the panel's edge and
+        // scrollbar instead of ending cut at the right border.
+        ImGui::SameLine(0, 0);
+        ImGui::Dummy(ImVec2(ImGui::GetFontSize() * 2, 1));
+        // Where the code is, in lines, so a text-size change can keep it (app.cpp).
+        ImGui::PushFont(fonts_.mono);
+        const float line_h = ImGui::GetTextLineHeightWithSpacing();
+        ImGui::PopFont();
+        if (line_h > 0) code_top_line_ = static_cast<int>(ImGui::GetScrollY() / line_h);
     }
     ImGui::EndChild();
 }

@@ -133,6 +133,8 @@ void apply_theme(const std::string& name, float font_scale) {
     style.ItemSpacing = ImVec2(8, 6);
     style.ScrollbarSize = 12;
     ImVec4* c = style.Colors;
+    // Tooltips and popups are read over code and charts: fully opaque, never see-through.
+    c[ImGuiCol_PopupBg].w = 1.0f;
     if (dark) {
         c[ImGuiCol_WindowBg] = ImVec4(0.11f, 0.12f, 0.14f, 1);
         c[ImGuiCol_ChildBg] = ImVec4(0.13f, 0.14f, 0.16f, 1);
@@ -174,6 +176,7 @@ Fonts load_fonts(float scale, bool chinese, const std::string& text) {
     const std::string sans = std::string(dejavu) + "DejaVuSans.ttf";
     const std::string bold = std::string(dejavu) + "DejaVuSans-Bold.ttf";
     const std::string mono = std::string(dejavu) + "DejaVuSansMono.ttf";
+    const std::string oblique = std::string(dejavu) + "DejaVuSans-Oblique.ttf";
     const char* cjk = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc";
     const bool have_cjk = std::filesystem::exists(cjk);
     if (chinese && !have_cjk)
@@ -191,9 +194,13 @@ Fonts load_fonts(float scale, bool chinese, const std::string& text) {
     } wants[] = {{&f.regular, &sans, body},
                  {&f.bold, &bold, body},
                  {&f.mono, &mono, code},
-                 {&f.heading, &bold, head}};
+                 {&f.heading, &bold, head},
+                 {&f.italic, &oblique, body}};
     for (const Want& w : wants) {
-        *w.slot = add_font(w.path->c_str(), w.px, latin, &missing);
+        // The oblique face is optional: without it emphasis uses the regular face.
+        bool optional_missing = false;
+        *w.slot = add_font(w.path->c_str(), w.px, latin,
+                           w.slot == &f.italic ? &optional_missing : &missing);
         if (*w.slot && merge) merge_cjk(cjk, w.px, cjk_ranges.Data);
     }
     if (missing || !f.regular) {
@@ -206,6 +213,7 @@ Fonts load_fonts(float scale, bool chinese, const std::string& text) {
                   def,
                   def,
                   def,
+                  def,
                   false,
                   "DejaVu fonts not found in /usr/share/fonts/truetype/dejavu: using ImGui's "
                   "built-in font (install fonts-dejavu-core)"};
@@ -215,6 +223,7 @@ Fonts load_fonts(float scale, bool chinese, const std::string& text) {
     if (!f.bold) f.bold = f.regular;
     if (!f.mono) f.mono = f.regular;
     if (!f.heading) f.heading = f.bold;
+    if (!f.italic) f.italic = f.regular;
     return f;
 }
 

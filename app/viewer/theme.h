@@ -36,6 +36,7 @@ struct Fonts {
     ImFont* bold = nullptr;
     ImFont* mono = nullptr;
     ImFont* heading = nullptr;
+    ImFont* italic = nullptr;  // emphasis: slanted body text, never coloured like a link
     bool cjk = false;     // Chinese glyphs were merged into the fonts
     std::string warning;  // non-empty when a font file was missing (shown in a banner)
 };

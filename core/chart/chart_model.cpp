@@ -252,6 +252,13 @@ Theme light_theme() {
     t.reference = rgb_hex(0x4D4D4D);
     t.legend_background = rgb_hex(0xFFFFFF);
     t.series = okabe_ito(0x000000);
+    // Okabe-Ito's orange, pink, sky blue and yellow fall below WCAG's 3:1 for graphics on white
+    // (yellow `best` all but vanished on the copy line): the same hues, darkened until each
+    // stands out from the plot by at least 3:1 (tests/test_viewmodel_teach.cpp checks it).
+    t.series[1] = rgb_hex(0xB26B00);
+    t.series[4] = rgb_hex(0xAD4F87);
+    t.series[5] = rgb_hex(0x2A8BC9);
+    t.series[7] = rgb_hex(0x947F00);
     return t;
 }
 

@@ -8,6 +8,7 @@
 
 #include "core/lessons/annotated_source.h"
 #include "core/lessons/lesson_claims.h"
+#include "core/lessons/lesson_values.h"
 #include "kernels/registry.h"
 
 namespace sml {
@@ -70,6 +71,8 @@ std::vector<std::string> check_step_kernels(const LessonStep& s) {
             need_kernel(s, c.other, "claim " + c.id, &problems);
         for (const std::string& k : c.among) need_kernel(s, k, "claim " + c.id, &problems);
     }
+    for (const std::string& k : s.chart.contrast)
+        need_kernel(s, k, "the chart's contrast", &problems);
     return problems;
 }
 
@@ -174,13 +177,55 @@ std::vector<std::string> check_step_text(const LessonStep& s) {
     for (const LessonAnchor& a : s.anchors)
         if (!used_anchors.count(a.key()))
             problems.push_back(where + ": anchor " + a.key() + " is declared but never shown");
-    const std::set<std::string> used_claims = as_set(s.text.claim_refs);
+    // A predict question's explanation shows claims too (after the reveal): they count as shown,
+    // and every {{...}} in it must be a claim of the step or a GPU value.
+    std::set<std::string> used_claims = as_set(s.text.claim_refs);
+    for (const LessonQuestion& q : s.questions) {
+        size_t pos = 0;
+        while ((pos = q.explain.find("{{", pos)) != std::string::npos) {
+            const size_t end = q.explain.find("}}", pos);
+            if (end == std::string::npos) {
+                problems.push_back(where + ": predict question " + q.id + ": '{{' without '}}'");
+                break;
+            }
+            const std::string ref = q.explain.substr(pos + 2, end - pos - 2);
+            if (ref.rfind("claim:", 0) == 0 && s.find_claim(ref.substr(6)))
+                used_claims.insert(ref.substr(6));
+            else if (!is_lesson_value_ref(ref))
+                problems.push_back(where + ": predict question " + q.id + " shows {{" + ref +
+                                   "}}, which is neither a claim of the step nor a GPU value");
+            pos = end + 2;
+        }
+    }
     for (const LessonClaim& c : s.claims)
         if (!used_claims.count(c.id))
             problems.push_back(where + ": claim " + c.id + " is declared but never shown");
     if (s.text.answer.find_first_not_of(" \t\n") == std::string::npos)
         problems.push_back(where + ": the answer block is empty");
+
     if (s.question_id.empty()) problems.push_back(where + ": no question id");
+    return problems;
+}
+
+std::vector<std::string> check_step_predict(const LessonStep& s) {
+    std::vector<std::string> problems;
+    const std::string where = step_name(s);
+    if (s.questions.empty())
+        problems.push_back(where + ": no predict question (lessons.json \"predict\")");
+    for (const LessonQuestion& q : s.questions) {
+        if (!s.find_claim(q.claim))
+            problems.push_back(where + ": predict question " + q.id +
+                               " asks for undeclared claim " + q.claim);
+        if (q.question.find_first_not_of(" \t\n") == std::string::npos ||
+            q.explain.find_first_not_of(" \t\n") == std::string::npos)
+            problems.push_back(where + ": predict question " + q.id +
+                               " needs a question and an explanation");
+    }
+    for (size_t a = 0; a < s.questions.size(); ++a)
+        for (size_t b = 0; b < a; ++b)
+            if (s.questions[a].id == s.questions[b].id)
+                problems.push_back(where + ": predict question id " + s.questions[a].id +
+                                   " is used twice");
     return problems;
 }
 
@@ -197,6 +242,7 @@ std::vector<std::string> check_step_numbers(const LessonStep& s) {
     };
     allow(s.experiment.rows);
     allow(s.experiment.cols);
+    for (int64_t m : s.chart.marks) allow(m);
     for (const LessonClaim& c : s.claims) {
         allow(c.rows);
         allow(c.cols);
@@ -250,6 +296,13 @@ std::vector<std::string> check_same_structure(const LessonBook& a, const LessonB
         if (as_set(ta.claim_refs) != as_set(tb.claim_refs))
             problems.push_back(where + ": claims differ: {" + join(as_set(ta.claim_refs)) +
                                "} vs {" + join(as_set(tb.claim_refs)) + "}");
+        if (as_set(ta.value_refs) != as_set(tb.value_refs))
+            problems.push_back(where + ": GPU values differ: {" + join(as_set(ta.value_refs)) +
+                               "} vs {" + join(as_set(tb.value_refs)) + "}");
+        // Same section titles in order is what the languages share; the questions too.
+        if (a.steps[i].questions.size() != b.steps[i].questions.size())
+            problems.push_back(where + ": " + std::to_string(a.steps[i].questions.size()) + " vs " +
+                               std::to_string(b.steps[i].questions.size()) + " predict questions");
     }
     return problems;
 }
@@ -257,6 +310,7 @@ std::vector<std::string> check_same_structure(const LessonBook& a, const LessonB
 std::vector<std::string> check_step_claims(const LessonStep& s, const Session& session) {
     std::vector<std::string> problems;
     for (const LessonClaim& c : s.claims) {
+        if (!claim_applies(c, &session)) continue;  // "not on this GPU": no verdict to check
         Result<double> v = evaluate_claim(c, session);
         if (!v) {
             problems.push_back(step_name(s) + ": " + v.error().message);

@@ -33,6 +33,10 @@ std::vector<std::string> check_step_ranges(const LessonStep& step, const DeviceL
 // every declared anchor and claim is used in the text, and there is a question and an answer.
 std::vector<std::string> check_step_text(const LessonStep& step);
 
+// Predict mode: the step asks at least one question, each for one of its claims, with a question
+// and an explanation (in the book's language), and question ids are unique.
+std::vector<std::string> check_step_predict(const LessonStep& step);
+
 // "What you should see" types no measured number: every literal number there must be a
 // coordinate of a claim or of the experiment (an N or an M, e.g. "at N = 8193"); everything
 // measured is a {{claim:...}}. Other sections may quote facts of the code and the hardware.

@@ -30,11 +30,46 @@ std::string format_claim_value(const LessonClaim& claim, double value);
 // What the text shows when no session is open: the promised range, e.g. "3.5-4.5x".
 std::string format_claim_range(const LessonClaim& claim);
 
-// Replaces each {{claim:id}} in `markdown` by the claim's value in `session` (or its range when
-// `session` is null or lacks the point), and each [[anchor]] by anchor_text(anchor) when given
-// (the viewer turns anchors into links; by default they stay as written).
+// How fill_lesson_text fills a step's Markdown.
+struct LessonFill {
+    const Session* session = nullptr;  // null: promised ranges, H100 reference values
+    std::string lang = "en";           // the words around a value ("not on this GPU")
+    // Predict mode before the learner's guess: every claim shows as a blank to be predicted,
+    // not as its value. GPU facts ({{device:...}}) stay: they are the question's givens.
+    bool hide_claims = false;
+    // Given: each [[anchor]] becomes anchor_text(anchor) (the viewer makes links of them).
+    std::function<std::string(const LessonAnchor&)> anchor_text;
+};
+
+// What a hidden claim shows in predict mode.
+extern const char kHiddenClaimText[];
+
+// One claim as the text shows it for `fill`: its value in the session; the promised range when
+// there is no session or no point; "not on this GPU" when the session's GPU lacks what it needs;
+// and, when the value falls outside the promise, the promise after it in brackets.
+std::string claim_text(const LessonClaim& claim, const LessonFill& fill);
+
+// Replaces each {{claim:id}} in `markdown` by claim_text, each {{device:...}}, {{session:...}}
+// and {{limit:...}} by the session's value (lesson_values.h), and each [[anchor]] by
+// anchor_text(anchor) when given (by default anchors stay as written).
+std::string fill_lesson_text(const std::string& markdown, const LessonStep& step,
+                             const LessonFill& fill);
+// The same with an English LessonFill of `session` and `anchor_text`.
 std::string fill_lesson_text(
     const std::string& markdown, const LessonStep& step, const Session* session,
     const std::function<std::string(const LessonAnchor&)>& anchor_text = nullptr);
+
+// How close a guess came to the measured value, for predict mode. Percent quantities compare
+// in points (a guess of 80% against 79% is 1 point off); every other quantity by ratio, so a
+// guess of 1e8 bank conflicts against 1.01e8 is as good as 4x against 4.04x.
+struct GuessScore {
+    enum class Grade { spot_on, close, far };
+    Grade grade = Grade::far;
+    double off = 0;  // points off (percent) or the ratio >= 1 between guess and value
+    bool in_points = false;
+};
+GuessScore score_guess(const LessonClaim& claim, double guess, double value);
+// "spot on (2 points off)", "close (1.3x off)", "far (4x off)": in `lang` ("en" | "zh").
+std::string guess_score_text(const GuessScore& score, const std::string& lang);
 
 }  // namespace sml

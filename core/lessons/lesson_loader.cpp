@@ -146,12 +146,67 @@ LessonClaim read_claim(const json& j, const std::string& where, FieldReader* par
     c.cols = r.integer("cols", false);
     c.dtype = r.str("dtype", false, "fp32");
     c.variant = r.str("variant", false);
+    c.other_variant = r.str("other_variant", false);
+    c.requires_feature = r.str("requires", false);
     c.min = r.number("min");
     c.max = r.number("max");
     if (r.ok() && !is_kebab_case(c.id)) r.fail("id", "'" + c.id + "' is not kebab-case");
     if (r.ok() && c.min > c.max) r.fail("", "has min > max");
+    if (r.ok() && !c.requires_feature.empty() && c.requires_feature != "clusters")
+        r.fail("requires", "is '" + c.requires_feature + "'; the only requirement is \"clusters\"");
     parent->adopt(r);
     return c;
+}
+
+// The step's chart: {"kind": "pct", "contrast": ["naive"], "marks": [8192, 8193]}.
+LessonChart read_chart(const json& j, const std::string& where, FieldReader* parent) {
+    FieldReader r(j, where);
+    LessonChart c;
+    c.kind = r.str("kind", false, "pct");
+    c.contrast_given = j.is_object() && j.contains("contrast");
+    c.contrast = r.strings("contrast", false);
+    if (const json* marks = r.array("marks", false))
+        for (const json& m : *marks) {
+            if (!m.is_number_integer() || m.get<int64_t>() < 1) {
+                r.fail("marks", "must be an array of N values >= 1");
+                break;
+            }
+            c.marks.push_back(m.get<int64_t>());
+        }
+    parent->adopt(r);
+    return c;
+}
+
+// {"en": "...", "zh": "..."}: the text in `lang`, which every language must have.
+std::string read_text_in(const json& j, const char* key, const std::string& lang, FieldReader* r) {
+    if (!j.is_object() || !j.contains(key)) {
+        r->fail(key, "is missing");
+        return "";
+    }
+    const json& t = j.at(key);
+    if (!t.is_object()) {
+        r->fail(key, "must be an object of languages, e.g. {\"en\": \"...\", \"zh\": \"...\"}");
+        return "";
+    }
+    for (const std::string& l : lesson_languages())
+        if (!t.contains(l) || !t.at(l).is_string() || t.at(l).get<std::string>().empty()) {
+            r->fail(std::string(key) + "." + l, "is missing (every language needs the text)");
+            return "";
+        }
+    return t.at(lang).get<std::string>();
+}
+
+LessonQuestion read_question(const json& j, const std::string& where, const std::string& lang,
+                             FieldReader* parent) {
+    FieldReader r(j, where);
+    LessonQuestion q;
+    q.id = r.str("id");
+    q.claim = r.str("claim");
+    q.question = read_text_in(j, "question", lang, &r);
+    q.explain = read_text_in(j, "explain", lang, &r);
+    if (r.ok() && !is_kebab_case(q.id)) r.fail("id", "'" + q.id + "' is not kebab-case");
+    parent->adopt(r);
+    return q;
 }
 
 std::string step_file_name(int index, const std::string& id) {
@@ -248,6 +303,16 @@ Result<LessonBook> load_lessons(const std::string& root, const std::string& lang
             for (size_t k = 0; k < claims->size() && r.ok(); ++k)
                 s.claims.push_back(
                     read_claim((*claims)[k], where + ".claims[" + std::to_string(k) + "]", &r));
+        if (r.ok() && (*steps)[i].contains("chart"))
+            s.chart = read_chart((*steps)[i].at("chart"), where + ".chart", &r);
+        if (const json* predict = r.array("predict", false))
+            for (size_t k = 0; k < predict->size() && r.ok(); ++k)
+                s.questions.push_back(read_question(
+                    (*predict)[k], where + ".predict[" + std::to_string(k) + "]", lang, &r));
+        for (const LessonQuestion& q : s.questions)
+            if (r.ok() && !s.find_claim(q.claim))
+                r.fail("predict", "question '" + q.id + "' asks for claim '" + q.claim +
+                                      "', which the step does not declare");
         if (r.ok() && !is_kebab_case(s.id)) r.fail("id", "'" + s.id + "' is not kebab-case");
         for (const LessonStep& earlier : book.steps)
             if (r.ok() && earlier.id == s.id)

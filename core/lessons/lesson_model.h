@@ -10,7 +10,14 @@
 //   [[warp:warp-reduce]]          an anchor to region "warp-reduce" of kernel "warp"'s source
 //   [[warp:ptx:shfl.sync.bfly]]   an anchor to the PTX lines matching "shfl.sync.bfly"
 //   {{claim:fused-vs-naive}}      a measured number, filled in from the open session
+//   {{device:sms}}                a fact of the open session's GPU (lesson_values.h): SM count,
+//                                 L2, registers, shared memory; {{session:copy}} the same run's
+//                                 copy bandwidth; {{limit:smem}} a kernel's largest N on that GPU
 //   :::answer ... :::             the check question's answer, hidden until the learner reveals it
+//
+// lessons.json also holds each step's chart (which kernels, which N to mark) and its predict
+// questions (a number the learner guesses before the session shows it, tied to a claim), with
+// their text in every language.
 #pragma once
 
 #include <cstdint>
@@ -55,6 +62,15 @@ struct LessonExperiment {
 //   rank_gbps                              1 = fastest of the kernels at this N (`among`, or all)
 //   registers, blocks_per_sm               of the point's first launch (cudaFuncGetAttributes and
 //                                          the occupancy API, as recorded in the session)
+//   dram_bytes                             measured DRAM bytes, read + write
+//   dram_bytes_ratio                       dram_bytes of `kernel` / of `other` at `other_cols`
+//   bank_conflicts                         shared-memory bank conflicts, loads + stores (the
+//                                          Metrics table's column)
+//   conflict_share                         bank conflicts / shared-memory wavefronts (ld + st):
+//                                          the share of shared-memory passes a conflict added
+//   masked_fraction                        1 - N / next_pow2(N): the share of a next_pow2 block
+//                                          that is masked padding (fused's BLOCK), at a point the
+//                                          session has
 struct LessonClaim {
     std::string id;  // kebab-case, unique within the step
     std::string quantity;
@@ -67,7 +83,32 @@ struct LessonClaim {
     int64_t cols = 0;
     std::string dtype = "fp32";
     std::string variant;      // "" = the default variant
+    std::string other_variant;  // ratio quantities: the denominator's variant ("" = `variant`)
+    // What the GPU must offer for the claim to mean anything: "" (any GPU) or "clusters"
+    // (thread-block clusters, Hopper and newer). On a GPU without it the viewer shows
+    // "not on this GPU" instead of a verdict.
+    std::string requires_feature;
     double min = 0, max = 0;  // the measured value must lie in [min, max]
+};
+
+// The chart a step opens (lesson_chart in the viewer): a chart kind (core/chart/chart_build.h)
+// on the step's kernels plus `contrast` (by default the previous step's kernels) and copy, with
+// `marks` (the N the text talks about) marked. Empty marks: the experiment's N.
+struct LessonChart {
+    std::string kind = "pct";
+    std::vector<std::string> contrast;  // registry ids; empty = the previous step's kernels
+    bool contrast_given = false;        // "contrast": [] in the file means none at all
+    std::vector<int64_t> marks;
+};
+
+// A number the learner predicts before the step shows it (predict mode). The answer is the
+// value of `claim` in the open session, so a live session on another GPU is its own answer key.
+struct LessonQuestion {
+    std::string id;        // kebab-case, unique within the step
+    std::string claim;     // id of one of the step's claims
+    std::string question;  // in the book's language: what to guess, with its unit
+    std::string explain;   // in the book's language: why the value is what it is (Markdown,
+                           // may use {{claim:...}} and {{device:...}} like the lesson text)
 };
 
 // The language-specific text of one step, split for the viewer.
@@ -80,6 +121,7 @@ struct LessonText {
     std::vector<std::string> section_text;  // the Markdown under each heading (answer excluded)
     std::vector<std::string> anchor_refs;   // [[...]] keys in order of appearance (may repeat)
     std::vector<std::string> claim_refs;    // {{claim:...}} ids in order of appearance
+    std::vector<std::string> value_refs;    // {{device:...}}, {{session:...}}, {{limit:...}}
 };
 
 struct LessonStep {
@@ -93,6 +135,8 @@ struct LessonStep {
     std::vector<LessonAnchor> anchors;
     LessonExperiment experiment;
     std::vector<LessonClaim> claims;
+    LessonChart chart;
+    std::vector<LessonQuestion> questions;  // predict mode: at least one per step
     std::string question_id;  // stable id of the check question (e.g. to remember "revealed")
     LessonText text;          // in the book's language
 

@@ -4,6 +4,7 @@
 
 #include "core/lessons/annotated_source.h"
 #include "core/lessons/lesson_model.h"
+#include "core/lessons/lesson_values.h"
 
 namespace sml {
 
@@ -114,10 +115,15 @@ Result<LessonText> parse_lesson_text(const std::string& markdown, const std::str
         if (Status s = collect_refs(line, lineno, origin, "{{", "}}", &braces); !s)
             return s.error();
         for (const std::string& b : braces) {
+            if (is_lesson_value_ref(b)) {
+                t.value_refs.push_back(b);
+                continue;
+            }
             if (b.rfind(kClaimPrefix, 0) != 0 || b.size() == sizeof(kClaimPrefix) - 1)
                 return Error{
                     origin + ":" + std::to_string(lineno) + ": unknown placeholder '{{" + b + "}}'",
-                    "the only placeholder is {{claim:<id>}}"};
+                    "placeholders are {{claim:<id>}} and the GPU's own values: " +
+                        lesson_value_ref_list()};
             t.claim_refs.push_back(b.substr(sizeof(kClaimPrefix) - 1));
         }
         (in_answer ? t.answer : t.body) += raw + "\n";

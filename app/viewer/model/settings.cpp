@@ -54,6 +54,7 @@ Result<Settings> load_settings(const std::string& path) {
         s.lesson = j["lesson"].is_number_unsigned()
                        ? static_cast<int>(std::min<uint64_t>(j["lesson"].get<uint64_t>(), 999))
                        : static_cast<int>(std::clamp<int64_t>(j["lesson"].get<int64_t>(), 0, 999));
+    if (j.contains("predict") && j["predict"].is_boolean()) s.predict = j["predict"].get<bool>();
     if (j.contains("session_path") && j["session_path"].is_string())
         s.session_path = cap_text(j["session_path"].get_ref<const std::string&>());
     return s;
@@ -97,6 +98,7 @@ Status save_settings(const std::string& path, const Settings& s) {
                         {"theme", s.theme},
                         {"lang", s.lang},
                         {"lesson", s.lesson},
+                        {"predict", s.predict},
                         {"session_path", s.session_path}};
     const std::string folder = std::filesystem::path(path).parent_path().string();
     if (!folder.empty())

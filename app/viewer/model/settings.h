@@ -15,6 +15,9 @@ struct Settings {
     std::string theme = "dark";  // "dark" | "light"
     std::string lang = "en";     // "en" | "zh"
     int lesson = 0;
+    // Predict mode: each step asks for a number before it shows the measured ones. On for
+    // learners; an instructor who shows the numbers live switches it off (View menu, key P).
+    bool predict = true;
     std::string session_path;  // last opened session: pre-fills File > Open ("" = none yet)
 
     static constexpr float kMinScale = 0.6f, kMaxScale = 3.0f, kScaleStep = 0.1f;

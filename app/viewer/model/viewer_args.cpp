@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <charconv>
+#include <cstdlib>
 
 #include "core/common/parse_number.h"
 #include "core/common/text_cap.h"
@@ -83,6 +84,17 @@ Result<ViewerArgs> parse_viewer_args(int argc, const char* const* argv, std::str
         "--settings", a.settings_file,
         "read and write settings in this file instead of ~/.config/softmaxlab/settings.json "
         "(also with --screenshot)");
+    std::string text_scale;
+    app.add_option("--text-scale", text_scale,
+                   "text size, 0.6..3 (1.5 for a projector; Ctrl +/- in the app)");
+    app.add_option("--predict", a.predict,
+                   "predict mode: each step asks for a number before showing it (default on)")
+        ->check(CLI::IsMember({"on", "off"}));
+    app.add_option("--guess", a.guess,
+                   "type this guess into the step's first predict question (screenshots)");
+    app.add_flag("--reveal", a.reveal, "show the step's numbers, as the R key does");
+    app.add_option("--zoom", a.zoom, "give one panel the whole window, as keys 1-4 do")
+        ->check(CLI::IsMember({"lessons", "code", "chart", "metrics"}));
     app.add_option("--dialog", a.dialog,
                    "with --screenshot: open this dialog (open, save or export) in the picture")
         ->check(CLI::IsMember({"open", "save", "export"}));
@@ -104,6 +116,16 @@ Result<ViewerArgs> parse_viewer_args(int argc, const char* const* argv, std::str
         const Result<int64_t> n = parse_integer(frames, "--frames", 1, 1000);
         if (!n) return Error{n.error().message, "e.g. --frames 4"};
         a.frames = static_cast<int>(*n);
+    }
+    if (app.count("--text-scale") > 0) {
+        // Whole and in range: "1.5x" or "nan" are errors, not a silent default.
+        char* end = nullptr;
+        const double v = std::strtod(text_scale.c_str(), &end);
+        if (text_scale.empty() || end != text_scale.c_str() + text_scale.size() ||
+            !(v >= 0.6 && v <= 3.0))
+            return Error{"--text-scale '" + quote_short(text_scale) + "' is not a number in 0.6..3",
+                         "e.g. --text-scale 1.5"};
+        a.text_scale = static_cast<float>(v);
     }
     if (session->count() > 0 && a.session_path.empty())
         return Error{"--session was given an empty file name",

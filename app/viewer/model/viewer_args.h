@@ -2,6 +2,7 @@
 //
 //   softmaxlab [--lesson K] [--lang en|zh] [--theme dark|light] [--session S.json]
 //              [--compare B.json] [--device-profile ID] [--code ptx]
+//              [--text-scale 1.5] [--predict on|off] [--guess V] [--reveal] [--zoom PANEL]
 //              [--screenshot out.png [--frames N] [--size WxH] [--dialog open|save|export]]
 //
 // Every number is read whole (core/common/parse_number.h): "--lesson -1" and "--lesson abc" are
@@ -31,6 +32,11 @@ struct ViewerArgs {
     bool no_settings = false;  // --no-settings: neither read nor write the settings file
     std::string dialog;        // with --screenshot: "open" | "save" | "export" shown open
     std::string settings_file;  // --settings: this file instead of settings_dir()/settings.json
+    float text_scale = 0;       // --text-scale: text size (presenter mode); 0 = from settings
+    std::string predict;        // "on" | "off" | "" (from settings)
+    std::string guess;          // --guess: typed into the step's first predict question
+    bool reveal = false;        // --reveal: the step's numbers shown, as after the R key
+    std::string zoom;           // "lessons" | "code" | "chart" | "metrics": fills the window
 };
 
 // argv[0] is skipped. `help_out` receives the --help text when --help is given.

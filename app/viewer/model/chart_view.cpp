@@ -1,0 +1,198 @@
+// A lesson step's chart. See chart_view.h.
+#include "app/viewer/model/chart_view.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "app/viewer/model/ui_text.h"
+#include "core/chart/chart_build.h"
+
+namespace sml::viewer {
+
+namespace {
+
+constexpr double kDodgeOctaves = 0.2;
+
+bool is_pow2(double v) {
+    if (!(v >= 1) || v != std::floor(v) || v > 9.0e15) return false;
+    const auto n = static_cast<long long>(v);
+    return (n & (n - 1)) == 0;
+}
+
+bool contains(const std::vector<std::string>& v, const std::string& s) {
+    return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+std::string kernel_of_key(const std::string& key) {
+    return key.substr(0, key.find('/'));
+}
+
+// An axis over N (the bandwidth and % of copy charts), not a category axis or a value axis.
+bool is_n_axis(const chart::Axis& a) {
+    return !a.categorical() && a.scale == chart::AxisScale::log2 &&
+           a.format == chart::TickFormat::pow2_count;
+}
+
+}  // namespace
+
+double dodge_n(double n, const std::vector<double>& all_n) {
+    if (!is_pow2(n - 1)) return n;
+    if (std::find(all_n.begin(), all_n.end(), n - 1) == all_n.end()) return n;
+    return n * std::pow(2.0, kDodgeOctaves);
+}
+
+double ChartView::real_x(double drawn) const {
+    for (const auto& [x, n] : shifted)
+        if (std::fabs(x - drawn) <= 1e-9 * std::max(1.0, std::fabs(x))) return n;
+    return drawn;
+}
+
+std::string ChartView::key_of_label(const std::string& label) const {
+    for (const chart::Panel& p : chart.panels)
+        for (const chart::Series& s : p.series)
+            if (s.label == label) return s.key;
+    return "";
+}
+
+Result<ChartView> build_chart_view(const Session& session, const Session* compared,
+                                   const ChartPreset& preset) {
+    // Only the preset's kernels: the axes then fit what is shown, and the per-N charts list only
+    // these kernels. Colours come from the registry index, so they do not change.
+    auto only_preset = [&](const Session& s) {
+        Session shown = s;
+        if (!preset.kernels.empty()) {
+            shown.points.clear();
+            for (const PointRecord& p : s.points)
+                if (contains(preset.kernels, p.kernel)) shown.points.push_back(p);
+        }
+        return shown;
+    };
+    const Session shown = only_preset(session);
+    Session shown_compared;
+    chart::ChartInput input;
+    input.session = &shown;
+    if (compared) {
+        shown_compared = only_preset(*compared);
+        input.compare = &shown_compared;
+    }
+    chart::ChartOptions opt;
+    opt.kind = preset.kind;
+    opt.cols = preset.cols;
+    opt.dtype = preset.dtype;
+    Result<chart::Chart> built = chart::build_chart(input, opt);
+    if (!built) return built.error();
+
+    ChartView v;
+    v.chart = std::move(*built);
+    std::vector<std::string> withheld_shown;
+    for (chart::Panel& panel : v.chart.panels) {
+        const bool over_n = is_n_axis(panel.x);
+        std::vector<double> all_n;
+        if (over_n)
+            for (const chart::Series& s : panel.series)
+                if (s.kind == chart::SeriesKind::line)
+                    for (const chart::Point& p : s.points) all_n.push_back(p.x);
+
+        std::vector<chart::Series> kept;
+        for (chart::Series& s : panel.series) {
+            const std::string kernel = kernel_of_key(s.key);
+            // Predict mode: the lines of the kernels asked about wait for the guess.
+            if (preset.withheld.count(kernel) && s.kind == chart::SeriesKind::line) {
+                if (!contains(withheld_shown, kernel)) withheld_shown.push_back(kernel);
+                continue;
+            }
+            if (panel.x.categorical() && s.kind == chart::SeriesKind::bars) {
+                // Bars of a withheld kernel (its category) go too, the formula's with them: a
+                // predicted 4x is step 1's answer.
+                std::vector<chart::Point> pts;
+                for (const chart::Point& p : s.points) {
+                    const long c = std::lround(p.x);
+                    const std::string cat =
+                        c >= 0 && static_cast<size_t>(c) < panel.x.categories.size()
+                            ? panel.x.categories[static_cast<size_t>(c)]
+                            : "";
+                    if (preset.withheld.count(kernel_of_key(cat)) ||
+                        preset.withheld.count(kernel)) {
+                        // (a metrics chart's series is the kernel; a bytes chart's category)
+                        const std::string k = kernel_of_key(cat);
+                        if (!contains(withheld_shown, k)) withheld_shown.push_back(k);
+                        continue;
+                    }
+                    pts.push_back(p);
+                }
+                s.points = std::move(pts);
+            }
+            if (over_n && s.kind == chart::SeriesKind::line)
+                for (chart::Point& p : s.points) {
+                    const double x = dodge_n(p.x, all_n);
+                    if (x != p.x) {
+                        v.shifted.emplace_back(x, p.x);
+                        p.x = x;
+                    }
+                }
+            if (preset.hidden.count(s.key)) s.points.clear();  // the legend entry stays
+            // On screen the legend must fit a panel a third of a projector tall: a kernel is
+            // its id (the code panel and the lesson call it that), the shaded 85-100% band
+            // explains itself against the y axis.
+            if (!kernel.empty() &&
+                (s.kind == chart::SeriesKind::line || s.kind == chart::SeriesKind::bars) &&
+                s.key != "predicted" && s.key != "measured" && s.key != "time") {
+                const size_t slash = s.key.find('/');
+                s.label = slash == std::string::npos
+                              ? s.key
+                              : s.key.substr(0, slash) + " [" + s.key.substr(slash + 1) + "]";
+            }
+            if (s.kind == chart::SeriesKind::band) s.in_legend = false;
+            kept.push_back(std::move(s));
+        }
+        panel.series = std::move(kept);
+        if (over_n)
+            for (int64_t m : preset.marks) {
+                const double x = dodge_n(static_cast<double>(m), all_n);
+                if (x < panel.x.min || x > panel.x.max) continue;
+                v.marks.push_back({x, "N = " + std::to_string(m)});
+            }
+    }
+    // Left to right, so the labels can step down where two are close (8192, 8193).
+    std::sort(v.marks.begin(), v.marks.end(),
+              [](const ChartMark& a, const ChartMark& b) { return a.x < b.x; });
+    translate_chart(&v.chart, preset.lang);
+    for (const chart::Panel& p : v.chart.panels)
+        for (const chart::Series& s : p.series)
+            if (preset.hidden.count(s.key) && !contains(v.hidden_labels, s.label))
+                v.hidden_labels.push_back(s.label);
+    if (!withheld_shown.empty()) {
+        std::string who;
+        for (const std::string& k : withheld_shown) who += (who.empty() ? "" : ", ") + k;
+        v.note = who + ": " + ui_text("hidden until you predict", preset.lang) +
+                 (preset.lang == "zh" ? "（按 R 揭晓）" : " (R reveals)");
+    }
+    return v;
+}
+
+int legend_entry_at(const chart::ChartLayout& layout, double x, double y) {
+    const chart::LegendLayout& lg = layout.legend;
+    if (!lg.visible) return -1;
+    const double half = layout.fonts.legend * 0.775;  // half a legend row (1.55 x the font)
+    for (size_t i = 0; i < lg.entries.size() && i < lg.anchors.size(); ++i) {
+        const chart::Vec2 a = lg.anchors[i];
+        double right = lg.box.right();
+        if (lg.placement == chart::LegendPlacement::above)
+            for (size_t j = i + 1; j < lg.anchors.size(); ++j)
+                if (std::fabs(lg.anchors[j].y - a.y) < 1e-6) {
+                    right = lg.anchors[j].x;
+                    break;
+                }
+        if (x >= a.x && x < right && y >= a.y - half && y < a.y + half) return static_cast<int>(i);
+    }
+    return -1;
+}
+
+std::set<std::string> toggle_hidden(const std::set<std::string>& hidden, const std::string& key) {
+    std::set<std::string> out = hidden;
+    if (key.empty()) return out;
+    if (!out.erase(key)) out.insert(key);
+    return out;
+}
+
+}  // namespace sml::viewer

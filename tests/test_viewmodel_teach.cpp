@@ -1,0 +1,511 @@
+// The teaching loop's view model, with no window (issue 22): predict mode, what entering a step
+// sets, the step's chart preset (series, N and N+1, marks, legend clicks, withheld lines), the
+// palette's contrast, the layout on a projector, the key table and the Chinese UI words.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "app/viewer/model/chart_view.h"
+#include "app/viewer/model/contrast.h"
+#include "app/viewer/model/key_bindings.h"
+#include "app/viewer/model/panel_layout.h"
+#include "app/viewer/model/predict.h"
+#include "app/viewer/model/settings.h"
+#include "app/viewer/model/step_view.h"
+#include "app/viewer/model/ui_text.h"
+#include "app/viewer/model/viewer_args.h"
+#include "core/chart/chart_build.h"
+#include "core/chart/chart_kinds.h"
+#include "core/lessons/lesson_claims.h"
+#include "core/lessons/lesson_model.h"
+#include "kernels/registry.h"
+
+namespace sml::viewer {
+namespace {
+
+Session recorded() {
+    Result<Session> s =
+        load_session(std::string(SML_SOURCE_DIR) + "/assets/sessions/h100-2026-11-23.json");
+    EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().message);
+    return s.ok() ? std::move(*s) : Session{};
+}
+
+LessonBook book(const std::string& lang = "en") {
+    Result<LessonBook> b = load_lessons(default_lessons_root(), lang);
+    EXPECT_TRUE(b.ok()) << (b.ok() ? "" : b.error().message);
+    return b.ok() ? std::move(*b) : LessonBook{};
+}
+
+int index_of(const LessonBook& b, const std::string& id) {
+    for (const LessonStep& s : b.steps)
+        if (s.id == id) return s.index;
+    ADD_FAILURE() << "no step " << id;
+    return 0;
+}
+
+// [SECTION] Predict mode --------------------------------------------------------------------------
+
+TEST(Predict, ParsesGuessesAsLearnersTypeThem) {
+    LessonClaim ratio, pct, share, count;
+    ratio.quantity = "ratio_gbps";
+    pct.quantity = "pct_of_copy";
+    share.quantity = "conflict_share";
+    count.quantity = "bank_conflicts";
+    EXPECT_DOUBLE_EQ(*parse_guess("4", ratio), 4);
+    EXPECT_DOUBLE_EQ(*parse_guess(" 4.5x ", ratio), 4.5);
+    EXPECT_DOUBLE_EQ(*parse_guess("3\xC3\x97", ratio), 3);  // 3×
+    EXPECT_DOUBLE_EQ(*parse_guess("80%", pct), 80);
+    EXPECT_DOUBLE_EQ(*parse_guess("80", pct), 80);
+    EXPECT_DOUBLE_EQ(*parse_guess("75%", share), 0.75);
+    EXPECT_DOUBLE_EQ(*parse_guess("75", share), 0.75);
+    EXPECT_DOUBLE_EQ(*parse_guess("0.75", share), 0.75);
+    EXPECT_DOUBLE_EQ(*parse_guess("1e8", count), 1e8);
+    EXPECT_DOUBLE_EQ(*parse_guess("100M", count), 1e8);
+    EXPECT_DOUBLE_EQ(*parse_guess("72.2k", count), 72200);
+    for (const char* bad : {"", "  ", "four", "4 4", "0,5", "x", "%", "nan", "inf", "1e999"})
+        EXPECT_FALSE(parse_guess(bad, ratio).ok()) << bad;
+}
+
+TEST(Predict, HidesTheStepsNumbersUntilEveryQuestionIsAnsweredOrRevealed) {
+    const LessonBook b = book();
+    const LessonStep& fused = b.steps[index_of(b, "fused")];
+    ASSERT_EQ(fused.questions.size(), 2u);
+    PredictState p;
+    EXPECT_TRUE(p.hides_numbers(fused));
+    EXPECT_EQ(p.next_question(fused), 0);
+    EXPECT_FALSE(p.guess(fused, 0, "lots").ok());  // an error, nothing recorded
+    EXPECT_EQ(p.next_question(fused), 0);
+    ASSERT_TRUE(p.guess(fused, 0, "85%").ok());
+    EXPECT_EQ(p.next_question(fused), 1);
+    EXPECT_TRUE(p.hides_numbers(fused));  // one question still open
+    ASSERT_TRUE(p.guess(fused, 1, "90").ok());
+    EXPECT_FALSE(p.hides_numbers(fused));
+    EXPECT_DOUBLE_EQ(*p.question(fused, 1).guess, 90);
+    // Per step: the next step is still hidden.
+    const LessonStep& warp = b.steps[index_of(b, "warp")];
+    EXPECT_TRUE(p.hides_numbers(warp));
+    p.reveal(warp);
+    EXPECT_FALSE(p.hides_numbers(warp));
+    EXPECT_FALSE(p.question(warp, 0).guess.has_value());
+    // An instructor replays the step; or switches the mode off altogether.
+    p.forget(fused);
+    EXPECT_TRUE(p.hides_numbers(fused));
+    p.enabled = false;
+    EXPECT_FALSE(p.hides_numbers(fused));
+}
+
+TEST(Predict, TheAnswerIsReadFromTheSessionOnScreen) {
+    const LessonBook b = book();
+    const Session s = recorded();
+    const LessonStep& naive = b.steps[index_of(b, "naive")];
+    PredictState p;
+    ASSERT_TRUE(p.guess(naive, 0, "3").ok());
+    PredictAnswer a = predict_answer(naive, 0, p.question(naive, 0), &s, "en");
+    EXPECT_TRUE(a.from_session);
+    EXPECT_EQ(a.measured, "4.03x");
+    EXPECT_EQ(a.guess, "3.00x");
+    EXPECT_EQ(a.score, "close (1.34x off)");
+    EXPECT_EQ(a.grade, static_cast<int>(GuessScore::Grade::close));
+    EXPECT_NE(a.explain.find("naive moves 4.03x fused's bytes"), std::string::npos) << a.explain;
+    EXPECT_EQ(a.explain.find("{{"), std::string::npos);
+    // Another session, another answer: the numbers are the session's, not the H100's.
+    Session other = s;
+    for (PointRecord& pt : other.points)
+        if (pt.kernel == "fused" && pt.cols == 1024)
+            for (MetricValue& m : pt.metrics.values) m.value *= 2;
+    // (outside the lesson's promise, so the card says what the lesson expected)
+    EXPECT_EQ(predict_answer(naive, 0, p.question(naive, 0), &other, "en").measured,
+              "2.01x (the lesson expects 3.50-4.50x)");
+    // No session: the lesson's promise, and no score.
+    a = predict_answer(naive, 0, p.question(naive, 0), nullptr, "en");
+    EXPECT_FALSE(a.from_session);
+    EXPECT_EQ(a.measured, "3.50-4.50x");
+    EXPECT_TRUE(a.score.empty());
+    // Revealed without a guess: the value and the why, no score.
+    PredictState q;
+    q.reveal(naive);
+    const LessonBook zh = book("zh");
+    const LessonStep& naive_zh = zh.steps[index_of(zh, "naive")];
+    a = predict_answer(naive_zh, 0, q.question(naive, 0), &s, "zh");
+    EXPECT_TRUE(a.guess.empty());
+    EXPECT_TRUE(a.score.empty());
+    EXPECT_NE(a.question.find("倍"), std::string::npos);
+}
+
+TEST(Predict, HiddenClaimsShowABlankInTheText) {
+    const LessonBook b = book();
+    const Session s = recorded();
+    const LessonStep& smem = b.steps[index_of(b, "smem")];
+    LessonFill fill;
+    fill.session = &s;
+    fill.hide_claims = true;
+    const std::string hidden = fill_lesson_text(smem.text.body, smem, fill);
+    EXPECT_EQ(hidden.find("101 M"), std::string::npos);
+    EXPECT_NE(hidden.find(kHiddenClaimText), std::string::npos);
+    EXPECT_NE(hidden.find("227 KiB"), std::string::npos);  // GPU facts are givens, not answers
+    fill.hide_claims = false;
+    EXPECT_NE(fill_lesson_text(smem.text.body, smem, fill).find("101 M"), std::string::npos);
+}
+
+TEST(Predict, TheTableHidesMeasuredCellsButKeepsThePrediction) {
+    const Session s = recorded();
+    std::vector<MetricRow> rows = build_metric_rows(s, 1024, "fp32", {"naive", "fused"});
+    ASSERT_FALSE(rows.empty());
+    hide_measured_cells(&rows);
+    for (const MetricRow& r : rows) {
+        EXPECT_EQ(r.cells[static_cast<int>(MetricColumn::gbps)], "?");
+        EXPECT_EQ(r.cells[static_cast<int>(MetricColumn::dram_measured)], "?");
+        EXPECT_EQ(r.cells[static_cast<int>(MetricColumn::bank_conflicts)], "?");
+        // The formula's bytes too: naive's against fused's is step 1's answer.
+        EXPECT_EQ(r.cells[static_cast<int>(MetricColumn::dram_predicted)], "?");
+        EXPECT_EQ(r.pct_of_copy, 0);
+        EXPECT_NE(r.cells[static_cast<int>(MetricColumn::kernel)], "?");
+    }
+}
+
+TEST(Predict, ModeIsASettingThatSurvivesARestart) {
+    Settings s;
+    EXPECT_TRUE(s.predict);  // on by default
+    const std::string path = ::testing::TempDir() + "/sml_predict_settings.json";
+    s.predict = false;
+    ASSERT_TRUE(save_settings(path, s).ok());
+    Result<Settings> back = load_settings(path);
+    ASSERT_TRUE(back.ok());
+    EXPECT_FALSE(back->predict);
+}
+
+// [SECTION] Steps own their state
+// ------------------------------------------------------------------
+
+TEST(StepState, EnteringAStepSetsItsKernelsNChartAndCode) {
+    const LessonBook b = book();
+    const Session s = recorded();
+    const StepView fused = step_view(b, index_of(b, "fused"), &s);
+    EXPECT_EQ(fused.source_kernel, "fused");
+    EXPECT_EQ(fused.source_region, "persistent-grid");
+    EXPECT_EQ(fused.kernels, (std::vector<std::string>{"fused", "naive"}));  // + previous step's
+    EXPECT_EQ(fused.own_kernels, (std::vector<std::string>{"fused"}));
+    EXPECT_EQ(fused.chart_kind, "pct");
+    EXPECT_EQ(fused.marks, (std::vector<int64_t>{8192, 8193, 12288}));
+    EXPECT_EQ(fused.cols, 8192);
+    EXPECT_EQ(fused.run_kernels, (std::vector<std::string>{"naive", "fused"}));
+    EXPECT_EQ(fused.run_rows, 65536);
+    EXPECT_EQ(fused.run_cols, 4096);
+}
+
+TEST(StepState, StepSevensCodeIsItsFirstAnchorNotNaive) {
+    const LessonBook b = book();
+    const StepView v = step_view(b, index_of(b, "together"), nullptr);
+    EXPECT_EQ(v.source_kernel, "warp");
+    EXPECT_EQ(v.source_region, "dispatch");
+    EXPECT_EQ(v.cols, 0);  // no session: no N to pick
+}
+
+TEST(StepState, NothingLeaksFromOneStepToTheNext) {
+    // The leak the issue saw: after Set up in step 5, step 7 kept M = 8192, N = 32768, smem only.
+    // Each step's state comes from its own entry, whatever came before.
+    const LessonBook b = book();
+    const Session s = recorded();
+    const StepView smem = step_view(b, index_of(b, "smem"), &s);
+    EXPECT_EQ(smem.run_rows, 8192);
+    EXPECT_EQ(smem.run_variant, "bank-conflicted");
+    const StepView together = step_view(b, index_of(b, "together"), &s);
+    EXPECT_EQ(together.run_rows, 65536);
+    EXPECT_EQ(together.run_cols, 4096);
+    EXPECT_TRUE(together.run_variant.empty());
+    EXPECT_EQ(together.run_kernels.size(), 4u);
+    EXPECT_GE(together.kernels.size(), 7u);
+    EXPECT_EQ(together.cols, 1025);
+    // Every step's N is one the session has, and every step has a chart of a known kind.
+    const std::vector<int64_t> cols = chart::available_cols(s, "fp32");
+    for (const LessonStep& st : b.steps) {
+        const StepView v = step_view(b, st.index, &s);
+        EXPECT_NE(std::find(cols.begin(), cols.end(), v.cols), cols.end()) << st.id;
+        const chart::ChartKind* kind = chart::find_chart_kind(v.chart_kind);
+        ASSERT_NE(kind, nullptr) << st.id << ": " << v.chart_kind;
+        EXPECT_EQ(kind->source, chart::ChartSource::session) << st.id;
+        EXPECT_FALSE(v.source_kernel.empty()) << st.id;
+    }
+}
+
+TEST(StepState, AClickOutsideTheFilterNeverEmptiesTheTable) {
+    const Session s = recorded();
+    const std::vector<std::string> compare = {"warp"};
+    // warp has no point at N = 2^20: the table was empty. Now the clicked kernel joins.
+    std::vector<std::string> after = compare_after_click(compare, "online", 1048576, s);
+    EXPECT_EQ(after, (std::vector<std::string>{"warp", "online"}));
+    // A click with no kernel (a reference line) at an N the filter has no point at: no filter.
+    EXPECT_TRUE(compare_after_click(compare, "", 1048576, s).empty());
+    EXPECT_TRUE(compare_after_click({}, "warp", 32, s).empty());      // no filter stays none
+    EXPECT_EQ(compare_after_click(compare, "warp", 32, s), compare);  // already in: unchanged
+}
+
+// [SECTION] Chart presets
+// --------------------------------------------------------------------------
+
+std::set<std::string> series_keys(const chart::Chart& c) {
+    std::set<std::string> keys;
+    for (const chart::Panel& p : c.panels)
+        for (const chart::Series& s : p.series)
+            if (!s.points.empty()) keys.insert(s.key);
+    return keys;
+}
+
+TEST(ChartPreset, AStepShowsItsKernelsThePreviousStepsAndCopy) {
+    const LessonBook b = book();
+    const Session s = recorded();
+    const StepView v = step_view(b, index_of(b, "fused"), &s);
+    ChartPreset preset;
+    preset.kind = v.chart_kind;
+    preset.kernels = v.kernels;
+    preset.marks = v.marks;
+    Result<ChartView> cv = build_chart_view(s, nullptr, preset);
+    ASSERT_TRUE(cv.ok()) << cv.error().message;
+    EXPECT_EQ(series_keys(cv->chart),
+              (std::set<std::string>{"fused", "naive", "copy", "sweet_spot"}));
+    // "All kernels": every kernel of the session.
+    preset.kernels.clear();
+    cv = build_chart_view(s, nullptr, preset);
+    ASSERT_TRUE(cv.ok());
+    for (const char* k : {"warp", "block", "smem", "online", "best"})
+        EXPECT_TRUE(series_keys(cv->chart).count(k)) << k;
+}
+
+TEST(ChartPreset, NAndNPlusOneAreDrawnApartAndMarked) {
+    const Session s = recorded();
+    ChartPreset preset;
+    preset.kernels = {"fused", "naive"};
+    preset.marks = {8192, 8193, 12288};
+    Result<ChartView> cv = build_chart_view(s, nullptr, preset);
+    ASSERT_TRUE(cv.ok());
+    const chart::Series* fused = nullptr;
+    for (const chart::Series& ser : cv->chart.panels[0].series)
+        if (ser.key == "fused") fused = &ser;
+    ASSERT_NE(fused, nullptr);
+    std::vector<double> xs;
+    for (const chart::Point& p : fused->points) xs.push_back(p.x);
+    // 8193 moved right of 8192 by a fifth of an octave; 12288 and 8192 stay.
+    const double moved = 8193 * std::pow(2.0, 0.2);
+    EXPECT_NE(std::find(xs.begin(), xs.end(), 8192.0), xs.end());
+    EXPECT_NE(std::find(xs.begin(), xs.end(), moved), xs.end());
+    EXPECT_EQ(std::find(xs.begin(), xs.end(), 8193.0), xs.end());
+    EXPECT_DOUBLE_EQ(cv->real_x(moved), 8193);  // hover and click read the real N
+    EXPECT_DOUBLE_EQ(cv->real_x(12288), 12288);
+    ASSERT_EQ(cv->marks.size(), 3u);
+    EXPECT_EQ(cv->marks[1].label, "N = 8193");
+    EXPECT_DOUBLE_EQ(cv->marks[1].x, moved);
+    // 1025 next to 1024 too, and an N + 1 without its power of two stays put.
+    EXPECT_GT(dodge_n(1025, {1024, 1025}), 1025);
+    EXPECT_DOUBLE_EQ(dodge_n(1025, {1025}), 1025);
+    EXPECT_DOUBLE_EQ(dodge_n(100003, {100003, 131072}), 100003);
+}
+
+TEST(ChartPreset, ALegendClickHidesASeriesAndAnotherShowsIt) {
+    const Session s = recorded();
+    ChartPreset preset;
+    preset.kernels = {"fused", "naive"};
+    preset.hidden = toggle_hidden({}, "naive");
+    Result<ChartView> cv = build_chart_view(s, nullptr, preset);
+    ASSERT_TRUE(cv.ok());
+    EXPECT_FALSE(series_keys(cv->chart).count("naive"));
+    // The entry stays in the legend, so the learner can click it again.
+    const std::vector<chart::LegendEntry> legend = chart::legend_entries(cv->chart);
+    ASSERT_EQ(cv->hidden_labels.size(), 1u);
+    EXPECT_TRUE(std::any_of(legend.begin(), legend.end(), [&](const chart::LegendEntry& e) {
+        return e.label == cv->hidden_labels[0];
+    }));
+    EXPECT_EQ(cv->key_of_label(cv->hidden_labels[0]), "naive");
+    EXPECT_TRUE(toggle_hidden(preset.hidden, "naive").empty());
+
+    // The hit test over a laid-out legend finds each entry's row and nothing outside it.
+    const chart::ChartLayout lay = chart::layout_chart(cv->chart, chart::light_theme(), 900, 500,
+                                                       chart::approximate_text_size);
+    ASSERT_TRUE(lay.legend.visible);
+    for (size_t i = 0; i < lay.legend.entries.size(); ++i) {
+        const chart::Vec2 a = lay.legend.anchors[i];
+        EXPECT_EQ(legend_entry_at(lay, a.x + 5, a.y), static_cast<int>(i));
+    }
+    EXPECT_EQ(legend_entry_at(lay, -10, -10), -1);
+}
+
+TEST(ChartPreset, PredictModeWithholdsTheStepsOwnLines) {
+    const Session s = recorded();
+    ChartPreset preset;
+    preset.kernels = {"fused", "naive"};
+    preset.withheld = {"fused"};
+    Result<ChartView> cv = build_chart_view(s, nullptr, preset);
+    ASSERT_TRUE(cv.ok());
+    EXPECT_FALSE(series_keys(cv->chart).count("fused"));
+    EXPECT_TRUE(series_keys(cv->chart).count("naive"));
+    EXPECT_NE(cv->note.find("fused: hidden until you predict"), std::string::npos);
+    // In a per-N bar chart the kernels' bars go, the formula's predictions with them.
+    preset.kind = "bytes";
+    preset.cols = 1024;
+    preset.kernels = {"naive", "fused"};
+    preset.withheld = {"naive", "fused"};
+    cv = build_chart_view(s, nullptr, preset);
+    ASSERT_TRUE(cv.ok()) << cv.error().message;
+    EXPECT_FALSE(series_keys(cv->chart).count("predicted"));
+    EXPECT_FALSE(series_keys(cv->chart).count("measured"));
+    EXPECT_NE(cv->note.find("naive"), std::string::npos);
+}
+
+TEST(ChartPreset, ChineseChartsHaveChineseLegendsAndAxes) {
+    const Session s = recorded();
+    ChartPreset preset;
+    preset.kernels = {"fused"};
+    preset.lang = "zh";
+    Result<ChartView> cv = build_chart_view(s, nullptr, preset);
+    ASSERT_TRUE(cv.ok());
+    const chart::Panel& p = cv->chart.panels[0];
+    EXPECT_EQ(p.x.label, "N，每行列数（log2 刻度）");
+    for (const chart::Series& ser : p.series) {
+        if (ser.key == "fused") EXPECT_EQ(ser.label, "fused");  // on screen a kernel is its id
+        if (ser.key == "copy") EXPECT_EQ(ser.label, "拷贝带宽 = 100%");
+    }
+    // A full kernel label (an exported chart's) gets the Chinese title.
+    chart::Chart full;
+    full.panels.emplace_back();
+    chart::Series fused;
+    fused.key = "smem/bank-conflicted";
+    fused.label = "smem: Shared-memory row [bank-conflicted]";
+    full.panels[0].series.push_back(fused);
+    translate_chart(&full, "zh");
+    EXPECT_EQ(full.panels[0].series[0].label, "smem：整行缓存在共享内存 [bank-conflicted]");
+    EXPECT_EQ(chart_text("L2-resident: data fits in L2, so DRAM < formula", "zh"),
+              "L2 驻留：数据放得进 L2，所以显存流量 < 公式");
+    EXPECT_EQ(chart_text("device-to-device copy, same run: 3034 GB/s", "zh"),
+              "设备内拷贝（同次运行）：3034 GB/s");
+}
+
+// [SECTION] Contrast
+// -------------------------------------------------------------------------------
+
+TEST(Contrast, WcagRatiosOfKnownPairs) {
+    EXPECT_NEAR(contrast_ratio(chart::rgb_hex(0x000000), chart::rgb_hex(0xFFFFFF)), 21.0, 1e-9);
+    EXPECT_NEAR(contrast_ratio(chart::rgb_hex(0x777777), chart::rgb_hex(0xFFFFFF)), 4.48, 0.01);
+    EXPECT_NEAR(contrast_ratio(chart::rgb_hex(0xF0E442), chart::rgb_hex(0xFFFFFF)), 1.32, 0.01);
+    EXPECT_DOUBLE_EQ(contrast_ratio(chart::rgb_hex(0x336699), chart::rgb_hex(0x336699)), 1.0);
+}
+
+// Every series colour, and the reference line, stands out from the plot by WCAG's 3:1 for
+// graphics, in both themes: best (the eighth kernel) no longer vanishes on white.
+TEST(Contrast, EverySeriesMeetsThreeToOneOnThePlotInBothThemes) {
+    for (const chart::Theme& t : {chart::light_theme(), chart::dark_theme()}) {
+        const size_t needed = std::max<size_t>(registry().size(), 8);
+        ASSERT_GE(t.series.size(), 8u);
+        for (size_t i = 0; i < needed; ++i) {
+            const double r = contrast_ratio(t.series_color(static_cast<int>(i)), t.plot_background);
+            EXPECT_GE(r, kGraphicsContrast)
+                << t.name << " theme, series " << i << ": " << r << ":1 against the plot";
+        }
+        EXPECT_GE(contrast_ratio(t.reference, t.plot_background), kGraphicsContrast) << t.name;
+    }
+}
+
+// [SECTION] Layout on a projector
+// -------------------------------------------------------------------
+
+LayoutInput projector(float scale) {
+    // What ImGui reports at 1280x720 with 16 px text times `scale` (frame padding 3, item
+    // spacing 6, window padding 8, all scaled), below a menu bar.
+    LayoutInput in;
+    in.window_height = 720;
+    in.width = 1280 - 12;
+    in.height = 720 - (16 * scale + 8) - 12;
+    in.gap = 8 * scale;
+    in.frame_line = (16 + 6 + 6) * scale;
+    in.text_line = (16 + 2 + 6) * scale;
+    in.padding = 8 * scale;
+    in.run_content = 3 * in.frame_line;  // the toolbar wraps to three rows at 1.5x
+    in.metric_rows = 3;
+    return in;
+}
+
+TEST(Layout, HoldsOnAProjectorAtOneAndAHalfTimesTheText) {
+    for (float scale : {1.0f, 1.2f, 1.5f}) {
+        const LayoutInput in = projector(scale);
+        const PanelBoxes b = layout_panels(in);
+        EXPECT_GE(b.charts.h, 720.0f / 3) << "text x" << scale;
+        EXPECT_GE(b.charts.w, 400.0f) << "text x" << scale;
+        EXPECT_GE(b.lessons.w, 300.0f);
+        EXPECT_GE(b.source.h, b.charts.h);
+        EXPECT_GE(b.metrics.h, in.frame_line * 2) << "the table keeps a header and a row";
+        EXPECT_GE(b.run.h, in.run_content) << "the toolbar's rows all show";
+        // Nothing overlaps and nothing leaves the area.
+        EXPECT_LE(b.metrics.y + b.metrics.h, in.height + 0.5f);
+        EXPECT_LE(b.charts.x + b.charts.w, in.width + 0.5f);
+        EXPECT_LE(b.run.y + b.run.h, b.source.y);
+        EXPECT_LE(b.source.x + b.source.w, b.charts.x);
+    }
+}
+
+TEST(Layout, AZoomedPanelGetsTheWholeArea) {
+    LayoutInput in = projector(1.5f);
+    in.zoom = zoom_from_name("chart");
+    const PanelBoxes b = layout_panels(in);
+    EXPECT_EQ(b.charts.w, in.width);
+    EXPECT_EQ(b.charts.h, in.height);
+    EXPECT_FALSE(b.lessons.visible());
+    EXPECT_FALSE(b.metrics.visible());
+    EXPECT_EQ(zoom_from_name("code"), Zoom::source);
+    EXPECT_EQ(zoom_from_name("nope"), Zoom::none);
+}
+
+TEST(Layout, TextScaleFromTheCommandLine) {
+    const char* argv[] = {"softmaxlab", "--text-scale", "1.5", "--predict", "off",
+                          "--reveal",   "--guess",      "80%", "--zoom",    "chart"};
+    Result<ViewerArgs> a = parse_viewer_args(10, argv, nullptr);
+    ASSERT_TRUE(a.ok()) << a.error().message;
+    EXPECT_FLOAT_EQ(a->text_scale, 1.5f);
+    EXPECT_EQ(a->predict, "off");
+    EXPECT_TRUE(a->reveal);
+    EXPECT_EQ(a->guess, "80%");
+    EXPECT_EQ(a->zoom, "chart");
+    for (const char* bad : {"0.2", "4", "1.5x", "nan", ""}) {
+        const char* bad_argv[] = {"softmaxlab", "--text-scale", bad};
+        Result<ViewerArgs> r = parse_viewer_args(3, bad_argv, nullptr);
+        ASSERT_FALSE(r.ok()) << bad;
+        EXPECT_NE(r.error().message.find("--text-scale"), std::string::npos);
+    }
+}
+
+// [SECTION] Keys and words
+// ----------------------------------------------------------------------------
+
+TEST(Keys, EveryActionHasOneKeyAndNoKeyDoesTwoThings) {
+    const std::vector<KeyBinding>& k = key_bindings();
+    std::set<std::string> keys;
+    for (int a = 0; a < static_cast<int>(Action::count_); ++a) {
+        const auto n = std::count_if(k.begin(), k.end(), [&](const KeyBinding& b) {
+            return static_cast<int>(b.action) == a;
+        });
+        EXPECT_EQ(n, 1) << "action " << a;
+    }
+    for (const KeyBinding& b : k) {
+        EXPECT_TRUE(keys.insert(b.keys).second) << b.keys << " is bound twice";
+        EXPECT_NE(std::string(b.zh), b.en);
+    }
+    // The actions the issue listed: Show answer, Set up, chart type, Export, code tabs, N, kernel.
+    for (Action a : {Action::show_answer, Action::set_up, Action::chart_next_kind,
+                     Action::export_png, Action::code_next_tab, Action::cols_next,
+                     Action::kernel_next, Action::reveal, Action::toggle_predict})
+        EXPECT_STRNE(binding_of(a).keys, "");
+}
+
+TEST(UiText, ChineseForEveryKeyAndEnglishFallsThrough) {
+    EXPECT_STREQ(ui_text("File", "zh"), "文件");
+    EXPECT_STREQ(ui_text("File", "en"), "File");
+    EXPECT_STREQ(ui_text("not in the table", "zh"), "not in the table");
+    for (const std::string& k : ui_text_keys()) {
+        const std::string zh = ui_text(k.c_str(), "zh");
+        EXPECT_FALSE(zh.empty()) << k;
+    }
+    const std::string all = ui_text_all_chinese();
+    EXPECT_NE(all.find("预测"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sml::viewer
