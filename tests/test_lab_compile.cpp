@@ -8,6 +8,7 @@
 
 #include "core/lab/compile.h"
 #include "core/lab/kernel_names.h"
+#include "core/lab/lab_job.h"
 #include "kernels/registry.h"
 #include "lab_test_util.h"
 
@@ -127,6 +128,34 @@ TEST(LabCompile, TypeErrorInATemplateIsReportedAtItsLine) {
     EXPECT_NE(here.front().message.find("float"), std::string::npos) << here.front().message;
     // Every error is on an edited line or a line that uses `s` (no error in a header).
     for (const Diagnostic& d : r.diagnostics) EXPECT_EQ(d.file, "kernels/warp_softmax.cu");
+}
+
+// The plan launches kernels by name: an edit that renames one says so, in the learner's terms.
+TEST(LabCompile, RenamedKernelIsExplained) {
+    std::string edit = read_repo_file("kernels/warp_softmax.cu");
+    for (size_t at; (at = edit.find("warp_softmax_kernel")) != std::string::npos;)
+        edit.replace(at, 19, "my_kernel");
+    const CompileResult r = compile_warp_edit(edit);
+    EXPECT_FALSE(r.ok);
+    ASSERT_EQ(r.diagnostics.size(), 1u) << format_diagnostics(r.diagnostics);
+    EXPECT_EQ(r.diagnostics[0].file, "kernels/warp_softmax.cu");
+    EXPECT_NE(r.diagnostics[0].message.find("keep the original kernels' names"), std::string::npos);
+}
+
+// The edits the GPU checks make (tests/data/lab/edits.json) apply and compile here first, so a
+// device run never fails on a typo in a recipe.
+TEST(LabCompile, DeviceCheckEditsCompile) {
+    for (const char* name : {"strided", "fault", "loop", "launch_refused"}) {
+        const labtest::EditRecipe e = labtest::edit_recipe(name);
+        const KernelInfo* k = find_kernel(e.kernel);
+        ASSERT_NE(k, nullptr);
+        EXPECT_NE(e.source, read_repo_file(k->lesson_source())) << name;
+        LabJob job = make_job(e.kernel, k->lesson_source(), e.source);
+        const LabResult r = compile_job(job, "sm_90");
+        EXPECT_EQ(r.status, status::kOk) << name << ":\n" << format_diagnostics(r.diagnostics);
+        if (e.spec.contains("edit_line"))
+            EXPECT_GT(line_of(e.source, e.spec.at("edit_line").get<std::string>()), 0) << name;
+    }
 }
 
 TEST(LabCompile, UnknownArchitectureIsAnErrorWithAHint) {

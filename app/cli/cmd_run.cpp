@@ -28,6 +28,7 @@ struct RunArgs {
     // An edited copy of the kernel's file (the lab bench, docs/lab.md), run in a child process.
     std::string source;
     std::string label;
+    std::string result_out;  // the whole lab result (cubin, raw records), for the record
     double time_limit = 120;
     bool no_per_line = false;
 };
@@ -63,6 +64,8 @@ int run_edit(const RunArgs& a, const KernelInfo& k, int variant) {
     o.time_limit_s = a.time_limit;
     const lab::LabResult r = lab::run_job_in_child(job, o);
     print_lab_result(r);
+    if (!a.result_out.empty())
+        if (Status st = lab::save_result(a.result_out, r); !st) return fail(st.error(), kExitFailure);
     if (!a.json_out.empty() && r.session) {
         Session s = *r.session;
         s.command = command_line();
@@ -155,6 +158,9 @@ CommandFn add_run_command(CLI::App& app) {
                     "Run an edited copy of the kernel's .cu file instead (in a child process; "
                     "see docs/lab.md)");
     sub->add_option("--label", a->label, "With --source: a name for the edit, kept in the result");
+    sub->add_option("--result", a->result_out,
+                    "With --source: also write the whole lab result (JSON with the cubin and the "
+                    "raw per-instruction records)");
     sub->add_option("--time-limit", a->time_limit,
                     "With --source: seconds before the run is stopped (an endless loop)")
         ->default_val(120);

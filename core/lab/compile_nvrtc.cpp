@@ -67,6 +67,29 @@ Error nvrtc_error(nvrtcResult r, const std::string& call) {
                  "check the CUDA toolkit's NVRTC (libnvrtc) and its version"};
 }
 
+// NVRTC looks name expressions up in a pseudo-file "__nv_name_map"; its errors there mean the
+// edit lacks a kernel the plan launches. Say that, once, in the learner's terms.
+std::vector<Diagnostic> explain_name_lookups(std::vector<Diagnostic> diags,
+                                             const CompileRequest& request) {
+    std::vector<Diagnostic> out;
+    bool explained = false;
+    for (Diagnostic& d : diags) {
+        if (d.file != "__nv_name_map") {
+            out.push_back(std::move(d));
+            continue;
+        }
+        if (explained) continue;
+        explained = true;
+        std::string names;
+        for (const std::string& e : request.name_expressions) names += (names.empty() ? "" : ", ") + e;
+        out.push_back(Diagnostic{request.source_name, 0, 0, "error",
+                                 "the edit lacks a kernel its plan launches (one of: " + names +
+                                     "): keep the original kernels' names and template parameters, "
+                                     "since the lab launches the edit with its original's plan"});
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string kernel_include_dir() {
@@ -122,7 +145,7 @@ Result<CompileResult> compile_source(const CompileRequest& request) {
     for (const std::string& o : out.options) opts.push_back(o.c_str());
     const nvrtcResult compiled = nvrtcCompileProgram(prog, int(opts.size()), opts.data());
     out.log = program_log(prog);
-    out.diagnostics = parse_nvrtc_log(out.log);
+    out.diagnostics = explain_name_lookups(parse_nvrtc_log(out.log), request);
     if (compiled == NVRTC_ERROR_INVALID_OPTION)
         return Error{"NVRTC rejected its options: " + out.log,
                      "this NVRTC may be older than the toolkit softmaxlab was built with"};

@@ -38,6 +38,7 @@ struct EditState {
     std::vector<LaunchOverride> overrides;
     bool compiled = false;
     bool compile_failed = false;
+    bool launch_refused = false;  // an @launch override the launch cannot take
     CompileResult compile;
     cudaLibrary_t library = nullptr;
     std::map<std::string, std::string> expression_of;  // original mangled name -> expression
@@ -127,6 +128,7 @@ Status rewrite_steps(std::vector<LaunchStep>* steps, EditState* st) {
     for (const std::string& bad : unknown_steps(st->overrides, names)) {
         std::string all;
         for (const std::string& n : names) all += (all.empty() ? "" : ", ") + n;
+        st->launch_refused = true;
         return Error{"@launch step=" + bad + ": " + st->job->kernel + " has no launch named " + bad,
                      "its launches: " + all};
     }
@@ -148,7 +150,10 @@ Status rewrite_steps(std::vector<LaunchStep>* steps, EditState* st) {
         shape.grid[0] = s.grid.x, shape.grid[1] = s.grid.y, shape.grid[2] = s.grid.z;
         shape.block[0] = s.block.x, shape.block[1] = s.block.y, shape.block[2] = s.block.z;
         shape.smem = int64_t(s.dynamic_smem);
-        if (Status a = apply_overrides(st->overrides, &shape); !a) return a;
+        if (Status a = apply_overrides(st->overrides, &shape); !a) {
+            st->launch_refused = true;
+            return a;
+        }
         const void* func = reinterpret_cast<const void*>(*kernel);
         if (shape.smem > 0)
             if (cudaError_t e = cudaFuncSetAttribute(
@@ -362,6 +367,10 @@ LabResult run_job(const LabJob& job) {
         r.hint = point.error().hint;
         if (st.compile_failed) {
             r.status = status::kCompileError;
+            return finish(r, t0);
+        }
+        if (st.launch_refused) {
+            r.status = status::kLaunchError;
             return finish(r, t0);
         }
         // A fault is sticky: the context is lost, and the error names it.
