@@ -282,6 +282,13 @@ TEST(LabChild, SanitizerReportGivesTheLine) {
     EXPECT_EQ(r.file, "kernels/warp_softmax.cu");
     EXPECT_EQ(r.line, 77);
     EXPECT_EQ(r.pc, 0x1f0u);
+    SanitizerReport old_style;
+    ASSERT_TRUE(parse_sanitizer_report(
+        "========= Invalid __global__ read of size 16 bytes\n"
+        "=========     at 0x000001f0 in /src/kernels/warp_softmax.cu:81:k(float*)\n",
+        &old_style));
+    EXPECT_EQ(old_style.file, "/src/kernels/warp_softmax.cu");
+    EXPECT_EQ(old_style.line, 81);
     SanitizerReport none;
     EXPECT_FALSE(parse_sanitizer_report("========= ERROR SUMMARY: 0 errors\n", &none));
 }

@@ -67,6 +67,8 @@ bool parse_sanitizer_report(const std::string& output, SanitizerReport* report) 
     static const std::regex what(R"(=+\s+((Invalid|Misaligned|Out-of-range|Illegal|Program hit)[^\n]*))");
     static const std::regex at_line(R"(=+\s+at (.+)\+0x([0-9a-fA-F]+) in (.+):(\d+)\s*$)");
     static const std::regex at_pc(R"(=+\s+at (.+)\+0x([0-9a-fA-F]+)\s*$)");
+    // Other layouts ("at 0x1f0 in file.cu:77:kernel"): any source file:line on the line.
+    static const std::regex any_line(R"(([^\s:()]+\.(cu|cuh|h|hpp)):(\d+))");
     std::istringstream in(output);
     bool have_what = false;
     for (std::string l; std::getline(in, l);) {
@@ -88,6 +90,11 @@ bool parse_sanitizer_report(const std::string& output, SanitizerReport* report) 
         if (std::regex_search(l, m, at_pc)) {
             report->function = m[1];
             report->pc = std::stoull(m[2].str(), nullptr, 16);
+            return true;
+        }
+        if (l.find(" at ") != std::string::npos && std::regex_search(l, m, any_line)) {
+            report->file = m[1];
+            report->line = std::stoi(m[3]);
             return true;
         }
     }
@@ -202,7 +209,7 @@ LabResult run_job_in_child(const LabJob& job, const ChildJobOptions& options) {
             ChildOptions lo;
             lo.time_limit_s = options.locate_time_limit_s;
             lo.output_path = dir + "/locate.log";
-            lo.tail_bytes = 16384;
+            lo.tail_bytes = 1 << 20;  // the report comes first; keep it all
             if (save_job(job2, again)) {
                 const ChildOutcome o2 =
                     run_child({sanitizer, "--tool", "memcheck", "--print-limit", "1",

@@ -6,6 +6,7 @@
 // [SECTION] run_job
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <set>
@@ -237,8 +238,21 @@ SourceLinesRecord collect_per_line(const KernelInfo& k, const SoftmaxProblem& p,
     Result<std::vector<SassRecord>> records = (*c)->flush();
     (void)(*c)->disable();
     if (!records) return fail(records.error());
-    for (const SassRecord& r : *records)
-        if (st->lowered.count(r.function)) raw->push_back(r);
+    // Keep the edit's kernels' records, named by their mangled name (the cubin's), whether
+    // CUPTI reports it mangled or demangled.
+    std::map<std::string, std::string> mangled_of;
+    for (const std::string& l : st->lowered) mangled_of[l] = l, mangled_of[demangle(l)] = l;
+    for (SassRecord r : *records) {
+        auto it = mangled_of.find(r.function);
+        if (it == mangled_of.end()) continue;
+        r.function = it->second;
+        raw->push_back(std::move(r));
+    }
+    if (raw->empty() && !records->empty())
+        return fail(Error{"CUPTI's " + std::to_string(records->size()) +
+                              " per-instruction records name none of the edit's kernels (first: " +
+                              records->front().function + ")",
+                          ""});
     Result<LineMaps> maps = map_record_lines(st->compile.cubin, *raw);
     if (!maps) return fail(maps.error());
     out.lines = fold_per_line(*raw, *maps);
