@@ -62,6 +62,8 @@ App::App(ViewerArgs args) {
     if (!s_.args.lang.empty()) s_.settings.lang = s_.args.lang;
     if (s_.args.lesson >= 0) s_.settings.lesson = s_.args.lesson;
     for (const KernelInfo& k : registry()) s_.run_kernels[k.id] = false;
+    lab_request_ = s_.args.lab;
+    show_lab_ = !lab_request_.empty();
 }
 
 App::~App() {
@@ -245,6 +247,9 @@ void App::frame() {
     draw_dialogs();
     ImGui::PopFont();
     ImGui::End();
+    ImGui::PushFont(fonts_.regular);
+    draw_lab_window();
+    ImGui::PopFont();
 }
 
 // Fixed layout, sized from the viewport so it holds from a 1280x800 laptop to a projector:
@@ -333,6 +338,10 @@ void App::draw_menu() {
             s_.settings.lang = "zh";
             fonts_dirty_ = true;
         }
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Lab")) {
+        ImGui::MenuItem("Lab bench: edit and run a kernel", nullptr, &show_lab_);
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Help")) {

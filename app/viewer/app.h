@@ -8,12 +8,14 @@
 //   panel_run.cpp      the run form, progress, cancel
 //   panel_metrics.cpp  the per-kernel table at one N
 //   panel_charts.cpp   the chart model drawn with ImDrawList (chart_draw_imgui.cpp), export
+//   panel_lab.cpp      the lab bench window: edit, compile, run, per-line counters
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "app/viewer/app_state.h"
+#include "app/viewer/model/lab_editor.h"
 #include "app/viewer/markdown_view.h"
 #include "app/viewer/model/worker.h"
 #include "app/viewer/source_view.h"
@@ -76,6 +78,7 @@ class App {
     void draw_run();
     void draw_metrics();
     void draw_charts();
+    void draw_lab_window();  // its own window, over the layout (Lab > Lab bench)
 
     AppState s_;
     Worker worker_;
@@ -96,6 +99,14 @@ class App {
     float chart_layout_w_ = 0, chart_layout_h_ = 0;
     float chart_scale_ = 1.0f;  // screen px per layout px
     std::string chart_layout_theme_;
+    // The lab bench (panel_lab.cpp; its logic is model/lab_editor.h).
+    LabEditor lab_;
+    bool show_lab_ = false;
+    std::string lab_buffer_;  // the text box's copy of lab_.text()
+    std::string lab_error_;
+    int lab_choice_ = 0;
+    std::string lab_request_;  // --lab: what to open when the window first draws
+    LabRunSettings lab_settings_;
 };
 
 }  // namespace sml::viewer

@@ -51,6 +51,8 @@ Result<ViewerArgs> parse_viewer_args(int argc, const char* const* argv, std::str
                    "open this session JSON instead of running live (replay mode)");
     app.add_option("--code", a.code_tab, "open the Source panel on this tab")
         ->check(CLI::IsMember({"cuda", "ptx", "sass"}));
+    app.add_option("--lab", a.lab,
+                   "open the lab bench on a lesson kernel (warp) or an exercise (ex:warp-reduce)");
     app.add_option("--screenshot", a.screenshot,
                    "render, save the window to this PNG and exit (for docs and tests)");
     app.add_option("--frames", a.frames, "frames to render before the screenshot")

@@ -1,7 +1,7 @@
 // The viewer's command line. Parsed into plain data so it can be tested without a window.
 //
 //   softmaxlab [--lesson K] [--lang en|zh] [--theme dark|light] [--session S.json] [--code ptx]
-//              [--screenshot out.png [--frames N] [--size WxH]]
+//              [--lab KERNEL|ex:ID] [--screenshot out.png [--frames N] [--size WxH]]
 #pragma once
 
 #include <string>
@@ -16,6 +16,7 @@ struct ViewerArgs {
     std::string theme;         // "" = from settings
     std::string session_path;  // "" = live device, else the newest recorded session
     std::string code_tab;      // "cuda" | "ptx" | "sass": the Source panel's tab at start
+    std::string lab;           // open the lab bench on this kernel, or "ex:<id>" an exercise
     std::string screenshot;    // non-empty: render `frames` frames, save a PNG, exit
     int frames = 4;
     int mouse_x = -1, mouse_y = -1;  // --mouse X,Y: the pointer during a screenshot (hover demos)
