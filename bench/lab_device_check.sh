@@ -135,8 +135,11 @@ print('VERDICT', 'ok' if ok else 'FAIL',
           po.get('pct_of_copy', 0), ps.get('pct_of_copy', 0)))
 PY
 v=$(grep VERDICT "$LOGS/strided-compare.txt" | cut -d' ' -f2-)
-row "strided load vs unedited (CLI, warp 65536x1024)" "${v%% *}" "${v#* }"
-[ -n "$v" ] || row "strided load vs unedited (CLI)" FAIL "$(tail -3 "$LOGS/strided-compare.txt" | tr '\n' ' ')"
+if [ -n "$v" ]; then
+  row "strided load vs unedited (CLI, 65536x1024)" "${v%% *}" "${v#* }"
+else
+  row "strided load vs unedited (CLI, 65536x1024)" FAIL "$(tail -3 "$LOGS/strided-compare.txt" | tr '\n' ' ')"
+fi
 
 status_of() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); f=r.get('fault') or {}; print(r['status'], '|', r['message'], '| line', f.get('line'), f.get('located_by'))" "$1" 2>/dev/null || echo "no result"; }
 run_edit fault "$WORK/fault.cu" --rows 4096 --cols 1024 --metrics off --no-per-line
