@@ -81,6 +81,20 @@ Result<cudaKernel_t> find_kernel_in(cudaLibrary_t lib, const std::string& lowere
                  "edit with its original's plan"};
 }
 
+// Loads the compiled edit (again: the per-line pass reloads it inside CUPTI's range, so the
+// module load happens where CUPTI watches).
+Status load_library(EditState* st) {
+    if (st->library) (void)cudaLibraryUnload(st->library);
+    st->library = nullptr;
+    if (cudaError_t e = cudaLibraryLoadData(&st->library, st->compile.cubin.data(), nullptr,
+                                            nullptr, 0, nullptr, nullptr, 0);
+        e != cudaSuccess)
+        return launch_error("the GPU would not load the compiled edit", e,
+                            "compile for this GPU's architecture (the job's arch is " + st->arch +
+                                ")");
+    return ok_status();
+}
+
 Status compile_for(const std::vector<LaunchStep>& steps, EditState* st) {
     std::vector<std::string> exprs;
     for (const LaunchStep& s : steps) {
@@ -105,12 +119,7 @@ Status compile_for(const std::vector<LaunchStep>& steps, EditState* st) {
         st->compile_failed = true;
         return Error{"the edit does not compile", "fix the errors shown at their lines"};
     }
-    if (cudaError_t e = cudaLibraryLoadData(&st->library, c->cubin.data(), nullptr, nullptr, 0,
-                                            nullptr, nullptr, 0);
-        e != cudaSuccess)
-        return launch_error("the GPU would not load the compiled edit", e,
-                            "compile for this GPU's architecture (the job's arch is " + st->arch +
-                                ")");
+    if (Status s = load_library(st); !s) return s;
     for (const CompiledKernel& k : c->kernels) st->lowered.insert(k.lowered);
     st->compiled = true;
     return ok_status();
@@ -213,6 +222,15 @@ SourceLinesRecord collect_per_line(const KernelInfo& k, const SoftmaxProblem& p,
                                               options.seed, nullptr);
         e != cudaSuccess)
         return fail(launch_error("generating the per-line input", e, ""));
+    if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess)
+        return fail(launch_error("generating the per-line input", e, ""));
+
+    Result<std::unique_ptr<SassMetricsCollector>> c = SassMetricsCollector::create(options.device);
+    if (!c) return fail(c.error());
+    out.chip = (*c)->chip();
+    out.metric_names = (*c)->metric_names();
+    if (Status s = (*c)->enable(); !s) return fail(s.error());
+    if (Status s = load_library(st); !s) return fail(s.error());  // inside the range: see above
     LaunchArgs args;
     args.problem = p;
     args.in = in.get();
@@ -224,12 +242,6 @@ SourceLinesRecord collect_per_line(const KernelInfo& k, const SoftmaxProblem& p,
     if (cudaError_t e = plan_launches(k, args, &steps); e != cudaSuccess)
         return fail(launch_error("planning the per-line run", e, ""));
     if (Status s = rewrite_steps(&steps, st); !s) return fail(s.error());
-
-    Result<std::unique_ptr<SassMetricsCollector>> c = SassMetricsCollector::create(options.device);
-    if (!c) return fail(c.error());
-    out.chip = (*c)->chip();
-    out.metric_names = (*c)->metric_names();
-    if (Status s = (*c)->enable(); !s) return fail(s.error());
     for (LaunchStep& s : steps)
         if (cudaError_t e = s.launch(nullptr); e != cudaSuccess)
             return fail(launch_error("the per-line run of " + s.name, e, ""));
