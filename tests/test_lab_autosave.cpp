@@ -122,7 +122,8 @@ TEST(LabAutosave, CrashBetweenWriteAndRenameKeepsTheOldEdit) {
             ++temps;
             std::ifstream in(e.path());
             std::string text((std::istreambuf_iterator<char>(in)), {});
-            EXPECT_EQ(text, "the new edit, never renamed\n");  // complete, fsynced, just not in place
+            EXPECT_EQ(text,
+                      "the new edit, never renamed\n");  // complete, fsynced, just not in place
         }
     }
     EXPECT_EQ(temps, 1);

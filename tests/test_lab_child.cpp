@@ -118,10 +118,11 @@ TEST(LabChildJob, FaultIsLocatedByTheSanitizerPass) {
     ASSERT_TRUE(save_result(prepared, fault));
     ChildJobOptions o;
     o.cli = s.make("fake-cli-faults", "cp " + prepared + " \"$6\"; exit 1");
-    o.sanitizer = s.make("fake-sanitizer",
-                         "echo '========= Invalid __global__ read of size 4 bytes'\n"
-                         "echo '=========     at sml::k(float*)+0x40 in kernels/warp_softmax.cu:77'\n"
-                         "exit 1");
+    o.sanitizer =
+        s.make("fake-sanitizer",
+               "echo '========= Invalid __global__ read of size 4 bytes'\n"
+               "echo '=========     at sml::k(float*)+0x40 in kernels/warp_softmax.cu:77'\n"
+               "exit 1");
     LabResult r = run_job_in_child(a_job(), o);
     EXPECT_EQ(r.status, status::kFault);
     ASSERT_TRUE(r.fault);

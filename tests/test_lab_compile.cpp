@@ -109,7 +109,6 @@ TEST(LabCompile, SyntaxErrorIsReportedAtItsLine) {
     EXPECT_EQ(d.severity, "error");
     EXPECT_NE(d.message.find("expected a \")\""), std::string::npos) << d.message;
     // The caret points into the line, at the ';' that should have been ')'.
-    const std::string text_line = bad;
     EXPECT_GT(d.column, 1);
 }
 
@@ -122,7 +121,8 @@ TEST(LabCompile, TypeErrorInATemplateIsReportedAtItsLine) {
     ASSERT_GT(line, 0);
     const CompileResult r = compile_warp_edit(edit);
     EXPECT_FALSE(r.ok);
-    std::vector<Diagnostic> here = diagnostics_for_line(r.diagnostics, "kernels/warp_softmax.cu", line);
+    std::vector<Diagnostic> here =
+        diagnostics_for_line(r.diagnostics, "kernels/warp_softmax.cu", line);
     ASSERT_FALSE(here.empty()) << r.log;
     EXPECT_EQ(here.front().severity, "error");
     EXPECT_NE(here.front().message.find("float"), std::string::npos) << here.front().message;

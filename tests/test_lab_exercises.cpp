@@ -79,12 +79,13 @@ LabResult compile_exercise(const Exercise& e, const std::string& source) {
 TEST(LabExercises, UnsolvedAndSolvedBothCompile) {
     for (const Exercise& e : all()) {
         const LabResult unsolved = compile_exercise(e, read_repo_file(e.file));
-        EXPECT_EQ(unsolved.status, status::kOk)
-            << e.id << ":\n" << format_diagnostics(unsolved.diagnostics);
+        EXPECT_EQ(unsolved.status, status::kOk) << e.id << ":\n"
+                                                << format_diagnostics(unsolved.diagnostics);
         Result<std::string> solved = solved_exercise(e);
         ASSERT_TRUE(solved);
         const LabResult good = compile_exercise(e, *solved);
-        EXPECT_EQ(good.status, status::kOk) << e.id << ":\n" << format_diagnostics(good.diagnostics);
+        EXPECT_EQ(good.status, status::kOk) << e.id << ":\n"
+                                            << format_diagnostics(good.diagnostics);
         EXPECT_FALSE(good.ptx.empty());
     }
 }
@@ -103,7 +104,8 @@ TEST(LabExercises, BrokenAttemptShowsItsErrorInTheRegion) {
         EXPECT_EQ(r.status, status::kCompileError) << e.id;
         ASSERT_TRUE(has_errors(r.diagnostics)) << e.id;
         bool at_line = false;
-        for (const Diagnostic& d : r.diagnostics) at_line = at_line || (d.line == line && d.severity == "error");
+        for (const Diagnostic& d : r.diagnostics)
+            at_line = at_line || (d.line == line && d.severity == "error");
         EXPECT_TRUE(at_line) << e.id << " expected an error at line " << line << ":\n"
                              << format_diagnostics(r.diagnostics);
     }
@@ -138,9 +140,9 @@ TEST(LabExercises, VerdictOnGoodAndBadRuns) {
     one_wrong[1] = result(status::kWrong);
     v = evaluate_exercise(e, {one_wrong.begin(), one_wrong.begin() + 2}, std::nullopt);
     EXPECT_FALSE(v.passed);
-    EXPECT_NE(v.summary.find(std::to_string(e.shapes[1].rows) + " x " +
-                             std::to_string(e.shapes[1].cols)),
-              std::string::npos)
+    EXPECT_NE(
+        v.summary.find(std::to_string(e.shapes[1].rows) + " x " + std::to_string(e.shapes[1].cols)),
+        std::string::npos)
         << v.summary;
 
     v = evaluate_exercise(e, ok, result(status::kOk, e.min_pct_of_copy - 1));

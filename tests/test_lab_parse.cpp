@@ -25,7 +25,8 @@ TEST(LabDiagnostics, ParsesErrorsWarningsCaretsAndContext) {
         "                    ^\n"
         "          detected during instantiation of \"void sml::<unnamed>::k<32>()\" at line 150\n"
         "\n"
-        "kernels/warp_softmax.cu(12): warning #177-D: variable \"x\" was declared but never referenced\n"
+        "kernels/warp_softmax.cu(12): warning #177-D: variable \"x\" was declared but never "
+        "referenced\n"
         "    const float* x = in;\n"
         "                 ^\n"
         "\n"
@@ -91,8 +92,8 @@ TEST(LabLaunch, ParsesKeysAndReportsBadLinesAtTheirLine) {
 
 TEST(LabLaunch, AppliesOnlyToItsStepAndRejectsImpossibleShapes) {
     std::vector<Diagnostic> diags;
-    auto o = parse_launch_overrides("// @launch step=divide threads=512\n// @launch smem=0\n", "e.cu",
-                                    &diags);
+    auto o = parse_launch_overrides("// @launch step=divide threads=512\n// @launch smem=0\n",
+                                    "e.cu", &diags);
     LaunchShape s;
     s.step = "row_max";
     s.block[0] = 256;
@@ -109,7 +110,8 @@ TEST(LabLaunch, AppliesOnlyToItsStepAndRejectsImpossibleShapes) {
     LaunchShape warp;
     warp.step = "warp";
     warp.block[0] = 32, warp.block[1] = 4;
-    Status st = apply_overrides(parse_launch_overrides("// @launch threads=64\n", "e", nullptr), &warp);
+    Status st =
+        apply_overrides(parse_launch_overrides("// @launch threads=64\n", "e", nullptr), &warp);
     ASSERT_FALSE(st);
     EXPECT_NE(st.error().hint.find("block=32x4"), std::string::npos);
     st = apply_overrides(parse_launch_overrides("// @launch block=64x32\n", "e", nullptr), &warp);
@@ -202,12 +204,13 @@ TEST(LabJob, BadDocumentsAreErrorsThatSayWhy) {
     EXPECT_NE(r.error().message.find("x.json"), std::string::npos);
     EXPECT_FALSE(parse_job("not json", "x.json"));
     EXPECT_FALSE(parse_job("{\"schema\": \"softmaxlab-lab-job\", \"version\": 1}", "x.json"));
-    EXPECT_FALSE(parse_job(
-        "{\"schema\": \"softmaxlab-lab-job\", \"version\": 1, \"kernel\": \"warp\", "
-        "\"source\": \"\", \"mode\": \"fast\"}",
-        "x.json"));
+    EXPECT_FALSE(
+        parse_job("{\"schema\": \"softmaxlab-lab-job\", \"version\": 1, \"kernel\": \"warp\", "
+                  "\"source\": \"\", \"mode\": \"fast\"}",
+                  "x.json"));
     Result<LabJob> minimal = parse_job(
-        "{\"schema\": \"softmaxlab-lab-job\", \"version\": 1, \"kernel\": \"warp\", \"source\": \"s\"}",
+        "{\"schema\": \"softmaxlab-lab-job\", \"version\": 1, \"kernel\": \"warp\", \"source\": "
+        "\"s\"}",
         "x.json");
     ASSERT_TRUE(minimal);
     EXPECT_EQ(minimal->source_name, "kernels/warp_softmax.cu");
@@ -218,9 +221,13 @@ TEST(LabJob, ResultRoundTripsWithSessionCubinAndRecords) {
     LabResult r;
     r.status = status::kFault;
     r.message = "faulted";
-    r.fault = FaultInfo{"illegal_address", "warp", "_Z1kv", "kernels/warp_softmax.cu", 77, "compute-sanitizer"};
+    r.fault = FaultInfo{"illegal_address",         "warp", "_Z1kv",
+                        "kernels/warp_softmax.cu", 77,     "compute-sanitizer"};
     r.diagnostics.push_back(Diagnostic{"e.cu", 3, 4, "warning", "w"});
-    r.cubin = std::string("\x7f" "ELF\0\1\2\xff", 8);
+    r.cubin = std::string(
+        "\x7f"
+        "ELF\0\1\2\xff",
+        8);
     r.sass_records.push_back(SassRecord{0xdeadbeef, "_Z1kv", 0x40, {{"inst_executed", 12}}});
     Session s;
     s.created_utc = "2026-11-25T00:00:00Z";
@@ -262,7 +269,8 @@ TEST(LabChild, RuntimeErrorsAreClassified) {
                                      "encountered (cudaErrorIllegalAddress)")
                   .kind,
               "illegal_address");
-    EXPECT_EQ(classify_runtime_error("x (cudaErrorLaunchOutOfResources)").status, status::kLaunchError);
+    EXPECT_EQ(classify_runtime_error("x (cudaErrorLaunchOutOfResources)").status,
+              status::kLaunchError);
     EXPECT_EQ(classify_runtime_error("not enough GPU memory for warp input").status,
               status::kOutOfMemory);
     EXPECT_EQ(classify_runtime_error("x (cudaErrorMisalignedAddress)").status, status::kFault);
@@ -297,7 +305,8 @@ TEST(LabChild, SanitizerReportGivesTheLine) {
 
 TEST(LabBytes, Sha256AndBase64) {
     EXPECT_EQ(sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-    EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    EXPECT_EQ(sha256_hex("abc"),
+              "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
     EXPECT_EQ(sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
               "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
     EXPECT_EQ(sha256_hex(std::string(1000000, 'a')),

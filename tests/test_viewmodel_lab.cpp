@@ -81,8 +81,8 @@ TEST(ViewModelLab, CompileErrorsSitOnTheirLines) {
     Sandbox box;
     LabEditor ed(box.options());
     ASSERT_TRUE(ed.open_kernel("warp"));
-    const std::string bad = "float s = 0.f  // missing semicolon";
-    const std::string text = replace_once(ed.text(), "float s = 0.f;", "float s = 0.f\n        oops;");
+    const std::string text =
+        replace_once(ed.text(), "float s = 0.f;", "float s = 0.f\n        oops;");
     ASSERT_TRUE(ed.set_text(text));
     ed.compile_now();
     EXPECT_EQ(ed.busy(), LabEditor::Busy::compiling);
@@ -120,13 +120,16 @@ TEST(ViewModelLab, RunFillsTheGutter) {
     p.kernel = "warp";
     SourceLinesRecord lines;
     lines.available = true;
-    lines.lines.push_back(LineCounters{"kernels/warp_softmax.cu", 70,
+    lines.lines.push_back(LineCounters{"kernels/warp_softmax.cu",
+                                       70,
                                        {{lab::role::kInstExecuted, 400},
                                         {lab::role::kGlobalSectors, 800},
                                         {lab::role::kGlobalIdealSectors, 100},
                                         {lab::role::kGlobalSectorEfficiencyPct, 12.5}}});
-    lines.lines.push_back(LineCounters{"kernels/warp_softmax.cu", 71, {{lab::role::kInstExecuted, 100}}});
-    lines.lines.push_back(LineCounters{"kernels/softmax_device.cuh", 70, {{lab::role::kInstExecuted, 9999}}});
+    lines.lines.push_back(
+        LineCounters{"kernels/warp_softmax.cu", 71, {{lab::role::kInstExecuted, 100}}});
+    lines.lines.push_back(
+        LineCounters{"kernels/softmax_device.cuh", 70, {{lab::role::kInstExecuted, 9999}}});
     p.source_lines = lines;
     s.points.push_back(p);
     r.session = s;

@@ -97,9 +97,10 @@ TEST_F(LabGpu, StridedLoadIsLessCoalescedAndSlower) {
     const int edit_line = line_of(e.source, e.spec.at("edit_line").get<std::string>());
     const double orig_eff = line_value(orig, orig_line, lab::role::kGlobalSectorEfficiencyPct);
     const double edit_eff = line_value(strided, edit_line, lab::role::kGlobalSectorEfficiencyPct);
-    std::printf("load line: unedited %d at %.1f%% coalesced, %.1f%% of copy; strided %d at %.1f%%, "
-                "%.1f%% of copy\n",
-                orig_line, orig_eff, pct(orig), edit_line, edit_eff, pct(strided));
+    std::printf(
+        "load line: unedited %d at %.1f%% coalesced, %.1f%% of copy; strided %d at %.1f%%, "
+        "%.1f%% of copy\n",
+        orig_line, orig_eff, pct(orig), edit_line, edit_eff, pct(strided));
     EXPECT_GT(orig_eff, 90.0);
     EXPECT_GE(edit_eff, 0.0) << "no sector counts on the strided load's line";
     EXPECT_LT(edit_eff, 0.5 * orig_eff);
@@ -131,7 +132,8 @@ TEST_F(LabGpu, FaultEndsInAClearErrorAndTheEditorGoesOn) {
     if (r.fault->located_by == "compute-sanitizer")
         EXPECT_EQ(r.fault->line, line) << r.message;
     else
-        std::printf("fault line not located: %s\n", r.notes.count("fault_line") ? r.notes.at("fault_line").c_str() : "");
+        std::printf("fault line not located: %s\n",
+                    r.notes.count("fault_line") ? r.notes.at("fault_line").c_str() : "");
     // The edit is intact on disk, and the editor runs the next job.
     lab::EditStore store(options_.edits_dir);
     EXPECT_EQ(**store.load("warp"), e.source);

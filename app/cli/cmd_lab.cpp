@@ -49,7 +49,9 @@ int lab_compile(const LabArgs& a) {
     Result<std::string> src = read_source(a.source);
     if (!src) return fail(src.error(), kExitBadArgs);
     const KernelInfo* k = find_kernel(a.kernel);
-    if (!k) return fail(Error{"no kernel '" + a.kernel + "'", "kernels: " + kernel_ids()}, kExitBadArgs);
+    if (!k)
+        return fail(Error{"no kernel '" + a.kernel + "'", "kernels: " + kernel_ids()},
+                    kExitBadArgs);
     lab::LabJob job = lab::make_job(a.kernel, k->lesson_source(), *src);
     const lab::LabResult r = lab::compile_job(job, a.arch);
     if (!r.diagnostics.empty()) std::printf("%s", lab::format_diagnostics(r.diagnostics).c_str());
@@ -134,7 +136,8 @@ int lab_fold(const LabArgs& a) {
 
 CommandFn add_lab_command(CLI::App& app) {
     auto a = std::make_shared<LabArgs>();
-    CLI::App* lab = app.add_subcommand("lab", "The lab bench: compile, run and check edited kernels");
+    CLI::App* lab =
+        app.add_subcommand("lab", "The lab bench: compile, run and check edited kernels");
     lab->require_subcommand(1);
     lab->footer(
         "\nExamples:\n"
@@ -148,7 +151,8 @@ CommandFn add_lab_command(CLI::App& app) {
     run->add_option("--job", a->job, "The job (JSON, docs/lab.md)")->required();
     run->add_option("--out", a->out, "Where to write the result (JSON)")->required();
 
-    CLI::App* compile = lab->add_subcommand("compile", "Compile an edited kernel file (no GPU needed)");
+    CLI::App* compile =
+        lab->add_subcommand("compile", "Compile an edited kernel file (no GPU needed)");
     compile->add_option("-k,--kernel", a->kernel, "The kernel it is an edit of")->required();
     compile->add_option("--source", a->source, "The edited .cu file")->required();
     compile->add_option("--arch", a->arch, "sm_XY (cubin) or compute_XY (PTX); default sm_90");
@@ -166,7 +170,8 @@ CommandFn add_lab_command(CLI::App& app) {
     ex->add_option("--out", a->out, "Where --solution writes");
     ex->add_option("--time-limit", a->time_limit, "Seconds each run may take")->default_val(120);
 
-    CLI::App* sm = lab->add_subcommand("sass-metrics", "List this GPU's SASS (per-instruction) metrics");
+    CLI::App* sm =
+        lab->add_subcommand("sass-metrics", "List this GPU's SASS (per-instruction) metrics");
     sm->add_option("--out", a->out, "Also write the list here");
 
     CLI::App* fold = lab->add_subcommand("fold", "Fold a result's stored records per source line");
@@ -183,7 +188,8 @@ CommandFn add_lab_command(CLI::App& app) {
         }
         if (sm->parsed()) return lab_sass_metrics(*a);
         if (fold->parsed()) return lab_fold(*a);
-        return fail(Error{"lab needs a subcommand", "run `softmaxlab-cli lab --help`"}, kExitBadArgs);
+        return fail(Error{"lab needs a subcommand", "run `softmaxlab-cli lab --help`"},
+                    kExitBadArgs);
     };
 }
 

@@ -65,7 +65,8 @@ int run_edit(const RunArgs& a, const KernelInfo& k, int variant) {
     const lab::LabResult r = lab::run_job_in_child(job, o);
     print_lab_result(r);
     if (!a.result_out.empty())
-        if (Status st = lab::save_result(a.result_out, r); !st) return fail(st.error(), kExitFailure);
+        if (Status st = lab::save_result(a.result_out, r); !st)
+            return fail(st.error(), kExitFailure);
     if (!a.json_out.empty() && r.session) {
         Session s = *r.session;
         s.command = command_line();

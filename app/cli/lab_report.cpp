@@ -22,8 +22,8 @@ void print_lines(const SourceLinesRecord& s) {
         return;
     }
     std::printf("  per line   %zu lines, %zu instructions (CUPTI SASS metrics on %s)%s%s\n",
-                s.lines.size(), s.instructions.size(), s.chip.c_str(),
-                s.reason.empty() ? "" : "; ", s.reason.c_str());
+                s.lines.size(), s.instructions.size(), s.chip.c_str(), s.reason.empty() ? "" : "; ",
+                s.reason.c_str());
     std::vector<const LineCounters*> global;
     for (const LineCounters& l : s.lines)
         if (value_or(l.values, lab::role::kGlobalSectors, 0) > 0) global.push_back(&l);
@@ -84,8 +84,7 @@ void print_verdict(const lab::Exercise& e, const lab::ExerciseVerdict& v) {
         std::printf("  [%s] %s\n", c.passed ? "ok" : "--", c.what.c_str());
     if (!v.diagnostics.empty()) std::printf("%s", lab::format_diagnostics(v.diagnostics).c_str());
     std::printf("%s\n", v.summary.c_str());
-    if (!v.passed && !e.hints.empty())
-        std::printf("hint: %s\n", e.hints.front().c_str());
+    if (!v.passed && !e.hints.empty()) std::printf("hint: %s\n", e.hints.front().c_str());
 }
 
 }  // namespace sml::cli

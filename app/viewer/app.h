@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "app/viewer/app_state.h"
-#include "app/viewer/model/lab_editor.h"
 #include "app/viewer/markdown_view.h"
+#include "app/viewer/model/lab_editor.h"
 #include "app/viewer/model/worker.h"
 #include "app/viewer/source_view.h"
 #include "app/viewer/theme.h"

@@ -56,13 +56,15 @@ void App::draw_lab_window() {
         const bool ex = lab_request_.rfind("ex:", 0) == 0;
         const std::string id = ex ? lab_request_.substr(3) : lab_request_;
         for (int i = 0; i < int(choices.size()); ++i)
-            if ((ex ? choices[size_t(i)].exercise : choices[size_t(i)].kernel) == id) lab_choice_ = i;
+            if ((ex ? choices[size_t(i)].exercise : choices[size_t(i)].kernel) == id)
+                lab_choice_ = i;
         lab_request_.clear();
         if (!choices.empty()) open_choice(choices[size_t(lab_choice_)]);
     }
     if (!lab_.is_open() && !choices.empty()) open_choice(choices[size_t(lab_choice_)]);
     ImGui::SetNextItemWidth(320);
-    const std::string current = lab_choice_ < int(choices.size()) ? choices[size_t(lab_choice_)].label : "";
+    const std::string current =
+        lab_choice_ < int(choices.size()) ? choices[size_t(lab_choice_)].label : "";
     if (ImGui::BeginCombo("##what", current.c_str())) {
         for (int i = 0; i < int(choices.size()); ++i)
             if (ImGui::Selectable(choices[size_t(i)].label.c_str(), i == lab_choice_)) {

@@ -34,7 +34,8 @@ void compress(uint32_t h[8], const unsigned char block[64]) {
     for (int i = 0; i < 64; ++i) {
         const uint32_t t1 =
             k + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + kRound[i] + w[i];
-        const uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+        const uint32_t t2 =
+            (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
         k = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
     }
     h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += k;
@@ -49,7 +50,8 @@ std::string sha256_hex(const std::string& bytes) {
                      0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
     const size_t n = bytes.size();
     size_t i = 0;
-    for (; i + 64 <= n; i += 64) compress(h, reinterpret_cast<const unsigned char*>(bytes.data()) + i);
+    for (; i + 64 <= n; i += 64)
+        compress(h, reinterpret_cast<const unsigned char*>(bytes.data()) + i);
     unsigned char tail[128] = {};
     const size_t rest = n - i;
     std::memcpy(tail, bytes.data() + i, rest);
@@ -71,8 +73,8 @@ std::string base64_encode(const std::string& bytes) {
     out.reserve((bytes.size() + 2) / 3 * 4);
     size_t i = 0;
     for (; i + 3 <= bytes.size(); i += 3) {
-        const uint32_t v = uint32_t(uint8_t(bytes[i])) << 16 | uint32_t(uint8_t(bytes[i + 1])) << 8 |
-                           uint8_t(bytes[i + 2]);
+        const uint32_t v = uint32_t(uint8_t(bytes[i])) << 16 |
+                           uint32_t(uint8_t(bytes[i + 1])) << 8 | uint8_t(bytes[i + 2]);
         for (int s = 18; s >= 0; s -= 6) out += kB64[(v >> s) & 63];
     }
     if (const size_t rest = bytes.size() - i; rest > 0) {
@@ -110,7 +112,8 @@ std::optional<std::string> base64_decode(const std::string& text) {
                 if (pad > 0 || (v[k] = value(c)) < 0) return std::nullopt;
             }
         }
-        const uint32_t w = uint32_t(v[0]) << 18 | uint32_t(v[1]) << 12 | uint32_t(v[2]) << 6 | uint32_t(v[3]);
+        const uint32_t w =
+            uint32_t(v[0]) << 18 | uint32_t(v[1]) << 12 | uint32_t(v[2]) << 6 | uint32_t(v[3]);
         out += char((w >> 16) & 0xff);
         if (pad < 2) out += char((w >> 8) & 0xff);
         if (pad < 1) out += char(w & 0xff);

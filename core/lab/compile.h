@@ -20,7 +20,7 @@
 namespace sml::lab {
 
 struct CompileRequest {
-    std::string source;                    // the whole edited file
+    std::string source;                   // the whole edited file
     std::string source_name = "edit.cu";  // what diagnostics and line info call it
     // "sm_90": a cubin (and its PTX) for that GPU; "compute_90": PTX only. Empty: sm_90.
     std::string arch;

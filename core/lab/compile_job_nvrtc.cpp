@@ -13,8 +13,9 @@ LabResult compile_job(const LabJob& job, const std::string& arch) {
     if (!k || !k->lab_editable) {
         r.status = status::kBadJob;
         r.message = "'" + job.kernel + "' is not a kernel the lab can edit";
-        r.hint = "edit one of the lesson kernels: naive, fused, warp, block, smem, online, "
-                 "online_tiled";
+        r.hint =
+            "edit one of the lesson kernels: naive, fused, warp, block, smem, online, "
+            "online_tiled";
         return r;
     }
     const std::string name = job.source_name.empty() ? k->lesson_source() : job.source_name;

@@ -8,7 +8,8 @@
 
 namespace sml::lab {
 
-const char* const kLabPrelude = R"(// softmaxlab lab prelude: what NVRTC lacks that the kernel files use.
+const char* const kLabPrelude =
+    R"(// softmaxlab lab prelude: what NVRTC lacks that the kernel files use.
 #pragma once
 typedef signed char int8_t;
 typedef short int16_t;
@@ -81,7 +82,8 @@ std::vector<Diagnostic> explain_name_lookups(std::vector<Diagnostic> diags,
         if (explained) continue;
         explained = true;
         std::string names;
-        for (const std::string& e : request.name_expressions) names += (names.empty() ? "" : ", ") + e;
+        for (const std::string& e : request.name_expressions)
+            names += (names.empty() ? "" : ", ") + e;
         out.push_back(Diagnostic{request.source_name, 0, 0, "error",
                                  "the edit lacks a kernel its plan launches (one of: " + names +
                                      "): keep the original kernels' names and template parameters, "
@@ -135,10 +137,8 @@ Result<CompileResult> compile_source(const CompileRequest& request) {
         if (nvrtcResult r = nvrtcAddNameExpression(prog, e.c_str()); r != NVRTC_SUCCESS)
             return nvrtc_error(r, "nvrtcAddNameExpression(" + e + ")");
 
-    out.options = {"--gpu-architecture=" + out.arch,
-                   "-std=c++17",
-                   "--pre-include=sml_lab_prelude.h",
-                   "-I" + kernel_include_dir(),
+    out.options = {"--gpu-architecture=" + out.arch, "-std=c++17",
+                   "--pre-include=sml_lab_prelude.h", "-I" + kernel_include_dir(),
                    "-I" + cuda_include_dir()};
     if (request.line_info) out.options.push_back("--generate-line-info");
     std::vector<const char*> opts;
@@ -151,8 +151,8 @@ Result<CompileResult> compile_source(const CompileRequest& request) {
                      "this NVRTC may be older than the toolkit softmaxlab was built with"};
     if (compiled != NVRTC_SUCCESS) {
         if (out.diagnostics.empty())
-            out.diagnostics.push_back(
-                Diagnostic{"", 0, 0, "error", std::string("NVRTC: ") + nvrtcGetErrorString(compiled)});
+            out.diagnostics.push_back(Diagnostic{
+                "", 0, 0, "error", std::string("NVRTC: ") + nvrtcGetErrorString(compiled)});
         out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         return out;
     }

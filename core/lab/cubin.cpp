@@ -18,7 +18,12 @@ bool read_at(const std::string& b, uint64_t off, T* out) {
 
 Result<std::vector<CubinFunction>> cubin_functions(const std::string& b) {
     const Error bad{"not a cubin (ELF64) file", "pass the cubin the lab compile produced"};
-    if (b.size() < 64 || std::memcmp(b.data(), "\x7f" "ELF", 4) != 0 || b[4] != 2 || b[5] != 1)
+    if (b.size() < 64 ||
+        std::memcmp(b.data(),
+                    "\x7f"
+                    "ELF",
+                    4) != 0 ||
+        b[4] != 2 || b[5] != 1)
         return bad;
     uint64_t shoff = 0;
     uint16_t shentsize = 0, shnum = 0, shstrndx = 0;

@@ -44,7 +44,8 @@ std::string trim(const std::string& s) {
 std::vector<Diagnostic> parse_nvrtc_log(const std::string& log) {
     static const std::regex head(
         R"(^(.+)\((\d+)\): (catastrophic error|error|warning|remark|note)( #[0-9]+(-[A-Z])?)?: (.*)$)");
-    static const std::regex lineless(R"(^(error|warning|nvrtc error|catastrophic error)\s*:\s*(.*)$)");
+    static const std::regex lineless(
+        R"(^(error|warning|nvrtc error|catastrophic error)\s*:\s*(.*)$)");
     const std::vector<std::string> lines = split_lines(log);
     std::vector<Diagnostic> out;
     Diagnostic* current = nullptr;

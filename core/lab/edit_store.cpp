@@ -63,7 +63,8 @@ Status write_file_atomically(const std::string& path, const std::string& bytes) 
                        "-" + std::to_string(counter++)))
                    .string();
         fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-        if (fd < 0 && errno != EEXIST) return io_error("cannot create a temp file for", path, errno);
+        if (fd < 0 && errno != EEXIST)
+            return io_error("cannot create a temp file for", path, errno);
     }
     if (fd < 0) return io_error("cannot create a temp file for", path, EEXIST);
     if (!write_all(fd, bytes) || ::fsync(fd) != 0) {

@@ -85,7 +85,8 @@ Result<std::string> region_body(const std::string& text, const std::string& regi
     const SourceRegion* r = a->find(region);
     if (!r) return Error{origin + " has no region '" + region + "'", "restore its markers"};
     std::string body;
-    for (int i = r->begin_marker + 1; i < r->end_marker; ++i) body += a->lines[size_t(i - 1)] + "\n";
+    for (int i = r->begin_marker + 1; i < r->end_marker; ++i)
+        body += a->lines[size_t(i - 1)] + "\n";
     return body;
 }
 
@@ -154,7 +155,8 @@ ExerciseVerdict evaluate_exercise(const Exercise& e, const std::vector<LabResult
         ExerciseCheck c;
         c.result = r;
         c.passed = r.status == status::kOk;
-        c.what = shape_text(e.shapes[i]) + ": " + (c.passed ? "correct" : r.status + ": " + r.message);
+        c.what =
+            shape_text(e.shapes[i]) + ": " + (c.passed ? "correct" : r.status + ": " + r.message);
         if (r.status == status::kCompileError) {
             v.diagnostics = r.diagnostics;
             v.ran = false;
@@ -170,9 +172,10 @@ ExerciseVerdict evaluate_exercise(const Exercise& e, const std::vector<LabResult
         double got = 0;
         if (r.session && !r.session->points.empty()) got = r.session->points.front().pct_of_copy;
         c.passed = r.status == status::kOk && got >= e.min_pct_of_copy;
-        c.what = "speed at " + shape_text(e.speed) + ": " +
-                 (r.status == status::kOk ? pct(got) + " of copy (needs " + pct(e.min_pct_of_copy) + ")"
-                                          : r.status + ": " + r.message);
+        c.what =
+            "speed at " + shape_text(e.speed) + ": " +
+            (r.status == status::kOk ? pct(got) + " of copy (needs " + pct(e.min_pct_of_copy) + ")"
+                                     : r.status + ": " + r.message);
         all = all && c.passed;
         v.checks.push_back(std::move(c));
     } else if (all) {

@@ -32,13 +32,13 @@ struct Exercise {
     int step = 0;        // the lesson step (1..6)
     std::string kernel;  // registry id the exercise edits ("warp")
     std::string title;
-    std::string task;    // what to write, one or two sentences
-    std::string file;    // "lessons/exercises/warp_reduce.cu" (repo-relative)
-    std::string region;  // the region to complete
-    std::vector<std::string> hints;      // 2-3, from gentle to nearly the answer
-    std::vector<ExerciseShape> shapes;   // correctness: every row against float64
-    ExerciseShape speed;                 // the speed check's shape
-    double min_pct_of_copy = 0;          // ... and the share of copy it must reach there
+    std::string task;                   // what to write, one or two sentences
+    std::string file;                   // "lessons/exercises/warp_reduce.cu" (repo-relative)
+    std::string region;                 // the region to complete
+    std::vector<std::string> hints;     // 2-3, from gentle to nearly the answer
+    std::vector<ExerciseShape> shapes;  // correctness: every row against float64
+    ExerciseShape speed;                // the speed check's shape
+    double min_pct_of_copy = 0;         // ... and the share of copy it must reach there
 };
 
 // lessons/exercises/exercises.json (or `path`), every entry checked for its fields.

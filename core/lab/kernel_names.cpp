@@ -59,7 +59,8 @@ Result<std::string> name_expression(const std::string& demangled) {
 }
 
 std::vector<std::string> ptx_entry_names(const std::string& ptx) {
-    static const std::regex entry(R"(^\s*(?:\.visible\s+|\.weak\s+)?\.entry\s+([A-Za-z_$][\w$]*)\s*\(?)");
+    static const std::regex entry(
+        R"(^\s*(?:\.visible\s+|\.weak\s+)?\.entry\s+([A-Za-z_$][\w$]*)\s*\(?)");
     std::vector<std::string> names;
     std::istringstream in(ptx);
     for (std::string l; std::getline(in, l);) {
@@ -94,8 +95,7 @@ Result<std::vector<std::string>> built_kernel_expressions(const std::string& les
         if (!e) return Error{path + ": " + e.error().message, e.error().hint};
         if (seen.insert(*e).second) out.push_back(*e);
     }
-    if (out.empty())
-        return Error{path + " holds no kernels", "rebuild the sml_ptx target"};
+    if (out.empty()) return Error{path + " holds no kernels", "rebuild the sml_ptx target"};
     return out;
 }
 

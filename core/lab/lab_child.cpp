@@ -58,13 +58,15 @@ RuntimeClass classify_runtime_error(const std::string& m) {
     };
     for (const Rule& r : rules)
         if (m.find(r.name) != std::string::npos) return {r.status, r.kind};
-    if (m.find("out of memory") != std::string::npos || m.find("not enough GPU memory") != std::string::npos)
+    if (m.find("out of memory") != std::string::npos ||
+        m.find("not enough GPU memory") != std::string::npos)
         return {status::kOutOfMemory, "out_of_memory"};
     return {status::kFailed, ""};
 }
 
 bool parse_sanitizer_report(const std::string& output, SanitizerReport* report) {
-    static const std::regex what(R"(=+\s+((Invalid|Misaligned|Out-of-range|Illegal|Program hit)[^\n]*))");
+    static const std::regex what(
+        R"(=+\s+((Invalid|Misaligned|Out-of-range|Illegal|Program hit)[^\n]*))");
     static const std::regex at_line(R"(=+\s+at (.+)\+0x([0-9a-fA-F]+) in (.+):(\d+)\s*$)");
     static const std::regex at_pc(R"(=+\s+at (.+)\+0x([0-9a-fA-F]+)\s*$)");
     // Other layouts ("at 0x1f0 in file.cu:77:kernel"): any source file:line on the line.
@@ -123,8 +125,9 @@ LabResult result_from_outcome(const ChildOutcome& o, const LabJob& job) {
             r.message = "the edited " + job.kernel + " kernel did not finish within " +
                         std::to_string(int(o.seconds + 0.5)) +
                         " s, so its run was stopped (an endless loop?)";
-            r.hint = "check every loop's exit condition; CUDA cannot say where a stopped kernel "
-                     "was, so look at the loops you changed. Your edit is saved.";
+            r.hint =
+                "check every loop's exit condition; CUDA cannot say where a stopped kernel "
+                "was, so look at the loops you changed. Your edit is saved.";
             r.fault = FaultInfo{"timeout", "", "", "", 0, ""};
             break;
         case ChildOutcome::Kind::signaled:
@@ -211,11 +214,10 @@ LabResult run_job_in_child(const LabJob& job, const ChildJobOptions& options) {
             lo.output_path = dir + "/locate.log";
             lo.tail_bytes = 1 << 20;  // the report comes first; keep it all
             if (save_job(job2, again)) {
-                const ChildOutcome o2 =
-                    run_child({sanitizer, "--tool", "memcheck", "--print-limit", "1",
-                               "--show-backtrace", "no", cli, "lab", "run", "--job", job2, "--out",
-                               out2},
-                              lo);
+                const ChildOutcome o2 = run_child(
+                    {sanitizer, "--tool", "memcheck", "--print-limit", "1", "--show-backtrace",
+                     "no", cli, "lab", "run", "--job", job2, "--out", out2},
+                    lo);
                 SanitizerReport rep;
                 if (parse_sanitizer_report(o2.output_tail, &rep) && rep.line > 0) {
                     if (!result.fault) result.fault = FaultInfo{};
@@ -229,7 +231,8 @@ LabResult run_job_in_child(const LabJob& job, const ChildJobOptions& options) {
                 } else {
                     result.notes["fault_line"] =
                         "not located: compute-sanitizer " + o2.describe() +
-                        (rep.what.empty() ? ", with no report" : ", report without a line: " + rep.what);
+                        (rep.what.empty() ? ", with no report"
+                                          : ", report without a line: " + rep.what);
                 }
             }
         }

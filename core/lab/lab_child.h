@@ -19,12 +19,12 @@
 namespace sml::lab {
 
 struct ChildJobOptions {
-    std::string cli;          // "" = default_cli_path()
+    std::string cli;  // "" = default_cli_path()
     double time_limit_s = 120;
     bool locate_faults = true;  // the compute-sanitizer pass above
     double locate_time_limit_s = 300;
-    std::string sanitizer;    // "" = $SML_COMPUTE_SANITIZER, PATH, then the toolkit's bin/
-    std::string work_dir;     // "" = a fresh temp folder, removed afterwards
+    std::string sanitizer;  // "" = $SML_COMPUTE_SANITIZER, PATH, then the toolkit's bin/
+    std::string work_dir;   // "" = a fresh temp folder, removed afterwards
 };
 
 LabResult run_job_in_child(const LabJob& job, const ChildJobOptions& options = {});

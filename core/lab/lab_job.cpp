@@ -166,8 +166,8 @@ std::string result_to_json(const LabResult& r) {
            {"hint", r.hint}};
     if (r.fault) {
         const FaultInfo& f = *r.fault;
-        j["fault"] = json{{"kind", f.kind},       {"step", f.step}, {"function", f.function},
-                          {"file", f.file},       {"line", f.line}, {"located_by", f.located_by}};
+        j["fault"] = json{{"kind", f.kind}, {"step", f.step}, {"function", f.function},
+                          {"file", f.file}, {"line", f.line}, {"located_by", f.located_by}};
     }
     j["compile"] = json{{"arch", r.arch},
                         {"seconds", r.compile_seconds},
@@ -196,8 +196,9 @@ Result<LabResult> parse_result(const std::string& text, const std::string& origi
         r.hint = j.value("hint", "");
         if (j.contains("fault") && j.at("fault").is_object()) {
             const json& f = j.at("fault");
-            r.fault = FaultInfo{f.value("kind", ""),  f.value("step", ""), f.value("function", ""),
-                                f.value("file", ""),  f.value("line", 0),  f.value("located_by", "")};
+            r.fault =
+                FaultInfo{f.value("kind", ""), f.value("step", ""), f.value("function", ""),
+                          f.value("file", ""), f.value("line", 0),  f.value("located_by", "")};
         }
         if (j.contains("compile")) {
             const json& c = j.at("compile");
@@ -207,7 +208,8 @@ Result<LabResult> parse_result(const std::string& text, const std::string& origi
                 r.diagnostics.push_back(diag_from_json(d));
             r.compile_log = c.value("log", "");
             for (const json& k : c.value("kernels", json::array()))
-                r.kernels.push_back(CompiledKernel{k.value("expression", ""), k.value("lowered", "")});
+                r.kernels.push_back(
+                    CompiledKernel{k.value("expression", ""), k.value("lowered", "")});
             r.ptx = c.value("ptx", "");
             std::optional<std::string> cubin = base64_decode(c.value("cubin_base64", ""));
             if (!cubin) return Error{origin + ": compile.cubin_base64 is not base64", ""};

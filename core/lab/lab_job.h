@@ -60,13 +60,13 @@ struct FaultInfo {
 };
 
 namespace status {
-inline constexpr const char* kOk = "ok";                        // ran, correct
-inline constexpr const char* kWrong = "wrong";                  // ran, outside tolerance
+inline constexpr const char* kOk = "ok";                       // ran, correct
+inline constexpr const char* kWrong = "wrong";                 // ran, outside tolerance
 inline constexpr const char* kCompileError = "compile_error";  // diagnostics say why
 inline constexpr const char* kBadJob = "bad_job";              // the job itself is invalid
 inline constexpr const char* kLaunchError = "launch_error";    // refused before running
-inline constexpr const char* kFault = "fault";                  // the kernel faulted
-inline constexpr const char* kTimeout = "timeout";              // stopped at the time limit
+inline constexpr const char* kFault = "fault";                 // the kernel faulted
+inline constexpr const char* kTimeout = "timeout";             // stopped at the time limit
 inline constexpr const char* kOutOfMemory = "out_of_memory";
 inline constexpr const char* kNoGpu = "no_gpu";
 inline constexpr const char* kCrashed = "crashed";  // the runner died without a result

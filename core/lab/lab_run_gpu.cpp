@@ -89,9 +89,9 @@ Status load_library(EditState* st) {
     if (cudaError_t e = cudaLibraryLoadData(&st->library, st->compile.cubin.data(), nullptr,
                                             nullptr, 0, nullptr, nullptr, 0);
         e != cudaSuccess)
-        return launch_error("the GPU would not load the compiled edit", e,
-                            "compile for this GPU's architecture (the job's arch is " + st->arch +
-                                ")");
+        return launch_error(
+            "the GPU would not load the compiled edit", e,
+            "compile for this GPU's architecture (the job's arch is " + st->arch + ")");
     return ok_status();
 }
 
@@ -307,8 +307,9 @@ LabResult run_job(const LabJob& job) {
     if (!k || !k->lab_editable) {
         r.status = status::kBadJob;
         r.message = "'" + job.kernel + "' is not a kernel the lab can edit";
-        r.hint = "edit one of the lesson kernels: naive, fused, warp, block, smem, online, "
-                 "online_tiled";
+        r.hint =
+            "edit one of the lesson kernels: naive, fused, warp, block, smem, online, "
+            "online_tiled";
         return finish(r, t0);
     }
     DType dtype = DType::f32;
@@ -408,10 +409,11 @@ LabResult run_job(const LabJob& job) {
         r.status = c.status;
         if (c.status == status::kFault || c.status == status::kTimeout) {
             r.fault = FaultInfo{c.kind, st.last_step, st.last_function, "", 0, ""};
-            r.message = "the edited kernel faulted (" + c.kind + ") in its " + st.last_step +
-                        " launch";
-            r.hint = "CUDA names the launch, not the line; the lab asks compute-sanitizer for "
-                     "the line when it can. Your edit is saved.";
+            r.message =
+                "the edited kernel faulted (" + c.kind + ") in its " + st.last_step + " launch";
+            r.hint =
+                "CUDA names the launch, not the line; the lab asks compute-sanitizer for "
+                "the line when it can. Your edit is saved.";
         }
         return finish(r, t0);
     }
@@ -430,8 +432,9 @@ LabResult run_job(const LabJob& job) {
                     : "wrong: max relative error " + std::to_string(point->max_rel_error) +
                           " (tolerance " + std::to_string(point->tolerance) + ")";
     if (r.status == status::kWrong)
-        r.hint = "compare your edit with the original; the output was poisoned with NaN first, "
-                 "so a NaN means an element was never written";
+        r.hint =
+            "compare your edit with the original; the output was poisoned with NaN first, "
+            "so a NaN means an element was never written";
     Session session = new_session((*ctx)->device(), "softmaxlab-cli lab run");
     session.device.copy_gbps = point->copy_gbps;
     session.device.counters_available = point->metrics.available;

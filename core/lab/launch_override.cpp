@@ -73,18 +73,26 @@ std::vector<LaunchOverride> parse_launch_overrides(const std::string& source,
             const std::string key = w.substr(0, eq), value = w.substr(eq + 1);
             int64_t v = 0;
             if (key == "threads") {
-                if (!parse_size(value, &v) || v < 1) bad("threads=" + value + " is not a count");
-                else o.threads = v;
+                if (!parse_size(value, &v) || v < 1)
+                    bad("threads=" + value + " is not a count");
+                else
+                    o.threads = v;
             } else if (key == "block") {
                 std::vector<int64_t> dims;
-                if (!parse_dims(value, &dims)) bad("block=" + value + " is not XxYxZ");
-                else o.block = dims;
+                if (!parse_dims(value, &dims))
+                    bad("block=" + value + " is not XxYxZ");
+                else
+                    o.block = dims;
             } else if (key == "smem") {
-                if (!parse_size(value, &v)) bad("smem=" + value + " is not a byte count");
-                else o.smem = v;
+                if (!parse_size(value, &v))
+                    bad("smem=" + value + " is not a byte count");
+                else
+                    o.smem = v;
             } else if (key == "grid") {
-                if (!parse_size(value, &v) || v < 1) bad("grid=" + value + " is not a count");
-                else o.grid = v;
+                if (!parse_size(value, &v) || v < 1)
+                    bad("grid=" + value + " is not a count");
+                else
+                    o.grid = v;
             } else if (key == "step") {
                 o.step = value;
             } else {
@@ -100,17 +108,16 @@ std::vector<LaunchOverride> parse_launch_overrides(const std::string& source,
 Status apply_overrides(const std::vector<LaunchOverride>& overrides, LaunchShape* shape) {
     for (const LaunchOverride& o : overrides) {
         if (!o.step.empty() && o.step != shape->step) continue;
-        const std::string where =
-            o.line > 0 ? "@launch on line " + std::to_string(o.line) : std::string("the job's launch");
+        const std::string where = o.line > 0 ? "@launch on line " + std::to_string(o.line)
+                                             : std::string("the job's launch");
         if (o.threads) {
             if (shape->block[1] != 1 || shape->block[2] != 1)
-                return Error{where + ": threads= needs a 1-D block, and " + shape->step +
-                                 "'s block is " + std::to_string(shape->block[0]) + "x" +
-                                 std::to_string(shape->block[1]) + "x" +
-                                 std::to_string(shape->block[2]),
-                             "write the shape instead, e.g. block=" +
-                                 std::to_string(shape->block[0]) + "x" +
-                                 std::to_string(shape->block[1])};
+                return Error{
+                    where + ": threads= needs a 1-D block, and " + shape->step + "'s block is " +
+                        std::to_string(shape->block[0]) + "x" + std::to_string(shape->block[1]) +
+                        "x" + std::to_string(shape->block[2]),
+                    "write the shape instead, e.g. block=" + std::to_string(shape->block[0]) + "x" +
+                        std::to_string(shape->block[1])};
             shape->block[0] = *o.threads;
         }
         if (o.block) {

@@ -30,7 +30,8 @@ std::vector<LineCounters> fold_per_line(const std::vector<SassRecord>& records,
     std::map<std::pair<std::string, int>, std::map<std::string, double>> sums;
     for (const SassRecord& r : records) {
         const PcLine* at = find_pc(maps, r.function, r.pc);
-        auto& line = sums[at ? std::make_pair(at->file, at->line) : std::make_pair(std::string(), 0)];
+        auto& line =
+            sums[at ? std::make_pair(at->file, at->line) : std::make_pair(std::string(), 0)];
         for (const auto& [k, v] : r.values) line[k] += v;
     }
     std::vector<LineCounters> out;
@@ -50,9 +51,10 @@ std::vector<InstructionCounters> per_instruction(const std::vector<SassRecord>& 
         derive_line_values(&c.values);
         out.push_back(std::move(c));
     }
-    std::sort(out.begin(), out.end(), [](const InstructionCounters& a, const InstructionCounters& b) {
-        return a.function != b.function ? a.function < b.function : a.pc < b.pc;
-    });
+    std::sort(out.begin(), out.end(),
+              [](const InstructionCounters& a, const InstructionCounters& b) {
+                  return a.function != b.function ? a.function < b.function : a.pc < b.pc;
+              });
     return out;
 }
 

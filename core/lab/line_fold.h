@@ -35,7 +35,8 @@ using LineMaps = std::map<std::string, std::vector<PcLine>>;  // function -> its
 
 // Sums per (file, line), sorted by file then line; instructions the maps don't know land on
 // line 0 of file "". Adds derived values (derive_line_values) to each line.
-std::vector<LineCounters> fold_per_line(const std::vector<SassRecord>& records, const LineMaps& maps);
+std::vector<LineCounters> fold_per_line(const std::vector<SassRecord>& records,
+                                        const LineMaps& maps);
 
 // Each record with its line, in (function, pc) order, for the PTX and SASS views.
 std::vector<InstructionCounters> per_instruction(const std::vector<SassRecord>& records,

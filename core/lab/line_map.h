@@ -13,7 +13,8 @@
 namespace sml::lab {
 
 // Every instruction of `function` (mangled) with its file and line (0 where the cubin has none).
-Result<std::vector<PcLine>> map_function_lines(const std::string& cubin, const std::string& function);
+Result<std::vector<PcLine>> map_function_lines(const std::string& cubin,
+                                               const std::string& function);
 
 // map_function_lines for every function named in `records`.
 Result<LineMaps> map_record_lines(const std::string& cubin, const std::vector<SassRecord>& records);

@@ -39,7 +39,8 @@ Result<std::vector<PcLine>> map_function_lines(const std::string& cubin,
     return out;
 }
 
-Result<LineMaps> map_record_lines(const std::string& cubin, const std::vector<SassRecord>& records) {
+Result<LineMaps> map_record_lines(const std::string& cubin,
+                                  const std::vector<SassRecord>& records) {
     std::set<std::string> names;
     for (const SassRecord& r : records) names.insert(r.function);
     LineMaps maps;

@@ -29,10 +29,10 @@ Error cupti_error(CUptiResult r, const std::string& call) {
                  "the run's timing and whole-kernel counters are unaffected"};
 }
 
-#define SML_SASS_TRY(expr)                                                       \
-    do {                                                                         \
-        CUptiResult sml_r_ = (expr);                                             \
-        if (sml_r_ != CUPTI_SUCCESS) return cupti_error(sml_r_, #expr);          \
+#define SML_SASS_TRY(expr)                                              \
+    do {                                                                \
+        CUptiResult sml_r_ = (expr);                                    \
+        if (sml_r_ != CUPTI_SUCCESS) return cupti_error(sml_r_, #expr); \
     } while (0)
 
 // The current context, through the runtime's driver entry points (no -lcuda needed).
@@ -60,9 +60,10 @@ Status init_profiler(int device) {
     sup.api = CUPTI_PROFILER_SASS_METRICS;
     SML_SASS_TRY(cuptiProfilerDeviceSupported(&sup));
     if (sup.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
-        return Error{"per-line counters unavailable: this GPU or its setup does not support "
-                     "CUPTI SASS metrics (vGPU, MIG, confidential computing or an old GPU)",
-                     "the run's timing and whole-kernel counters are unaffected"};
+        return Error{
+            "per-line counters unavailable: this GPU or its setup does not support "
+            "CUPTI SASS metrics (vGPU, MIG, confidential computing or an old GPU)",
+            "the run's timing and whole-kernel counters are unaffected"};
     return ok_status();
 }
 
@@ -96,7 +97,8 @@ Result<std::vector<SassMetricInfo>> list_sass_metrics(int device, std::string* c
     Result<std::string> name = chip_name(device);
     if (!name) return name.error();
     if (chip) *chip = *name;
-    CUpti_SassMetrics_GetNumOfMetrics_Params n{CUpti_SassMetrics_GetNumOfMetrics_Params_STRUCT_SIZE};
+    CUpti_SassMetrics_GetNumOfMetrics_Params n{
+        CUpti_SassMetrics_GetNumOfMetrics_Params_STRUCT_SIZE};
     n.pChipName = name->c_str();
     SML_SASS_TRY(cuptiSassMetricsGetNumOfMetrics(&n));
     std::vector<CUpti_SassMetrics_MetricDetails> details(n.numOfMetrics);
@@ -157,7 +159,8 @@ Result<std::unique_ptr<SassMetricsCollector>> SassMetricsCollector::create(int d
             im.missing.push_back(r.role);
             continue;
         }
-        CUpti_SassMetrics_GetProperties_Params p{CUpti_SassMetrics_GetProperties_Params_STRUCT_SIZE};
+        CUpti_SassMetrics_GetProperties_Params p{
+            CUpti_SassMetrics_GetProperties_Params_STRUCT_SIZE};
         p.pChipName = chip.c_str();
         p.pMetricName = name.c_str();
         if (CUptiResult rr = cuptiSassMetricsGetProperties(&p); rr != CUPTI_SUCCESS) {
@@ -166,8 +169,8 @@ Result<std::unique_ptr<SassMetricsCollector>> SassMetricsCollector::create(int d
         }
         im.names[r.role] = name;
         im.role_of[p.metric.metricId] = r.role;
-        configs.push_back(CUpti_SassMetrics_Config{p.metric.metricId,
-                                                   CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU});
+        configs.push_back(
+            CUpti_SassMetrics_Config{p.metric.metricId, CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU});
     }
     if (configs.empty())
         return Error{"per-line counters unavailable: chip " + chip +
@@ -193,7 +196,8 @@ Status SassMetricsCollector::enable() {
 }
 
 Result<std::vector<SassRecord>> SassMetricsCollector::flush() {
-    CUpti_SassMetricsGetDataProperties_Params p{CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE};
+    CUpti_SassMetricsGetDataProperties_Params p{
+        CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE};
     p.ctx = impl_->ctx;
     SML_SASS_TRY(cuptiSassMetricsGetDataProperties(&p));
     std::vector<SassRecord> out;

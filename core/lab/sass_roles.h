@@ -22,9 +22,9 @@ inline constexpr const char* kGlobalSectorEfficiencyPct = "global_sector_efficie
 
 struct SassRole {
     const char* role;
-    const char* label;        // short, for the gutter's metric picker
-    const char* unit;         // "count", "sectors", "%"
-    const char* description;  // one line, the tooltip
+    const char* label;                    // short, for the gutter's metric picker
+    const char* unit;                     // "count", "sectors", "%"
+    const char* description;              // one line, the tooltip
     std::vector<const char*> candidates;  // exact SASS metric names, best first
     // Fallback when no candidate exists on the chip: every one of these substrings in the name,
     // and none of `exclude`.

@@ -41,8 +41,8 @@ LabEditor::~LabEditor() {
 
 Status LabEditor::open(const std::string& key, const std::string& kernel, const std::string& file) {
     if (busy_ != Busy::none) wait_idle();
-    Result<std::string> original =
-        lab::read_file_capped(std::string(SML_SOURCE_DIR) + "/" + file, lab::EditStore::kMaxEditBytes);
+    Result<std::string> original = lab::read_file_capped(std::string(SML_SOURCE_DIR) + "/" + file,
+                                                         lab::EditStore::kMaxEditBytes);
     if (!original) return original.error();
     Result<std::optional<std::string>> saved = store_.load(key);
     if (!saved) return saved.error();
@@ -141,7 +141,8 @@ bool LabEditor::run(const LabRunSettings& s) {
     job.label = key_;
     const lab::ChildJobOptions child = options_.child;
     busy_ = Busy::running;
-    run_future_ = std::async(std::launch::async, [job, child] { return lab::run_job_in_child(job, child); });
+    run_future_ =
+        std::async(std::launch::async, [job, child] { return lab::run_job_in_child(job, child); });
     return true;
 }
 
@@ -151,8 +152,8 @@ bool LabEditor::check_exercise() {
     const std::string src = text_;
     const lab::ChildJobOptions child = options_.child;
     busy_ = Busy::running;
-    check_future_ =
-        std::async(std::launch::async, [e, src, child] { return lab::check_exercise(e, src, child); });
+    check_future_ = std::async(std::launch::async,
+                               [e, src, child] { return lab::check_exercise(e, src, child); });
     return true;
 }
 
@@ -179,7 +180,8 @@ void LabEditor::poll() {
         if (!verdict_->diagnostics.empty()) diagnostics_ = verdict_->diagnostics;
     }
     if (busy_ == Busy::none && compile_pending_ && is_open()) {
-        const double idle = std::chrono::duration<double>(std::chrono::steady_clock::now() - last_edit_).count();
+        const double idle =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - last_edit_).count();
         if (idle >= options_.compile_delay_s) start_compile();
     }
 }
@@ -211,7 +213,9 @@ std::string LabEditor::status_line() const {
         s = errors ? std::to_string(errors) + " error(s)" : "compiles";
         if (warnings) s += ", " + std::to_string(warnings) + " warning(s)";
     }
-    if (result_) s += std::string(s.empty() ? "" : "; ") + "run: " + result_->status + " - " + result_->message;
+    if (result_)
+        s += std::string(s.empty() ? "" : "; ") + "run: " + result_->status + " - " +
+             result_->message;
     if (verdict_) s += std::string(s.empty() ? "" : "; ") + "check: " + verdict_->summary;
     return s;
 }

@@ -44,9 +44,9 @@ struct GutterCell {
 class LabEditor {
   public:
     struct Options {
-        std::string edits_dir;           // "" = lab::default_edits_dir()
-        lab::ChildJobOptions child;      // how runs are spawned
-        double compile_delay_s = 0.6;    // pause in typing before a compile starts
+        std::string edits_dir;         // "" = lab::default_edits_dir()
+        lab::ChildJobOptions child;    // how runs are spawned
+        double compile_delay_s = 0.6;  // pause in typing before a compile starts
         bool compile_as_you_type = true;
     };
     enum class Busy { none, compiling, running };
