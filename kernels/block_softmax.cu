@@ -23,17 +23,18 @@
 //
 // Special values: an all -inf row gives NaN (-inf - -inf); a NaN in a row makes the row NaN
 // (exp(NaN) enters the sum). Some -inf entries with a finite max give exactly 0.
+#ifndef __CUDACC_RTC__  // host side: NVRTC (the lab bench) compiles only the device code
 #include <algorithm>
 
 #include "kernels/kernel_api.h"
 #include "kernels/softmax_common.cuh"
+#endif
+#include "kernels/softmax_device.cuh"
 
 namespace sml {
 namespace {
 
-constexpr int kThreads = shapes::kBlockThreads;                  // 512
-constexpr int kMaxValsPerThread = shapes::kBlockValsPerThread;  // 32
-constexpr int64_t kMaxCols = shapes::kBlockMaxCols;             // 512 x 32 = 16384
+constexpr int kThreads = shapes::kBlockThreads;  // 512; a thread holds up to 32 floats
 
 // @region block-reduce: level 1 shuffles inside each warp, level 2 through 16 shared partials
 template <class Op>
@@ -113,6 +114,13 @@ __global__ void __launch_bounds__(kThreads)
     }
 }
 
+}  // namespace
+
+#ifndef __CUDACC_RTC__  // host side: the lab bench (NVRTC) compiles only the kernels above
+namespace {
+
+constexpr int64_t kMaxCols = shapes::kBlockMaxCols;  // 512 x 32 = 16384
+
 using BlockKernel = void (*)(const float*, int64_t, float*, int64_t, int64_t, int64_t);
 
 // @region register-budget: values per thread = next_pow2(N / 512), at most 32 (the register budget)
@@ -162,5 +170,6 @@ int block_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
                                        static_cast<float*>(a.out), p.out_stride, p.rows, p.cols));
     return cudaSuccess;
 }
+#endif  // __CUDACC_RTC__
 
 }  // namespace sml

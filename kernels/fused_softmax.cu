@@ -28,17 +28,18 @@
 //
 // Special values: an all -inf row gives NaN (-inf - -inf); a NaN in a row makes the row NaN
 // (exp(NaN) enters the sum). Some -inf entries with a finite max give exactly 0.
+#ifndef __CUDACC_RTC__  // host side: NVRTC (the lab bench) compiles only the device code
 #include <algorithm>
 
 #include "kernels/kernel_api.h"
 #include "kernels/softmax_common.cuh"
+#endif
+#include "kernels/softmax_device.cuh"
 
 namespace sml {
 namespace {
 
-constexpr int kNumWarps = shapes::kFusedWarps;        // 8, the tutorial's num_warps
-constexpr int kThreads = shapes::kFusedThreads;       // 256, one "program"
-constexpr int64_t kMaxBlock = shapes::kFusedMaxBlock;  // 16384: 64 register-held floats a thread
+constexpr int kThreads = shapes::kFusedThreads;  // 256, one "program" of num_warps = 8
 
 // @region persistent-grid: program i loops over rows i, i+P, i+2P... - not one block per row
 template <int BLOCK>
@@ -84,6 +85,14 @@ __global__ void __launch_bounds__(kThreads)
         }
     }
 }
+
+}  // namespace
+
+#ifndef __CUDACC_RTC__  // host side: the lab bench (NVRTC) compiles only the kernels above
+namespace {
+
+constexpr int kNumWarps = shapes::kFusedWarps;        // 8, the tutorial's num_warps
+constexpr int64_t kMaxBlock = shapes::kFusedMaxBlock;  // 16384: 64 register-held floats a thread
 
 using FusedKernel = void (*)(const float*, int64_t, float*, int64_t, int64_t, int64_t);
 
@@ -148,5 +157,6 @@ int fused_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
                                        static_cast<float*>(a.out), p.out_stride, p.rows, p.cols));
     return cudaSuccess;
 }
+#endif  // __CUDACC_RTC__
 
 }  // namespace sml

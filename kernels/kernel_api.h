@@ -142,6 +142,9 @@ struct KernelInfo {
     // Device memory the kernel needs besides input and output; null: none.
     size_t (*workspace_bytes)(const SoftmaxProblem& p, const DeviceLimits& limits) = nullptr;
     PlanFn plan = nullptr;  // null in a build without the CUDA toolkit
+    // The lab bench (core/lab, docs/lab.md) can edit it: its lesson file compiles alone with
+    // NVRTC (host side in #ifndef __CUDACC_RTC__) and every step of its plan is a make_step.
+    bool lab_editable = false;
 
     const char* lesson_source() const { return sources.empty() ? "" : sources.front(); }
 };

@@ -32,6 +32,13 @@ struct LaunchStep {
     // Enqueues this launch, after any memset the kernel needs first (best's grid path poisons its
     // workspace so).
     std::function<cudaError_t(cudaStream_t)> launch;
+    // The same launch with another function and, if wanted, another shape: the arguments `launch`
+    // passes, byte for byte, to `func` (a __global__ function or a cudaKernel_t cast to
+    // const void*, which cudaLaunchKernel accepts). The lab bench (core/lab) runs an edited
+    // kernel through it with its original's plan. Empty where a step cannot be relaunched so.
+    std::function<cudaError_t(const void* func, dim3 grid, dim3 block, size_t dynamic_smem,
+                              cudaStream_t stream)>
+        launch_as;
 };
 
 // k.plan as a cudaError_t; cudaErrorNotSupported when this build has no plan for k.

@@ -26,13 +26,14 @@
 //   A row that is all -inf gives NaN: its max is -inf and -inf - (-inf) is NaN.
 //   A NaN anywhere in a row makes that whole row NaN: fmaxf skips it, but exp(NaN) poisons the sum.
 //   Some -inf entries in a row with a finite max are fine: exp(-inf) = 0.
+#ifndef __CUDACC_RTC__  // host side: NVRTC (the lab bench) compiles only the device code
 #include "kernels/kernel_api.h"
 #include "kernels/softmax_common.cuh"
+#endif
+#include "kernels/softmax_device.cuh"
 
 namespace sml {
 namespace {
-
-constexpr int kThreads = shapes::kNaiveThreads;  // 256
 
 // @region row-max: launch 1 of 5 - one block per row reduces the row to its max and writes M floats
 __global__ void row_max_kernel(const float* in, int64_t in_stride, int64_t rows, int64_t cols,
@@ -93,6 +94,11 @@ __global__ void divide_kernel(const float* tmp, const float* row_sum, float* out
 
 }  // namespace
 
+#ifndef __CUDACC_RTC__  // host side: the lab bench (NVRTC) compiles only the kernels above
+namespace {
+constexpr int kThreads = shapes::kNaiveThreads;  // 256 threads in every launch
+}  // namespace
+
 // @region plan-five-launches: the host side - five launches chained through a DRAM workspace
 int naive_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
     const SoftmaxProblem& p = a.problem;
@@ -125,5 +131,6 @@ int naive_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
     return cudaSuccess;
 }
 // @endregion plan-five-launches
+#endif  // __CUDACC_RTC__
 
 }  // namespace sml

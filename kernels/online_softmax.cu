@@ -32,13 +32,16 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#ifndef __CUDACC_RTC__  // host side: NVRTC (the lab bench) compiles only the device code
 #include <algorithm>
 
+#include "kernels/kernel_api.h"
+#include "kernels/softmax_common.cuh"
+#endif
 // @region dtype-io: fp16/bf16 only change what is loaded and stored; arithmetic stays fp32
 #include "kernels/element_io.cuh"  // to_float at each load, from_float at each store
 // @endregion dtype-io
-#include "kernels/kernel_api.h"
-#include "kernels/softmax_common.cuh"
+#include "kernels/softmax_device.cuh"
 
 namespace sml {
 namespace {
@@ -132,6 +135,11 @@ __global__ void __launch_bounds__(shapes::kOnlineMaxThreads)
     }
 }
 
+}  // namespace
+
+#ifndef __CUDACC_RTC__  // host side: the lab bench (NVRTC) compiles only the kernels above
+namespace {
+
 // 16-byte bundles when every row start is 16-byte aligned and N divides evenly; else scalars.
 template <class T>
 int bundle_width(const SoftmaxProblem& p, const void* in, const void* out) {
@@ -177,5 +185,6 @@ int online_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
     }
     return cudaSuccess;
 }
+#endif  // __CUDACC_RTC__
 
 }  // namespace sml

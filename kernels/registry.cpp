@@ -173,6 +173,7 @@ const std::vector<KernelInfo>& registry() {
             .predict = naive_traffic,
             .workspace_bytes = naive_workspace,
             .plan = SML_PLAN(naive_plan),
+            .lab_editable = true,
         },
         {
             .id = "fused",
@@ -187,6 +188,7 @@ const std::vector<KernelInfo>& registry() {
                             "also stops at 16384 floats)",
             .predict = fused_traffic,
             .plan = SML_PLAN(fused_plan),
+            .lab_editable = true,
         },
         {
             .id = "warp",
@@ -198,6 +200,7 @@ const std::vector<KernelInfo>& registry() {
             .limit_reason = "the row must fit in one warp's registers: 32 lanes x 32 floats",
             .predict = warp_traffic,
             .plan = SML_PLAN(warp_plan),
+            .lab_editable = true,
         },
         {
             .id = "block",
@@ -210,6 +213,7 @@ const std::vector<KernelInfo>& registry() {
                             "32 floats (at most 128 registers per thread at this block size)",
             .predict = block_traffic,
             .plan = SML_PLAN(block_plan),
+            .lab_editable = true,
         },
         {
             .id = "smem",
@@ -223,6 +227,7 @@ const std::vector<KernelInfo>& registry() {
             .variants = {"conflict-free", "bank-conflicted"},
             .predict = smem_traffic,
             .plan = SML_PLAN(smem_plan),
+            .lab_editable = true,
         },
         {
             .id = "online",
@@ -235,6 +240,7 @@ const std::vector<KernelInfo>& registry() {
             .limit_reason = "no limit: the row is streamed twice and never held on chip",
             .predict = online_traffic,
             .plan = SML_PLAN(online_plan),
+            .lab_editable = true,
         },
         {
             .id = "online_tiled",
@@ -246,6 +252,7 @@ const std::vector<KernelInfo>& registry() {
             .limit_reason = "no limit: the row is streamed tile by tile and never held on chip",
             .predict = online_tiled_traffic,
             .plan = SML_PLAN(online_tiled_plan),
+            .lab_editable = true,
         },
         {
             .id = "best",

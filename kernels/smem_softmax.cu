@@ -32,11 +32,15 @@
 //
 // Special values: an all -inf row gives NaN (-inf - -inf); a NaN in a row makes the row NaN
 // (exp(NaN) enters the sum). Some -inf entries with a finite max give exactly 0.
+#include <type_traits>  // std::conditional_t, below (the lab bench gives NVRTC its own)
+
+#ifndef __CUDACC_RTC__  // host side: NVRTC (the lab bench) compiles only the device code
 #include <algorithm>
-#include <type_traits>
 
 #include "kernels/kernel_api.h"
 #include "kernels/softmax_common.cuh"
+#endif
+#include "kernels/softmax_device.cuh"
 
 namespace sml {
 namespace {
@@ -118,9 +122,10 @@ __global__ void __launch_bounds__(kThreads)
     }
 }
 
-using SmemKernel = void (*)(const float*, int64_t, float*, int64_t, int64_t, int64_t);
-
 }  // namespace
+
+#ifndef __CUDACC_RTC__  // host side: the lab bench (NVRTC) compiles only the kernels above
+using SmemKernel = void (*)(const float*, int64_t, float*, int64_t, int64_t, int64_t);
 
 // @region smem-opt-in: more than 48 KB of dynamic shared memory needs an explicit opt-in
 int smem_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
@@ -147,5 +152,6 @@ int smem_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
     return cudaSuccess;
 }
 // @endregion smem-opt-in
+#endif  // __CUDACC_RTC__
 
 }  // namespace sml

@@ -25,16 +25,18 @@
 //
 // Special values: an all -inf row gives NaN (-inf - -inf); a NaN in a row makes the row NaN
 // (exp(NaN) enters the sum). Some -inf entries with a finite max give exactly 0.
+#ifndef __CUDACC_RTC__  // host side: NVRTC (the lab bench) compiles only the device code
 #include <algorithm>
 
 #include "kernels/kernel_api.h"
 #include "kernels/softmax_common.cuh"
+#endif
+#include "kernels/softmax_device.cuh"
 
 namespace sml {
 namespace {
 
-constexpr int kThreads = shapes::kWarpThreads;     // 128: 4 warps per block
-constexpr int64_t kMaxCols = shapes::kWarpMaxCols;  // 1024: 32 lanes x 32 floats
+constexpr int kThreads = shapes::kWarpThreads;  // 128: 4 warps per block
 
 // @region warp-reduce: butterfly shuffles - after log2(width) xor steps every lane has the result
 template <int kWidth>
@@ -120,6 +122,13 @@ __global__ void __launch_bounds__(kThreads)
     }
 }
 
+}  // namespace
+
+#ifndef __CUDACC_RTC__  // host side: the lab bench (NVRTC) compiles only the kernels above
+namespace {
+
+constexpr int64_t kMaxCols = shapes::kWarpMaxCols;  // 1024: 32 lanes x 32 floats
+
 using WarpKernel = void (*)(const float*, int64_t, float*, int64_t, int64_t, int64_t);
 
 struct WarpConfig {
@@ -190,5 +199,6 @@ int warp_plan(const LaunchArgs& a, std::vector<LaunchStep>* steps) {
                                        static_cast<float*>(a.out), p.out_stride, p.rows, p.cols));
     return cudaSuccess;
 }
+#endif  // __CUDACC_RTC__
 
 }  // namespace sml

@@ -42,6 +42,9 @@ CommandFn add_device_command(CLI::App& app) {
 CommandFn add_run_command(CLI::App& app) {
     return add_gpu_command(app, "run", "Run one kernel on the GPU and check it");
 }
+CommandFn add_lab_command(CLI::App& app) {
+    return add_gpu_command(app, "lab", "Compile, run and check edited kernels");
+}
 CommandFn add_sweep_command(CLI::App& app) {
     return add_gpu_command(app, "sweep", "Run kernels over many N and save a session");
 }

@@ -4,7 +4,10 @@
 
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
+#include "app/cli/lab_report.h"
 #include "app/cli/report.h"
+#include "core/lab/edit_store.h"
+#include "core/lab/lab_child.h"
 #include "core/runner/runner.h"
 #include "kernels/registry.h"
 
@@ -24,6 +27,12 @@ struct RunArgs {
     std::string metrics = "default";
     std::string json_out;
     std::string seed = "1";
+    // An edited copy of the kernel's file (the lab bench, docs/lab.md), run in a child process.
+    std::string source;
+    std::string label;
+    std::string result_out;  // the whole lab result (cubin, raw records), for the record
+    double time_limit = 120;
+    bool no_per_line = false;
 };
 
 // The variant by name or index; "" is the default (0).
@@ -36,6 +45,42 @@ Result<int> parse_variant(const KernelInfo& k, const std::string& v) {
     return Error{"kernel " + std::string(k.id) + " has no variant '" + v + "'",
                  names.empty() ? std::string("it has only its default form; drop --variant")
                                : "its variants: " + names};
+}
+
+// --source: the edit runs as a lab job in a child process; whatever it does, this one reports.
+// The numbers are the parsed values of a's options (read whole by run_command).
+struct RunNumbers {
+    int64_t rows = 0, cols = 0, samples = 0, warmup = 0;
+    uint64_t seed = 0;
+};
+int run_edit(const RunArgs& a, const KernelInfo& k, int variant, const RunNumbers& n) {
+    Result<std::string> src = lab::read_file_capped(a.source, lab::EditStore::kMaxEditBytes);
+    if (!src) return fail(src.error(), kExitBadArgs);
+    lab::LabJob job = lab::make_job(k.id, k.lesson_source(), *src);
+    job.label = a.label;
+    job.rows = n.rows;
+    job.cols = n.cols;
+    job.dtype = a.dtype;
+    job.variant = variant;
+    job.metrics = a.metrics;
+    job.per_line = !a.no_per_line;
+    job.samples = int(n.samples);
+    job.warmup = int(n.warmup);
+    job.seed = n.seed;
+    lab::ChildJobOptions o;
+    o.time_limit_s = a.time_limit;
+    const lab::LabResult r = lab::run_job_in_child(job, o);
+    print_lab_result(r);
+    if (!a.result_out.empty())
+        if (Status st = lab::save_result(a.result_out, r); !st)
+            return fail(st.error(), kExitFailure);
+    if (!a.json_out.empty() && r.session) {
+        Session s = *r.session;
+        s.command = command_line();
+        if (Status st = save_session(a.json_out, s); !st) return fail(st.error(), kExitFailure);
+        std::printf("\nsession written to %s\n", a.json_out.c_str());
+    }
+    return lab_exit_code(r);
 }
 
 int run_command(const RunArgs& a) {
@@ -73,6 +118,8 @@ int run_command(const RunArgs& a) {
     if (!a.json_out.empty())
         if (Status s = check_writable(a.json_out, "--json"); !s)
             return fail(s.error(), kExitBadArgs);
+    if (!a.source.empty())
+        return run_edit(a, **kernel, *variant, RunNumbers{*rows, *cols, *samples, *warmup, *seed});
     if (!have_gpu) return fail(no_gpu, kExitFailure);
 
     RunOptions options;
@@ -127,10 +174,23 @@ CommandFn add_run_command(CLI::App& app) {
         ->default_val("default");
     sub->add_option("--json", a->json_out, "Also write the result as a session file");
     sub->add_option("--seed", a->seed, "Input generator seed (0 .. 2^64-1)")->default_val("1");
+    sub->add_option("--source", a->source,
+                    "Run an edited copy of the kernel's .cu file instead (in a child process; "
+                    "see docs/lab.md)");
+    sub->add_option("--label", a->label, "With --source: a name for the edit, kept in the result");
+    sub->add_option("--result", a->result_out,
+                    "With --source: also write the whole lab result (JSON with the cubin and the "
+                    "raw per-instruction records)");
+    sub->add_option("--time-limit", a->time_limit,
+                    "With --source: seconds before the run is stopped (an endless loop)")
+        ->default_val(120);
+    sub->add_flag("--no-per-line", a->no_per_line,
+                  "With --source: skip the per-line (SASS) counters");
     sub->footer(
         "\nExamples:\n  softmaxlab-cli run --kernel fused --rows 4096 --cols 16385\n"
         "  softmaxlab-cli run --kernel smem --cols 8192 --variant bank-conflicted\n"
-        "  softmaxlab-cli run --kernel naive --rows 4096 --cols 1024 --json naive.json");
+        "  softmaxlab-cli run --kernel naive --rows 4096 --cols 1024 --json naive.json\n"
+        "  softmaxlab-cli run --kernel warp --cols 1024 --source my_warp.cu --label strided");
     return [a] { return run_command(*a); };
 }
 

@@ -17,6 +17,7 @@ CommandFn add_run_command(CLI::App& app);          // cmd_run.cpp
 CommandFn add_sweep_command(CLI::App& app);        // cmd_sweep.cpp
 CommandFn add_chart_command(CLI::App& app);        // cmd_chart.cpp
 CommandFn add_record_code_command(CLI::App& app);  // cmd_record_code.cpp
+CommandFn add_lab_command(CLI::App& app);          // cmd_lab.cpp
 
 // Prints "error: <message>" and, when present, "hint: <hint>" to stderr.
 void print_error(const std::string& message, const std::string& hint = "");

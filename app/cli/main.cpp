@@ -22,6 +22,8 @@ Examples:
   softmaxlab-cli sweep --kernels all --out session.json --csv session.csv
   softmaxlab-cli sweep --kernels warp,online --cols 32,1024,1025 --elements 16777216 --out s.json
   softmaxlab-cli chart --session assets/sessions/<file>.json --chart bandwidth --out bw.png
+  softmaxlab-cli run --kernel warp --source my_warp.cu    an edited kernel (docs/lab.md)
+  softmaxlab-cli lab exercise --list                     exercises to complete
 
 Each subcommand has its own --help. Exit codes: 0 ok, 1 runtime failure (no GPU, out of memory,
 a result outside tolerance), 2 bad arguments. Without a GPU, list and chart still work; replay a
@@ -57,6 +59,7 @@ int main(int argc, char** argv) {
     add("sweep", add_sweep_command(app));
     add("chart", add_chart_command(app));
     add("record-code", add_record_code_command(app));
+    add("lab", add_lab_command(app));
 
     // The first word that is not an option must be a subcommand. CLI11 would only say "A
     // subcommand is required" for `softmaxlab-cli frobnicate`, never naming the word it did not

@@ -78,6 +78,8 @@ App::App(ViewerArgs args) {
     s_.predict.enabled = s_.settings.predict;
     s_.zoom = zoom_from_name(s_.args.zoom.c_str());
     for (const KernelInfo& k : registry()) s_.run_kernels[k.id] = false;
+    lab_request_ = s_.args.lab;
+    show_lab_ = !lab_request_.empty();
 }
 
 App::~App() {
@@ -321,6 +323,9 @@ void App::frame() {
     draw_dialogs();
     ImGui::PopFont();
     ImGui::End();
+    ImGui::PushFont(fonts_.regular);
+    draw_lab_window();
+    ImGui::PopFont();
 }
 
 // The layout is model/panel_layout.h's: sized from the window and the text size so it holds from a
@@ -435,6 +440,10 @@ void App::draw_menu() {
             s_.settings.lang = "zh";
             fonts_dirty_ = true;
         }
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu(tr("Lab"))) {
+        ImGui::MenuItem(tr("Lab bench: edit and run a kernel"), nullptr, &show_lab_);
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu(tr("Help"))) {

@@ -8,6 +8,7 @@
 //   panel_run.cpp      the run form, progress, cancel
 //   panel_metrics.cpp  the per-kernel table at one N
 //   panel_charts.cpp   the chart model drawn with ImDrawList (chart_draw_imgui.cpp), export
+//   panel_lab.cpp      the lab bench window: edit, compile, run, per-line counters
 #pragma once
 
 #include <functional>
@@ -20,6 +21,7 @@
 #include "app/viewer/model/key_bindings.h"
 #include "app/viewer/model/save_target.h"
 #include "app/viewer/model/ui_text.h"
+#include "app/viewer/model/lab_editor.h"
 #include "app/viewer/model/worker.h"
 #include "app/viewer/source_view.h"
 #include "app/viewer/theme.h"
@@ -111,6 +113,7 @@ class App {
     void draw_charts();
     void draw_predict();  // panel_lessons.cpp: the predict card above the lesson text
     void draw_chart_marks(const ImVec2& origin);  // panel_charts.cpp: N marks, hidden entries
+    void draw_lab_window();  // its own window, over the layout (Lab > Lab bench)
 
     AppState s_;
     Worker worker_;
@@ -151,6 +154,15 @@ class App {
     int code_top_line_ = 0;
     float run_content_h_ = 0;  // the Run toolbar's height as last drawn (it wraps)
     bool focus_guess_ = false;
+
+    // The lab bench (panel_lab.cpp; its logic is model/lab_editor.h).
+    LabEditor lab_;
+    bool show_lab_ = false;
+    std::string lab_buffer_;  // the text box's copy of lab_.text()
+    std::string lab_error_;
+    int lab_choice_ = 0;
+    std::string lab_request_;  // --lab: what to open when the window first draws
+    LabRunSettings lab_settings_;
 };
 
 }  // namespace sml::viewer

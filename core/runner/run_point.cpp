@@ -159,6 +159,8 @@ Result<PointRecord> run_point(const KernelInfo& kernel, const SoftmaxProblem& pr
     if (steps.empty())
         return Error{std::string(kernel.id) + " planned no launches for " + what,
                      "this is a bug in the kernel's plan function"};
+    if (options.rewrite_steps)
+        if (Status s = options.rewrite_steps(&steps); !s) return s.error();
     auto run_all = [&steps](cudaStream_t s) { return enqueue_steps(steps, s); };
 
     // --- validate before timing ------------------------------------------------------------

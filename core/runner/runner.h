@@ -43,6 +43,9 @@ struct RunOptions {
     int64_t check_rows = 64;       // rows compared with the float64 reference (spread over M)
     bool time_each_launch = true;  // multi-launch kernels: also time each launch alone
     int device = 0;
+    // Called with the planned launches before anything runs; may change them (the lab bench
+    // swaps in an edited kernel's launches, core/lab/lab_run.h). An Error stops the point.
+    std::function<Status(std::vector<LaunchStep>*)> rewrite_steps;
 };
 
 // State that lives across the points of a run: the device's facts, a stream, the L2 flush

@@ -91,6 +91,38 @@ struct PredictedTraffic {
     std::string l2_reason;
 };
 
+// A point that measured an edited copy of a kernel (the lab bench, core/lab): `kernel` is then
+// the original's id, and this says what ran instead.
+struct EditRecord {
+    std::string of;             // the registry kernel the edit was made from ("warp")
+    std::string source_name;    // "kernels/warp_softmax.cu"
+    std::string source_sha256;  // of the edited file's bytes
+    std::string launch;         // the @launch overrides applied, "" for the plan's own launches
+    std::string label;          // what the learner called it, e.g. "strided load" (may be "")
+};
+
+// Counters of one source line (or one instruction), from CUPTI's SASS metrics: values keyed by
+// role ("inst_executed", "global_sectors", "global_ideal_sectors", ...; core/lab/sass_roles.h).
+struct LineCounters {
+    std::string file;
+    int line = 0;  // 0: instructions with no line (no line info for them)
+    std::map<std::string, double> values;
+};
+struct InstructionCounters {
+    std::string function;  // mangled
+    int64_t pc = 0;        // offset in the function, bytes
+    int line = 0;
+    std::map<std::string, double> values;
+};
+struct SourceLinesRecord {
+    bool available = false;
+    std::string reason;  // when unavailable: why, and the fix
+    std::string chip;    // "GH100"
+    std::map<std::string, std::string> metric_names;  // role -> the chip's SASS metric name
+    std::vector<LineCounters> lines;                  // folded per line, sorted by (file, line)
+    std::vector<InstructionCounters> instructions;    // per instruction, for the PTX/SASS views
+};
+
 struct PointRecord {
     std::string kernel;   // registry id
     std::string variant;  // "" for the default variant
@@ -108,6 +140,9 @@ struct PointRecord {
     std::vector<LaunchRecord> launches;
     PredictedTraffic predicted;
     MetricsRecord metrics;
+    // Optional (JSON keys written only when present): the lab bench's edit, per-line counters.
+    std::optional<EditRecord> edit;
+    std::optional<SourceLinesRecord> source_lines;
 };
 
 struct Session {

@@ -5,8 +5,9 @@
 //   - Key order follows session.h (ordered_json), so a diff of two sessions reads naturally.
 //   - JSON has no NaN or infinity; non-finite numbers (a broken kernel's error) are written as
 //     the strings "nan", "inf" and "-inf" and read back as such.
-//   - Every field written is required when reading, except "notes". A missing or mistyped field
-//     is reported with its JSON path, e.g. "points[3].time.median_ms".
+//   - Every field written is required when reading, except "notes" and a point's "edit" and
+//     "source_lines" (the lab bench's additions, written only when there is something to say).
+//     A missing or mistyped field is reported with its JSON path, e.g. "points[3].time.median_ms".
 //   - Values are checked, not only types: schema_version exactly, rows and cols in 1..2^40,
 //     kernels, variants and dtypes the registry knows, and no (kernel, variant, dtype, rows,
 //     cols) twice. Every string is capped (core/common/text_cap.h) before anything draws it.
@@ -54,6 +55,12 @@ json number(double v) {
 json metric_values(const std::vector<MetricValue>& values) {
     json o = json::object();
     for (const MetricValue& m : values) o[m.name] = number(m.value);
+    return o;
+}
+
+json string_map(const std::map<std::string, std::string>& m) {
+    json o = json::object();
+    for (const auto& [k, v] : m) o[k] = v;
     return o;
 }
 
@@ -126,10 +133,42 @@ json to_json(const PredictedTraffic& p) {
                 {"l2_reason", p.l2_reason}};
 }
 
+json to_json(const EditRecord& e) {
+    return json{{"of", e.of},
+                {"source_name", e.source_name},
+                {"source_sha256", e.source_sha256},
+                {"launch", e.launch},
+                {"label", e.label}};
+}
+
+json number_map(const std::map<std::string, double>& values) {
+    json o = json::object();
+    for (const auto& [k, v] : values) o[k] = number(v);
+    return o;
+}
+
+json to_json(const SourceLinesRecord& r) {
+    json lines = json::array();
+    for (const LineCounters& l : r.lines)
+        lines.push_back(json{{"file", l.file}, {"line", l.line}, {"values", number_map(l.values)}});
+    json instructions = json::array();
+    for (const InstructionCounters& i : r.instructions)
+        instructions.push_back(json{{"function", i.function},
+                                    {"pc", i.pc},
+                                    {"line", i.line},
+                                    {"values", number_map(i.values)}});
+    return json{{"available", r.available},
+                {"reason", r.reason},
+                {"chip", r.chip},
+                {"metric_names", string_map(r.metric_names)},
+                {"lines", lines},
+                {"instructions", instructions}};
+}
+
 json to_json(const PointRecord& p) {
     json launches = json::array();
     for (const LaunchRecord& l : p.launches) launches.push_back(to_json(l));
-    return json{{"kernel", p.kernel},
+    json doc = json{{"kernel", p.kernel},
                 {"variant", p.variant},
                 {"rows", p.rows},
                 {"cols", p.cols},
@@ -146,12 +185,9 @@ json to_json(const PointRecord& p) {
                 {"launches", launches},
                 {"predicted", to_json(p.predicted)},
                 {"metrics", to_json(p.metrics)}};
-}
-
-json string_map(const std::map<std::string, std::string>& m) {
-    json o = json::object();
-    for (const auto& [k, v] : m) o[k] = v;
-    return o;
+    if (p.edit) doc["edit"] = to_json(*p.edit);
+    if (p.source_lines) doc["source_lines"] = to_json(*p.source_lines);
+    return doc;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -402,6 +438,56 @@ void read_metrics(Reader& r, const json& o, const std::string& p, MetricsRecord*
     }
 }
 
+bool read_number_map(Reader& r, const json& o, const std::string& p,
+                     std::map<std::string, double>* out) {
+    const json* values = nullptr;
+    if (!r.object(o, p, "values", &values)) return false;
+    for (auto it = values->begin(); it != values->end(); ++it) {
+        double v = 0;
+        if (!r.to_double(*it, p + ".values." + it.key(), &v)) return false;
+        (*out)[it.key()] = v;
+    }
+    return true;
+}
+
+void read_source_lines(Reader& r, const json& o, const std::string& p, SourceLinesRecord* s) {
+    r.get(o, p, "available", &s->available);
+    r.get(o, p, "reason", &s->reason);
+    r.get(o, p, "chip", &s->chip);
+    r.strings(o, p, "metric_names", &s->metric_names);
+    const json* lines = nullptr;
+    if (r.array(o, p, "lines", &lines)) {
+        for (size_t i = 0; i < lines->size() && !r.failed(); ++i) {
+            const std::string at = p + ".lines[" + std::to_string(i) + "]";
+            if (!(*lines)[i].is_object()) {
+                r.fail(at, "expected an object");
+                break;
+            }
+            LineCounters l;
+            r.get((*lines)[i], at, "file", &l.file);
+            r.get((*lines)[i], at, "line", &l.line);
+            read_number_map(r, (*lines)[i], at, &l.values);
+            s->lines.push_back(std::move(l));
+        }
+    }
+    const json* ins = nullptr;
+    if (r.array(o, p, "instructions", &ins)) {
+        for (size_t i = 0; i < ins->size() && !r.failed(); ++i) {
+            const std::string at = p + ".instructions[" + std::to_string(i) + "]";
+            if (!(*ins)[i].is_object()) {
+                r.fail(at, "expected an object");
+                break;
+            }
+            InstructionCounters c;
+            r.get((*ins)[i], at, "function", &c.function);
+            r.get((*ins)[i], at, "pc", &c.pc);
+            r.get((*ins)[i], at, "line", &c.line);
+            read_number_map(r, (*ins)[i], at, &c.values);
+            s->instructions.push_back(std::move(c));
+        }
+    }
+}
+
 void read_point(Reader& r, const json& o, const std::string& p, PointRecord* pt) {
     r.get(o, p, "kernel", &pt->kernel);
     r.get(o, p, "variant", &pt->variant);
@@ -434,6 +520,18 @@ void read_point(Reader& r, const json& o, const std::string& p, PointRecord* pt)
     if (r.object(o, p, "predicted", &sub))
         read_predicted(r, *sub, p + ".predicted", &pt->predicted);
     if (r.object(o, p, "metrics", &sub)) read_metrics(r, *sub, p + ".metrics", &pt->metrics);
+    if (o.contains("edit") && r.object(o, p, "edit", &sub)) {  // optional
+        EditRecord e;
+        const std::string at = p + ".edit";
+        r.get(*sub, at, "of", &e.of);
+        r.get(*sub, at, "source_name", &e.source_name);
+        r.get(*sub, at, "source_sha256", &e.source_sha256);
+        r.get(*sub, at, "launch", &e.launch);
+        r.get(*sub, at, "label", &e.label);
+        pt->edit = e;
+    }
+    if (o.contains("source_lines") && r.object(o, p, "source_lines", &sub))  // optional
+        read_source_lines(r, *sub, p + ".source_lines", &pt->source_lines.emplace());
 }
 
 // Values a well-typed point can still get wrong. A kernel this softmaxlab does not know would be
@@ -502,7 +600,9 @@ Result<Session> read_session(const json& doc, const std::string& origin) {
     const json* sub = nullptr;
     if (r.object(doc, "", "device", &sub)) read_device(r, *sub, "device", &s.device);
     const json* points = nullptr;
-    std::map<std::tuple<std::string, std::string, std::string, int64_t, int64_t>, size_t> seen;
+    // (kernel, variant, dtype, rows, cols, edit hash) -> the first point's index
+    using PointKey = std::tuple<std::string, std::string, std::string, int64_t, int64_t, std::string>;
+    std::map<PointKey, size_t> seen;
     if (r.array(doc, "", "points", &points)) {
         for (size_t i = 0; i < points->size() && !r.failed(); ++i) {
             const std::string at = "points[" + std::to_string(i) + "]";
@@ -515,7 +615,9 @@ Result<Session> read_session(const json& doc, const std::string& origin) {
             check_point(r, at, p);
             if (r.failed()) break;
             // The same measurement twice would be drawn twice and make "the point at N" ambiguous.
-            const auto key = std::make_tuple(p.kernel, p.variant, p.dtype, p.rows, p.cols);
+            // An edit (the lab bench) is its own kernel: keyed by its source's hash.
+            const std::string edit = p.edit ? p.edit->source_sha256 : std::string();
+            const auto key = std::make_tuple(p.kernel, p.variant, p.dtype, p.rows, p.cols, edit);
             const auto [first, fresh] = seen.emplace(key, i);
             if (!fresh) {
                 r.fail(at, "repeats points[" + std::to_string(first->second) + "] (" + p.kernel +

@@ -70,6 +70,8 @@ Result<ViewerArgs> parse_viewer_args(int argc, const char* const* argv, std::str
                    "open the Source panel on this tab; triton: the PTX tab's Triton tutorial "
                    "listing (step 2)")
         ->check(CLI::IsMember({"cuda", "ptx", "sass", "triton"}));
+    app.add_option("--lab", a.lab,
+                   "open the lab bench on a lesson kernel (warp) or an exercise (ex:warp-reduce)");
     CLI::Option* shot =
         app.add_option("--screenshot", a.screenshot,
                        "render, save the window to this PNG and exit (for docs and tests)");

@@ -2,6 +2,7 @@
 //
 //   softmaxlab [--lesson K] [--lang en|zh] [--theme dark|light] [--session S.json]
 //              [--compare B.json] [--device-profile ID] [--code ptx]
+//              [--lab KERNEL|ex:ID]
 //              [--text-scale 1.5] [--predict on|off] [--guess V] [--reveal] [--zoom PANEL]
 //              [--screenshot out.png [--frames N] [--size WxH] [--dialog open|save|export]]
 //
@@ -23,6 +24,7 @@ struct ViewerArgs {
     std::string device_profile;  // "" = this GPU; else a kernels/device_profiles.h id
     std::string compare_path;  // "" = none, else a second session to compare with
     std::string code_tab;  // "cuda" | "ptx" | "sass" | "triton": the Source panel's tab at start
+    std::string lab;  // open the lab bench on this kernel, or "ex:<id>" an exercise
     std::string screenshot;    // non-empty: render `frames` frames, save a PNG, exit
     int frames = 4;
     int mouse_x = -1, mouse_y = -1;  // --mouse X,Y: the pointer during a screenshot (hover demos)

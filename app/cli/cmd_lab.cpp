@@ -1,0 +1,196 @@
+// `softmaxlab-cli lab`: the lab bench without a window (docs/lab.md).
+//
+//   lab run --job J --out R        run one job document in this process (the child's side)
+//   lab compile --kernel K --source F [--arch sm_90] [--ptx out.ptx]
+//                                  compile only (no GPU needed): errors at their lines, PTX
+//   lab exercise --list | --check ID [--source F] | --solution ID --out F
+//   lab sass-metrics [--out F]     the GPU's per-instruction (SASS) metrics, for the record
+//   lab fold --result R            re-fold a result's stored records against its stored cubin
+//
+// `softmaxlab-cli run --source F --kernel K` (cmd_run.cpp) is the convenient form of a job: it
+// runs in a child process, so a fault in the edit ends only that child.
+#include <cstdio>
+#include <memory>
+
+#include "app/cli/cli_common.h"
+#include "app/cli/commands.h"
+#include "app/cli/lab_report.h"
+#include "core/lab/edit_store.h"
+#include "core/lab/exercises.h"
+#include "core/lab/lab_run.h"
+#include "core/lab/line_map.h"
+#include "core/lab/sass_metrics.h"
+#include "kernels/registry.h"
+
+namespace sml::cli {
+
+namespace {
+
+struct LabArgs {
+    std::string job, out, kernel, source, arch, ptx, result, exercise_check, exercise_solution;
+    bool list = false;
+    double time_limit = 120;
+};
+
+Result<std::string> read_source(const std::string& path) {
+    return lab::read_file_capped(path, lab::EditStore::kMaxEditBytes);
+}
+
+int lab_run(const LabArgs& a) {
+    Result<lab::LabJob> job = lab::load_job(a.job);
+    if (!job) return fail(job.error(), kExitBadArgs);
+    const lab::LabResult r = lab::run_job(*job);
+    if (Status s = lab::save_result(a.out, r); !s) return fail(s.error(), kExitFailure);
+    print_lab_result(r);
+    return lab_exit_code(r);
+}
+
+int lab_compile(const LabArgs& a) {
+    Result<std::string> src = read_source(a.source);
+    if (!src) return fail(src.error(), kExitBadArgs);
+    const KernelInfo* k = find_kernel(a.kernel);
+    if (!k)
+        return fail(Error{"no kernel '" + a.kernel + "'", "kernels: " + kernel_ids()},
+                    kExitBadArgs);
+    lab::LabJob job = lab::make_job(a.kernel, k->lesson_source(), *src);
+    const lab::LabResult r = lab::compile_job(job, a.arch);
+    if (!r.diagnostics.empty()) std::printf("%s", lab::format_diagnostics(r.diagnostics).c_str());
+    std::printf("lab: %s: %s (%zu kernels, %.2f s)\n", r.status.c_str(), r.message.c_str(),
+                r.kernels.size(), r.compile_seconds);
+    if (!a.ptx.empty() && !r.ptx.empty())
+        if (Status s = lab::write_file_atomically(a.ptx, r.ptx); !s)
+            return fail(s.error(), kExitFailure);
+    if (!a.out.empty() && !r.cubin.empty())
+        if (Status s = lab::write_file_atomically(a.out, r.cubin); !s)
+            return fail(s.error(), kExitFailure);
+    return r.status == lab::status::kOk ? kExitOk : kExitFailure;
+}
+
+int lab_exercise(const LabArgs& a) {
+    Result<std::vector<lab::Exercise>> all = lab::load_exercises();
+    if (!all) return fail(all.error(), kExitFailure);
+    if (a.list) {
+        for (const lab::Exercise& e : *all) {
+            std::printf("%-16s step %d  %-12s %s\n", e.id.c_str(), e.step, e.kernel.c_str(),
+                        e.title.c_str());
+            std::printf("%16s %s\n", "", e.task.c_str());
+            std::printf("%16s file %s, region %s; speed bar %.0f%% of copy at %lld x %lld\n", "",
+                        e.file.c_str(), e.region.c_str(), e.min_pct_of_copy,
+                        (long long)e.speed.rows, (long long)e.speed.cols);
+        }
+        return kExitOk;
+    }
+    const std::string id = !a.exercise_check.empty() ? a.exercise_check : a.exercise_solution;
+    const lab::Exercise* e = lab::find_exercise(*all, id);
+    if (!e) {
+        std::string ids;
+        for (const lab::Exercise& x : *all) ids += (ids.empty() ? "" : ", ") + x.id;
+        return fail(Error{"no exercise '" + id + "'", "exercises: " + ids}, kExitBadArgs);
+    }
+    if (!a.exercise_solution.empty()) {
+        Result<std::string> solved = lab::solved_exercise(*e);
+        if (!solved) return fail(solved.error(), kExitFailure);
+        if (a.out.empty()) return fail(Error{"--solution needs --out", ""}, kExitBadArgs);
+        if (Status s = lab::write_file_atomically(a.out, *solved); !s)
+            return fail(s.error(), kExitFailure);
+        std::printf("wrote the solution of %s to %s\n", e->id.c_str(), a.out.c_str());
+        return kExitOk;
+    }
+    Result<std::string> src =
+        read_source(a.source.empty() ? std::string(SML_SOURCE_DIR) + "/" + e->file : a.source);
+    if (!src) return fail(src.error(), kExitBadArgs);
+    lab::ChildJobOptions o;
+    o.time_limit_s = a.time_limit;
+    const lab::ExerciseVerdict v = lab::check_exercise(*e, *src, o);
+    print_verdict(*e, v);
+    return v.passed ? kExitOk : kExitFailure;
+}
+
+int lab_sass_metrics(const LabArgs& a) {
+    std::string chip;
+    Result<std::vector<lab::SassMetricInfo>> all = lab::list_sass_metrics(0, &chip);
+    if (!all) return fail(all.error(), kExitFailure);
+    std::string text = "# SASS metrics of " + chip + " (" + std::to_string(all->size()) + ")\n";
+    for (const lab::SassMetricInfo& m : *all) text += m.name + "\t" + m.description + "\n";
+    std::printf("%s", text.c_str());
+    if (!a.out.empty())
+        if (Status s = lab::write_file_atomically(a.out, text); !s)
+            return fail(s.error(), kExitFailure);
+    return kExitOk;
+}
+
+int lab_fold(const LabArgs& a) {
+    Result<lab::LabResult> r = lab::load_result(a.result);
+    if (!r) return fail(r.error(), kExitBadArgs);
+    Result<lab::LineMaps> maps = lab::map_record_lines(r->cubin, r->sass_records);
+    if (!maps) return fail(maps.error(), kExitFailure);
+    for (const LineCounters& l : lab::fold_per_line(r->sass_records, *maps)) {
+        std::printf("%s:%d", l.file.c_str(), l.line);
+        for (const auto& [k, v] : l.values) std::printf("  %s=%.0f", k.c_str(), v);
+        std::printf("\n");
+    }
+    return kExitOk;
+}
+
+}  // namespace
+
+CommandFn add_lab_command(CLI::App& app) {
+    auto a = std::make_shared<LabArgs>();
+    CLI::App* lab =
+        app.add_subcommand("lab", "The lab bench: compile, run and check edited kernels");
+    lab->require_subcommand(1);
+    lab->footer(
+        "\nExamples:\n"
+        "  softmaxlab-cli lab compile --kernel warp --source my_warp.cu\n"
+        "  softmaxlab-cli run --kernel warp --source my_warp.cu --cols 1024   (in a child)\n"
+        "  softmaxlab-cli lab exercise --list\n"
+        "  softmaxlab-cli lab exercise --check warp-reduce --source my_warp_reduce.cu\n"
+        "See docs/lab.md.");
+
+    CLI::App* run = lab->add_subcommand("run", "Run one job document in this process");
+    run->add_option("--job", a->job, "The job (JSON, docs/lab.md)")->required();
+    run->add_option("--out", a->out, "Where to write the result (JSON)")->required();
+
+    CLI::App* compile =
+        lab->add_subcommand("compile", "Compile an edited kernel file (no GPU needed)");
+    compile->add_option("-k,--kernel", a->kernel, "The kernel it is an edit of")->required();
+    compile->add_option("--source", a->source, "The edited .cu file")->required();
+    compile->add_option("--arch", a->arch, "sm_XY (cubin) or compute_XY (PTX); default sm_90");
+    compile->add_option("--ptx", a->ptx, "Write the PTX here");
+    compile->add_option("--out", a->out, "Write the cubin here");
+
+    CLI::App* ex = lab->add_subcommand("exercise", "List, check or solve the exercises");
+    auto* list = ex->add_flag("--list", a->list, "List the exercises");
+    auto* check = ex->add_option("--check", a->exercise_check, "Check exercise ID");
+    auto* sol = ex->add_option("--solution", a->exercise_solution,
+                               "Write exercise ID's solution (its lesson's region) to --out");
+    list->excludes(check)->excludes(sol);
+    check->excludes(sol);
+    ex->add_option("--source", a->source, "Your version (default: the exercise file as it is)");
+    ex->add_option("--out", a->out, "Where --solution writes");
+    ex->add_option("--time-limit", a->time_limit, "Seconds each run may take")->default_val(120);
+
+    CLI::App* sm =
+        lab->add_subcommand("sass-metrics", "List this GPU's SASS (per-instruction) metrics");
+    sm->add_option("--out", a->out, "Also write the list here");
+
+    CLI::App* fold = lab->add_subcommand("fold", "Fold a result's stored records per source line");
+    fold->add_option("--result", a->result, "A lab result (JSON)")->required();
+
+    return [a, run, compile, ex, sm, fold] {
+        if (run->parsed()) return lab_run(*a);
+        if (compile->parsed()) return lab_compile(*a);
+        if (ex->parsed()) {
+            if (!a->list && a->exercise_check.empty() && a->exercise_solution.empty())
+                return fail(Error{"lab exercise needs --list, --check ID or --solution ID", ""},
+                            kExitBadArgs);
+            return lab_exercise(*a);
+        }
+        if (sm->parsed()) return lab_sass_metrics(*a);
+        if (fold->parsed()) return lab_fold(*a);
+        return fail(Error{"lab needs a subcommand", "run `softmaxlab-cli lab --help`"},
+                    kExitBadArgs);
+    };
+}
+
+}  // namespace sml::cli
