@@ -8,9 +8,10 @@
 #                                        dispatch-dependent GPU suites under every device profile
 #   bash bench/device_check.sh measure   (reuses build-dev/ if the machine is still warm) best at
 #                                        the sweep's N under every profile, the full sweep with
-#                                        counters compared with the recorded session, the Triton
-#                                        tutorial's PTX, and a seeded scan of best (bench/scan_best.py)
-# Environment: SCAN_COUNT (default 40) draws for the scan; SKIP_SCAN=1 leaves it out.
+#                                        counters compared with the recorded session, the code
+#                                        views' recording, the lab bench's GPU checks, and a seeded
+#                                        scan of best (bench/scan_best.py) if time is left
+# Environment: SCAN_COUNT (default 24) draws for the scan; SKIP_SCAN=1 leaves it out.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/.."
 PHASE=${1:-tests}
@@ -47,7 +48,7 @@ configure_build() {  # dir, extra cmake args..., then -- targets...
 
 CLI=build-dev/app/cli/softmaxlab-cli
 GPU_TARGETS=(softmaxlab-cli gpu_test_best gpu_test_kernels gpu_test_profiler gpu_test_runner
-             test_viewmodel_gpu)
+             test_viewmodel_gpu test_viewmodel_lab_gpu sml_ptx)
 
 ctest_line() {  # label, ctest args...: runs ctest and says one line with its totals
   local label=$1; shift
@@ -63,7 +64,8 @@ if [ "$PHASE" = tests ]; then
   t0=$(date +%s)
   JOBS=10 configure_build build-dev -- "${GPU_TARGETS[@]}" &
   p1=$!
-  JOBS=6 configure_build build-sm80 -DCMAKE_CUDA_ARCHITECTURES=80 -- "${GPU_TARGETS[@]}" &
+  JOBS=6 configure_build build-sm80 -DCMAKE_CUDA_ARCHITECTURES=80 -- softmaxlab-cli \
+    gpu_test_best gpu_test_kernels gpu_test_profiler gpu_test_runner test_viewmodel_gpu &
   p2=$!
   wait $p1; r1=$?
   wait $p2; r2=$?
@@ -135,15 +137,19 @@ if diffs:
     print(f"best: {len(diffs)} N, mean difference {sum(diffs) / len(diffs):+.2f} points, "
           f"largest {max(diffs, key=abs):+.2f}")
 EOF
-  # 3. The Triton tutorial's PTX for lesson 2.
-  timeout 240 python3 bench/dump_triton_ptx.py --cols 8192 \
-    --out "$L/triton-fused-softmax-8192.ptx" >"$L/triton-ptx.log" 2>&1
-  say "triton ptx: rc=$?"
-  # 4. A seeded scan of best at N nobody tuned on.
+  # 3. The code views' recording (SASS + PTX with the sources' hashes) of this build and sweep.
+  timeout 240 bash bench/record_code.sh build-dev "$L/code.tar.xz" "$L/session.json" \
+    >"$L/record-code.log" 2>&1
+  say "record code: rc=$? ($(ls -la "$L/code.tar.xz" 2>/dev/null | awk '{print $5}') bytes)"
+  # 4. The lab bench's GPU paths (bench/lab_device_check.sh) on this build.
+  BUILD=build-dev OUT="$L/lab" timeout 360 bash bench/lab_device_check.sh >"$L/lab.log" 2>&1
+  say "lab check: rc=$?"
+  sed -n '/=== lab device check: summary ===/,$p' "$L/lab.log" | tee -a "$L/summary.txt"
+  # 5. A seeded scan of best at N nobody tuned on, if the call has time left.
   wait $lib
-  if [ "${SKIP_SCAN:-0}" != 1 ] && [ -f /tmp/libsmlbest.so ]; then
-    timeout 300 python3 bench/scan_best.py --lib /tmp/libsmlbest.so --count "${SCAN_COUNT:-40}" \
-      --out "$L/scan.json" >"$L/scan.log" 2>&1
+  if [ "${SKIP_SCAN:-0}" != 1 ] && [ -f /tmp/libsmlbest.so ] && [ $(( $(date +%s) - START )) -lt 420 ]; then
+    timeout $(( 560 - ($(date +%s) - START) )) python3 bench/scan_best.py --lib /tmp/libsmlbest.so \
+      --count "${SCAN_COUNT:-24}" --out "$L/scan.json" >"$L/scan.log" 2>&1
     say "scan: rc=$? ($(head -1 "$L/scan.log"))"
     sed -n '/^| N band/,$p' "$L/scan.log" | tee -a "$L/summary.txt"
   fi
