@@ -72,12 +72,12 @@ if [ "$PHASE" = tests ]; then
   say "build-dev (this GPU): rc=$r1; build-sm80 (sm_80 only): rc=$r2; $(( $(date +%s) - t0 )) s"
   [ $r1 = 0 ] || { tail -30 "$L/build-dev.build.log"; exit 1; }
   "$CLI" device 2>&1 | tee -a "$L/summary.txt"
-  # Counters need the GPU to themselves: the profiler suite alone, everything else 4 at a time.
-  ctest_line default-profiler --test-dir build-dev -L gpu -R '^ProfilerGpu' -j1
-  ctest_line default-rest --test-dir build-dev -L gpu -E '^ProfilerGpu' -j4
+  # Counters need the GPU to themselves, and the lab's faults and loops run alone: those suites
+  # are RUN_SERIAL (tests/CMakeLists.txt), everything else 4 at a time.
+  ctest_line default --test-dir build-dev -L gpu -j4
   if [ $r2 = 0 ]; then
     build-sm80/app/cli/softmaxlab-cli device 2>&1 | grep -E "kernel code|GPU" | tee -a "$L/summary.txt"
-    ctest_line sm80 --test-dir build-sm80 -L gpu -j4
+    ctest_line sm80 --test-dir build-sm80 -L gpu -j4 -E 'test_viewmodel_lab_gpu_not_built' 
   else
     tail -20 "$L/build-sm80.build.log"
   fi
@@ -86,6 +86,19 @@ if [ "$PHASE" = tests ]; then
     SML_DEVICE_PROFILE=$p ctest_line "profile-$p" --test-dir build-dev -L gpu \
       -R '(BestPaths|BestAllN|KernelRange|KernelCorrectness|GpuRunner)' -j6
   done
+  # Best's one-block two-pass shapes on classes without clusters, where rows of 32768-65536
+  # fp32 values take two passes (bench/peers.py --tune).
+  if [ "${SKIP_TUNE:-0}" != 1 ] && bash bench/build_libsmlbest.sh /tmp/libsmlbest.so >"$L/lib.log" 2>&1; then
+    for p in a100 l4 t4; do
+      for d in fp32 bf16; do
+        SML_DEVICE_PROFILE=$p timeout 120 python3 bench/peers.py --lib /tmp/libsmlbest.so --tune \
+          --only "two-pass|auto" --cols 32769,40000,49152,65536 --dtype $d --samples 20 \
+          --out "$L/tune-$p-$d" >"$L/tune-$p-$d.log" 2>&1
+        say "tune two-pass under $p $d: rc=$?"
+        sed -n '/^| N |/,$p' "$L/tune-$p-$d.log" | tee -a "$L/summary.txt"
+      done
+    done
+  fi
   exit 0
 fi
 

@@ -290,6 +290,13 @@ def tune_configs(cols, dtype_bytes, sm_count):
             for l2 in (1, 3):  # 0 and 2 (no L2 policies) measured slower at every N
                 out.append((f"two-pass {cluster}x1024 l2={l2}",
                             config(2, threads=1024, cluster=cluster, l2=l2)))
+    if packs > 8192:  # past one block's registers: two passes of one block a row, as on a GPU
+        # without clusters; blocks of fewer threads let two or four rows share an SM, so one
+        # row's second pass overlaps another's first
+        for threads in (256, 512, 1024):
+            for l2 in (1, 3):
+                out.append((f"two-pass 1x{threads} l2={l2}",
+                            config(2, threads=threads, cluster=1, l2=l2)))
     return out
 
 

@@ -269,6 +269,11 @@ SourceLinesRecord collect_per_line(const KernelInfo& k, const SoftmaxProblem& p,
     if (!maps) return fail(maps.error());
     out.lines = fold_per_line(*raw, *maps);
     out.instructions = per_instruction(*raw, *maps);
+    // The line info names the file as NVRTC was given it (its base name); the result names it as
+    // the job does (kernels/warp_softmax.cu), which is what the editor's gutter looks up.
+    const std::string base = st->source_name.substr(st->source_name.find_last_of('/') + 1);
+    for (LineCounters& l : out.lines)
+        if (l.file == base) l.file = st->source_name;
     out.available = !raw->empty();
     if (!out.available) out.reason = "CUPTI returned no per-instruction records for the edit";
     std::string missing;

@@ -1,5 +1,6 @@
 # Writes a CTest file with one test per GoogleTest case of a test binary (run after each link).
-#   cmake -DEXE=<binary> -DOUT=<file> -DLABEL=<label> -DTIMEOUT=<s> [-DENV=<k=v>] -P this
+#   cmake -DEXE=<binary> -DOUT=<file> -DLABEL=<label> -DTIMEOUT=<s> [-DENV=<k=v>] [-DSERIAL=1]
+#         -P this
 # Each case runs alone (--gtest_filter=Suite.Case). tests/support/gtest_main.cpp exits 77 when
 # the case skipped for an allowed reason, which SKIP_RETURN_CODE turns into "Skipped"; any other
 # skip, and any failure, exits 1 and is reported as failed.
@@ -22,6 +23,9 @@ foreach(line IN LISTS lines)
     string(APPEND body "set_tests_properties([=[${name}]=] PROPERTIES LABELS ${LABEL} TIMEOUT ${TIMEOUT} SKIP_RETURN_CODE 77")
     if(ENV)
       string(APPEND body " ENVIRONMENT [==[${ENV}]==]")
+    endif()
+    if(SERIAL)
+      string(APPEND body " RUN_SERIAL TRUE")
     endif()
     string(APPEND body ")\n")
     math(EXPR count "${count} + 1")
