@@ -5,6 +5,7 @@
 // recorded PTX (build/code/ptx/, unpacked from assets/code/), and the recorded SASS. Small
 // fixtures in tests/data/code/ (see its README) cover the formats and edge cases.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -168,7 +169,7 @@ TEST(CodePtx, RealWarpPtxLinksEveryInstructionToItsRegion) {
 }
 
 TEST(CodePtx, EntryBytesAreReadAloneAndChangesAreNoticed) {
-    const std::string dir = ::testing::TempDir() + "/sml_code_changed";
+    const std::string dir = ::testing::TempDir() + "/sml_code_changed_" + std::to_string(::getpid());
     std::filesystem::create_directories(dir);
     const std::string path = dir + "/t.ptx";
     std::string text = read_all(kData + "/triton_like_fixture.ptx");
@@ -417,7 +418,7 @@ TEST(CodeProvenance, ManifestRoundTripsAndRejectsOtherHashes) {
 
 TEST(CodeProvenance, RecordKeepsTheLaunchedEntriesAndHashesTheirSources) {
     // Two entries in a PTX named like warp's; the session launched one of them.
-    const std::string dir = ::testing::TempDir() + "/sml_code_record";
+    const std::string dir = ::testing::TempDir() + "/sml_code_record_" + std::to_string(::getpid());
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir + "/ptx");
     const std::string a = "_ZN3sml12_GLOBAL__N_11kILi1EEEvPf";  // sml::(anon)::k<1>(float*)

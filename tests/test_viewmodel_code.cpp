@@ -5,6 +5,7 @@
 // It runs on this checkout's build (its PTX, or the recorded one, and the recorded SASS), and on
 // small copies in a temporary folder where a case needs a manifest or a file of its own.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
@@ -32,7 +33,9 @@ CodeContext context(const std::string& kernel) {
 }
 
 std::string temp_dir(const std::string& name) {
-    const std::string d = ::testing::TempDir() + "/sml_code_" + name;
+    // A folder of this process's own: CTest runs each case as its own process, several at once.
+    const std::string d =
+        ::testing::TempDir() + "/sml_code_" + std::to_string(::getpid()) + "_" + name;
     fs::remove_all(d);
     fs::create_directories(d);
     return d;
