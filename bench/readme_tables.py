@@ -11,12 +11,14 @@ No GPU needed.
 (`peers.py --show FILE` prints the raw table of one results file, every contender.)
 """
 import argparse
+import glob
 import json
 import os
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SESSION = os.path.join(ROOT, "assets/sessions/h100-2026-11-23.json")
-RESULTS = {dtype: os.path.join(ROOT, f"bench/results/nvidia-h100-80gb-hbm3-2026-11-23-{dtype}.json")
+# The newest files by name (names carry the date), as the viewer and the tests find them.
+SESSION = sorted(glob.glob(os.path.join(ROOT, "assets/sessions/*.json")))[-1]
+RESULTS = {dtype: sorted(glob.glob(os.path.join(ROOT, f"bench/results/*-{dtype}.json")))[-1]
            for dtype in ("fp32", "fp16", "bf16")}
 LESSON_KERNELS = ["naive", "fused", "warp", "block", "smem", "online", "online_tiled", "best"]
 SESSION_COLS = [32, 128, 1024, 4096, 8192, 8193, 16384, 16385, 32768, 131072, 1048576]
