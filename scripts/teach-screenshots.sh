@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-assets/screenshots/teach}"
 viewer=build/app/viewer/softmaxlab
-session=assets/sessions/h100-2026-11-23.json
+session=$(ls assets/sessions/*.json | sort | tail -1)  # the newest recording
 mkdir -p "$out"
 # A learner's first guess for each step's first question (then R reveals the rest).
 guesses=(90 3 85 4 3 5e6 66 80 1.4)

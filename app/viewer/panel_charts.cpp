@@ -38,10 +38,10 @@ void App::draw_charts() {
     // results, which the viewer does not open).
     const chart::ChartKind* current = chart::find_chart_kind(s_.chart_kind);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.5f);
-    if (ImGui::BeginCombo("##chart-kind", current ? tr(current->label) : "")) {
+    if (ImGui::BeginCombo("##chart-kind", current ? tr(current->short_label) : "")) {
         for (const chart::ChartKind* kind : viewer_chart_kinds()) {
             const bool on = kind == current;
-            if (ImGui::Selectable(tr(kind->label), on) && !on) {
+            if (ImGui::Selectable(tr(kind->short_label), on) && !on) {
                 s_.chart_kind = kind->id;
                 refresh_chart();
             }
