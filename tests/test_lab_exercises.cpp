@@ -1,5 +1,5 @@
-// Exercises (core/lab/exercises.h): every step 1-6 has one; each exercise file is its lesson's
-// kernel with one region stubbed, so putting the lesson's region back gives the lesson file;
+// Exercises (core/lab/exercises.h): every step 1-6 has one; each exercise is its lesson's kernel
+// file with one region stubbed, so putting the lesson's region back gives the lesson file;
 // the unsolved exercise compiles (and is wrong until solved); a broken attempt shows its error
 // at its line; and the checker's verdict on known-good and known-bad results.
 #include <gtest/gtest.h>
@@ -24,7 +24,7 @@ std::vector<Exercise> all() {
     return e ? *e : std::vector<Exercise>{};
 }
 
-// The exercise file's leading "// EXERCISE ..." block, up to its closing "//" line.
+// The exercise's leading "// EXERCISE ..." block, up to its closing "//" line.
 std::string strip_header(const std::string& text) {
     if (text.rfind("// EXERCISE", 0) != 0) return text;
     const size_t end = text.find("\n//\n");
@@ -52,22 +52,30 @@ TEST(LabExercises, EveryStepOneToSixHasOne) {
     for (int s = 1; s <= 6; ++s) EXPECT_TRUE(steps.count(s)) << "step " << s;
 }
 
-// The solution is the lesson's kernel: the exercise with its lesson's region put back is the
-// lesson file, byte for byte, after the exercise's own header comment.
-TEST(LabExercises, SolvedExerciseIsTheLessonFile) {
+// The solution is the lesson's kernel file; the exercise is that file with one region's body
+// replaced by the stub, after a header: putting the lesson's region back gives the lesson file.
+TEST(LabExercises, ExerciseIsTheLessonFileWithOneRegionStubbed) {
+    int checked = 0;
     for (const Exercise& e : all()) {
         const KernelInfo* k = find_kernel(e.kernel);
         ASSERT_NE(k, nullptr);
+        const std::string lesson = read_repo_file(k->lesson_source());
         Result<std::string> solved = solved_exercise(e);
         ASSERT_TRUE(solved) << solved.error().message;
-        EXPECT_EQ(strip_header(*solved), read_repo_file(k->lesson_source()))
-            << e.file << " has drifted from " << k->lesson_source()
-            << ": copy the lesson file again and stub region " << e.region;
-        // ... and the exercise differs from it only inside that region.
-        const std::string exercise = read_repo_file(e.file);
-        EXPECT_NE(strip_header(exercise), read_repo_file(k->lesson_source())) << e.id;
-        EXPECT_NE(exercise.find("TODO(exercise)"), std::string::npos) << e.id;
+        EXPECT_EQ(*solved, lesson) << e.id;
+        Result<std::string> exercise = exercise_text(e);
+        ASSERT_TRUE(exercise) << exercise.error().message;
+        EXPECT_NE(exercise->find("// EXERCISE (" + e.id + ")"), std::string::npos) << e.id;
+        EXPECT_NE(exercise->find("TODO(exercise)"), std::string::npos) << e.id;
+        Result<std::string> lesson_body = region_body(lesson, e.region, k->lesson_source());
+        ASSERT_TRUE(lesson_body) << lesson_body.error().message;
+        EXPECT_NE(*lesson_body, e.stub) << e.id << ": the stub must leave something to write";
+        Result<std::string> back = replace_region(*exercise, e.region, *lesson_body, e.id);
+        ASSERT_TRUE(back) << back.error().message;
+        EXPECT_EQ(strip_header(*back), lesson) << e.id;
+        ++checked;
     }
+    EXPECT_EQ(checked, int(all().size()));
 }
 
 LabResult compile_exercise(const Exercise& e, const std::string& source) {
@@ -78,7 +86,9 @@ LabResult compile_exercise(const Exercise& e, const std::string& source) {
 
 TEST(LabExercises, UnsolvedAndSolvedBothCompile) {
     for (const Exercise& e : all()) {
-        const LabResult unsolved = compile_exercise(e, read_repo_file(e.file));
+        Result<std::string> exercise = exercise_text(e);
+        ASSERT_TRUE(exercise) << exercise.error().message;
+        const LabResult unsolved = compile_exercise(e, *exercise);
         EXPECT_EQ(unsolved.status, status::kOk) << e.id << ":\n"
                                                 << format_diagnostics(unsolved.diagnostics);
         Result<std::string> solved = solved_exercise(e);
@@ -93,11 +103,10 @@ TEST(LabExercises, UnsolvedAndSolvedBothCompile) {
 // A broken attempt: its error is on the line the learner wrote, inside the region.
 TEST(LabExercises, BrokenAttemptShowsItsErrorInTheRegion) {
     for (const Exercise& e : all()) {
-        const std::string exercise = read_repo_file(e.file);
-        Result<std::string> body = region_body(exercise, e.region, e.file);
-        ASSERT_TRUE(body);
+        Result<std::string> exercise = exercise_text(e);
+        ASSERT_TRUE(exercise) << exercise.error().message;
         const std::string bad = "    int attempt = \"not a number\";  // a broken attempt\n";
-        Result<std::string> attempt = replace_region(exercise, e.region, bad + *body, e.file);
+        Result<std::string> attempt = replace_region(*exercise, e.region, bad + e.stub, e.id);
         ASSERT_TRUE(attempt) << attempt.error().message;
         const int line = line_of(*attempt, "int attempt =");
         const LabResult r = compile_exercise(e, *attempt);

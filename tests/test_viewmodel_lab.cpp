@@ -10,6 +10,7 @@
 
 #include "app/viewer/model/lab_editor.h"
 #include "core/lab/compile.h"
+#include "core/lab/exercises.h"
 #include "core/lab/sass_roles.h"
 #include "lab_test_util.h"
 
@@ -188,7 +189,11 @@ TEST(ViewModelLab, ExercisesOpenWithTheirOwnKeyAndCompile) {
     EXPECT_EQ(ed.key(), "ex-warp-reduce");
     EXPECT_EQ(ed.kernel(), "warp");
     ASSERT_NE(ed.exercise(), nullptr);
-    EXPECT_EQ(ed.text(), read_repo_file("lessons/exercises/warp_reduce.cu"));
+    Result<std::vector<lab::Exercise>> all = lab::load_exercises();
+    ASSERT_TRUE(all);
+    Result<std::string> start = lab::exercise_text(*lab::find_exercise(*all, "warp-reduce"));
+    ASSERT_TRUE(start);
+    EXPECT_EQ(ed.text(), *start);
     ed.compile_now();
     ed.wait_idle();
     EXPECT_TRUE(ed.compiled_ok()) << lab::format_diagnostics(ed.diagnostics());

@@ -10,6 +10,7 @@
 // `softmaxlab-cli run --source F --kernel K` (cmd_run.cpp) is the convenient form of a job: it
 // runs in a child process, so a fault in the edit ends only that child.
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 
 #include "app/cli/cli_common.h"
@@ -27,7 +28,8 @@ namespace sml::cli {
 namespace {
 
 struct LabArgs {
-    std::string job, out, kernel, source, arch, ptx, result, exercise_check, exercise_solution;
+    std::string job, out, kernel, source, arch, ptx, result, exercise_check, exercise_solution,
+        exercise_start;
     bool list = false;
     double time_limit = 120;
 };
@@ -74,30 +76,40 @@ int lab_exercise(const LabArgs& a) {
             std::printf("%-16s step %d  %-12s %s\n", e.id.c_str(), e.step, e.kernel.c_str(),
                         e.title.c_str());
             std::printf("%16s %s\n", "", e.task.c_str());
-            std::printf("%16s file %s, region %s; speed bar %.0f%% of copy at %lld x %lld\n", "",
-                        e.file.c_str(), e.region.c_str(), e.min_pct_of_copy,
-                        (long long)e.speed.rows, (long long)e.speed.cols);
+            std::printf(
+                "%16s region %s of its lesson file; speed bar %.0f%% of copy at %lld x %lld\n", "",
+                e.region.c_str(), e.min_pct_of_copy, (long long)e.speed.rows,
+                (long long)e.speed.cols);
         }
         return kExitOk;
     }
-    const std::string id = !a.exercise_check.empty() ? a.exercise_check : a.exercise_solution;
+    const std::string id = !a.exercise_check.empty()      ? a.exercise_check
+                           : !a.exercise_solution.empty() ? a.exercise_solution
+                                                          : a.exercise_start;
     const lab::Exercise* e = lab::find_exercise(*all, id);
     if (!e) {
         std::string ids;
         for (const lab::Exercise& x : *all) ids += (ids.empty() ? "" : ", ") + x.id;
         return fail(Error{"no exercise '" + id + "'", "exercises: " + ids}, kExitBadArgs);
     }
-    if (!a.exercise_solution.empty()) {
-        Result<std::string> solved = lab::solved_exercise(*e);
-        if (!solved) return fail(solved.error(), kExitFailure);
-        if (a.out.empty()) return fail(Error{"--solution needs --out", ""}, kExitBadArgs);
-        if (Status s = lab::write_file_atomically(a.out, *solved); !s)
+    if (!a.exercise_solution.empty() || !a.exercise_start.empty()) {
+        const bool solution = !a.exercise_solution.empty();
+        Result<std::string> text = solution ? lab::solved_exercise(*e) : lab::exercise_text(*e);
+        if (!text) return fail(text.error(), kExitFailure);
+        if (a.out.empty())
+            return fail(Error{solution ? "--solution needs --out" : "--start needs --out",
+                              "name the file to write (an existing one is not replaced)"},
+                        kExitBadArgs);
+        if (std::filesystem::exists(a.out))
+            return fail(Error{a.out + " exists", "give a new file name: nothing was written"},
+                        kExitBadArgs);
+        if (Status s = lab::write_file_atomically(a.out, *text); !s)
             return fail(s.error(), kExitFailure);
-        std::printf("wrote the solution of %s to %s\n", e->id.c_str(), a.out.c_str());
+        std::printf("wrote %s of %s to %s\n", solution ? "the solution" : "the exercise",
+                    e->id.c_str(), a.out.c_str());
         return kExitOk;
     }
-    Result<std::string> src =
-        read_source(a.source.empty() ? std::string(SML_SOURCE_DIR) + "/" + e->file : a.source);
+    Result<std::string> src = a.source.empty() ? lab::exercise_text(*e) : read_source(a.source);
     if (!src) return fail(src.error(), kExitBadArgs);
     lab::ChildJobOptions o;
     o.time_limit_s = a.time_limit;
@@ -163,11 +175,14 @@ CommandFn add_lab_command(CLI::App& app) {
     auto* list = ex->add_flag("--list", a->list, "List the exercises");
     auto* check = ex->add_option("--check", a->exercise_check, "Check exercise ID");
     auto* sol = ex->add_option("--solution", a->exercise_solution,
-                               "Write exercise ID's solution (its lesson's region) to --out");
-    list->excludes(check)->excludes(sol);
-    check->excludes(sol);
-    ex->add_option("--source", a->source, "Your version (default: the exercise file as it is)");
-    ex->add_option("--out", a->out, "Where --solution writes");
+                               "Write exercise ID's solution (its lesson's file) to --out");
+    auto* start = ex->add_option("--start", a->exercise_start,
+                                 "Write exercise ID, ready to edit, to --out (a new file)");
+    list->excludes(check)->excludes(sol)->excludes(start);
+    check->excludes(sol)->excludes(start);
+    sol->excludes(start);
+    ex->add_option("--source", a->source, "Your version (default: the exercise as it starts)");
+    ex->add_option("--out", a->out, "Where --start and --solution write (a new file)");
     ex->add_option("--time-limit", a->time_limit, "Seconds each run may take")->default_val(120);
 
     CLI::App* sm =
@@ -181,9 +196,11 @@ CommandFn add_lab_command(CLI::App& app) {
         if (run->parsed()) return lab_run(*a);
         if (compile->parsed()) return lab_compile(*a);
         if (ex->parsed()) {
-            if (!a->list && a->exercise_check.empty() && a->exercise_solution.empty())
-                return fail(Error{"lab exercise needs --list, --check ID or --solution ID", ""},
-                            kExitBadArgs);
+            if (!a->list && a->exercise_check.empty() && a->exercise_solution.empty() &&
+                a->exercise_start.empty())
+                return fail(
+                    Error{"lab exercise needs --list, --start ID, --check ID or --solution ID", ""},
+                    kExitBadArgs);
             return lab_exercise(*a);
         }
         if (sm->parsed()) return lab_sass_metrics(*a);

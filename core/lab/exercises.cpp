@@ -44,8 +44,9 @@ Result<std::vector<Exercise>> load_exercises(const std::string& path_in) {
             e.kernel = j.at("kernel").get<std::string>();
             e.title = j.at("title").get<std::string>();
             e.task = j.at("task").get<std::string>();
-            e.file = j.at("file").get<std::string>();
             e.region = j.at("region").get<std::string>();
+            for (const std::string& line : j.at("stub").get<std::vector<std::string>>())
+                e.stub += line + "\n";
             e.hints = j.at("hints").get<std::vector<std::string>>();
             for (const json& s : j.at("check").at("shapes"))
                 e.shapes.push_back(ExerciseShape{s.at(0).get<int64_t>(), s.at(1).get<int64_t>()});
@@ -57,9 +58,9 @@ Result<std::vector<Exercise>> load_exercises(const std::string& path_in) {
                 return Error{path + ": exercise " + e.id + " edits '" + e.kernel +
                                  "', which the lab cannot edit",
                              "name a lesson kernel"};
-            if (e.hints.size() < 2 || e.shapes.empty() || e.min_pct_of_copy <= 0)
+            if (e.hints.size() < 2 || e.shapes.empty() || e.min_pct_of_copy <= 0 || e.stub.empty())
                 return Error{path + ": exercise " + e.id +
-                                 " needs at least 2 hints, a shape and a speed bar",
+                                 " needs a stub, at least 2 hints, a shape and a speed bar",
                              "see lessons/exercises/README.md"};
             if (find_exercise(out, e.id))
                 return Error{path + ": exercise id " + e.id + " appears twice", ""};
@@ -111,13 +112,20 @@ Result<std::string> replace_region(const std::string& text, const std::string& r
 Result<std::string> solved_exercise(const Exercise& e) {
     const KernelInfo* k = find_kernel(e.kernel);
     if (!k) return Error{"no kernel " + e.kernel, ""};
-    Result<std::string> lesson = read_file_capped(repo_path(k->lesson_source()), 4 << 20);
+    return read_file_capped(repo_path(k->lesson_source()), 4 << 20);
+}
+
+Result<std::string> exercise_text(const Exercise& e) {
+    const KernelInfo* k = find_kernel(e.kernel);
+    if (!k) return Error{"no kernel " + e.kernel, ""};
+    Result<std::string> lesson = solved_exercise(e);
     if (!lesson) return lesson.error();
-    Result<std::string> exercise = read_file_capped(repo_path(e.file), 4 << 20);
-    if (!exercise) return exercise.error();
-    Result<std::string> body = region_body(*lesson, e.region, k->lesson_source());
-    if (!body) return body.error();
-    return replace_region(*exercise, e.region, *body, e.file);
+    Result<std::string> stubbed = replace_region(*lesson, e.region, e.stub, k->lesson_source());
+    if (!stubbed) return stubbed.error();
+    return "// EXERCISE (" + e.id + "): " + k->lesson_source() + " with region '" + e.region +
+           "' left for you\n// to write. The task and the hints: `softmaxlab-cli lab exercise "
+           "--list`, or the viewer's Lab menu.\n// Check it: softmaxlab-cli lab exercise --check " +
+           e.id + " --source <your file>.\n//\n" + *stubbed;
 }
 
 std::vector<LabJob> exercise_jobs(const Exercise& e, const std::string& source) {

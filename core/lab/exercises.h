@@ -1,11 +1,11 @@
 // Exercises: one small piece of a lesson kernel to write yourself (LeetGPU / GPU-Puzzles style).
 //
-// lessons/exercises/exercises.json lists them. Each exercise file is a copy of its lesson's
-// kernel file in which one named region (`// @region NAME` ... `// @endregion NAME`, the same
-// markers the lessons point at) holds a stub and a TODO instead of the lesson's code. The stub
+// lessons/exercises/exercises.json lists them. An exercise is its lesson's kernel file in which
+// one named region (`// @region NAME` ... `// @endregion NAME`, the same markers the lessons
+// point at) holds a stub and a TODO instead of the lesson's code: exercise_text() makes it from
+// the lesson file whenever it is opened, so an exercise cannot drift from its lesson. The stub
 // compiles and runs, and gives wrong answers until the region is written. The solution is the
-// lesson's own region: putting it back gives the lesson file, byte for byte (a CPU test holds
-// every exercise to that, so an exercise cannot drift from its lesson).
+// lesson's own file.
 //
 // The check (check_exercise): the edit runs as a lab job in a child process on odd shapes, every
 // row compared with float64, then once at a stated N where it must reach a stated share of the
@@ -33,8 +33,8 @@ struct Exercise {
     std::string kernel;  // registry id the exercise edits ("warp")
     std::string title;
     std::string task;                   // what to write, one or two sentences
-    std::string file;                   // "lessons/exercises/warp_reduce.cu" (repo-relative)
     std::string region;                 // the region to complete
+    std::string stub;                   // its body in the exercise: a TODO and placeholder code
     std::vector<std::string> hints;     // 2-3, from gentle to nearly the answer
     std::vector<ExerciseShape> shapes;  // correctness: every row against float64
     ExerciseShape speed;                // the speed check's shape
@@ -52,7 +52,11 @@ Result<std::string> region_body(const std::string& text, const std::string& regi
 Result<std::string> replace_region(const std::string& text, const std::string& region,
                                    const std::string& body, const std::string& origin);
 
-// The exercise's solution: its file with the lesson's region put back.
+// The exercise as a learner opens it: a three-line header saying what it is, then the lesson's
+// kernel file with the region's body replaced by the stub.
+Result<std::string> exercise_text(const Exercise& e);
+
+// The exercise's solution: the lesson's kernel file, which holds the region as the lesson wrote it.
 Result<std::string> solved_exercise(const Exercise& e);
 
 // One check's outcome, and the verdict over all of them.

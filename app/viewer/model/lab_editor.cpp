@@ -39,17 +39,16 @@ LabEditor::~LabEditor() {
     wait_idle();
 }
 
-Status LabEditor::open(const std::string& key, const std::string& kernel, const std::string& file) {
+Status LabEditor::open(const std::string& key, const std::string& kernel,
+                       const Result<std::string>& original) {
     if (busy_ != Busy::none) wait_idle();
-    Result<std::string> original = lab::read_file_capped(std::string(SML_SOURCE_DIR) + "/" + file,
-                                                         lab::EditStore::kMaxEditBytes);
     if (!original) return original.error();
     Result<std::optional<std::string>> saved = store_.load(key);
     if (!saved) return saved.error();
     const KernelInfo* k = find_kernel(kernel);
     key_ = key;
     kernel_ = kernel;
-    source_name_ = k ? k->lesson_source() : file;
+    source_name_ = k ? k->lesson_source() : kernel;
     original_ = *original;
     restored_ = saved->has_value();
     text_ = restored_ ? **saved : original_;
@@ -72,7 +71,9 @@ Status LabEditor::open_kernel(const std::string& kernel) {
         return Error{"'" + kernel + "' cannot be edited in the lab",
                      "open one of the lesson kernels (naive .. online_tiled)"};
     exercise_.reset();
-    return open(kernel, kernel, k->lesson_source());
+    return open(kernel, kernel,
+                lab::read_file_capped(std::string(SML_SOURCE_DIR) + "/" + k->lesson_source(),
+                                      lab::EditStore::kMaxEditBytes));
 }
 
 Status LabEditor::open_exercise(const std::string& id) {
@@ -81,7 +82,7 @@ Status LabEditor::open_exercise(const std::string& id) {
     const lab::Exercise* e = lab::find_exercise(*all, id);
     if (!e) return Error{"no exercise '" + id + "'", "see lessons/exercises/exercises.json"};
     exercise_ = *e;
-    return open("ex-" + id, e->kernel, e->file);
+    return open("ex-" + id, e->kernel, lab::exercise_text(*e));
 }
 
 Status LabEditor::set_text(const std::string& text) {

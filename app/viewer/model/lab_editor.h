@@ -109,7 +109,9 @@ class LabEditor {
     std::optional<GutterCell> gutter(int line) const;
 
   private:
-    Status open(const std::string& key, const std::string& kernel, const std::string& file);
+    // Opens `original` (the lesson file, or an exercise made from it) under autosave key `key`.
+    Status open(const std::string& key, const std::string& kernel,
+                const Result<std::string>& original);
     void start_compile();
     void finish_compile(lab::LabResult r);
 
