@@ -10,6 +10,7 @@
 #include <map>
 #include <sstream>
 
+#include "core/measure/driver_context.h"
 #include "core/lab/sass_metrics.h"
 #include "core/lab/sass_roles.h"
 #include "core/metrics/counter_errors.h"
@@ -34,23 +35,6 @@ Error cupti_error(CUptiResult r, const std::string& call) {
         CUptiResult sml_r_ = (expr);                                    \
         if (sml_r_ != CUPTI_SUCCESS) return cupti_error(sml_r_, #expr); \
     } while (0)
-
-// The current context, through the runtime's driver entry points (no -lcuda needed).
-CUcontext current_context() {
-    using GetCurrent = CUresult (*)(CUcontext*);
-    static GetCurrent get = [] {
-        void* fn = nullptr;
-        cudaDriverEntryPointQueryResult q{};
-        if (cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, 12000, cudaEnableDefault,
-                                             &q) != cudaSuccess ||
-            q != cudaDriverEntryPointSuccess)
-            fn = nullptr;
-        return reinterpret_cast<GetCurrent>(fn);
-    }();
-    CUcontext ctx = nullptr;
-    if (!get || get(&ctx) != CUDA_SUCCESS) return nullptr;
-    return ctx;
-}
 
 Status init_profiler(int device) {
     CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
@@ -145,7 +129,7 @@ Result<std::unique_ptr<SassMetricsCollector>> SassMetricsCollector::create(int d
     Impl& im = *c->impl_;
     im.device = device;
     im.chip = chip;
-    im.ctx = current_context();
+    im.ctx = current_cuda_context();
     if (!im.ctx)
         return Error{"per-line counters unavailable: no current CUDA context",
                      "make a CUDA runtime call on this thread first"};

@@ -32,6 +32,7 @@
 
 #include "core/metrics/counter_errors.h"
 #include "core/metrics/metric_table.h"
+#include "core/measure/driver_context.h"
 #include "core/profiler/profiler.h"
 
 namespace sml {
@@ -124,23 +125,6 @@ std::string call_name(const char* expr) {
     return s.substr(0, s.find('('));
 }
 
-// The current CUDA context, without linking libcuda: the runtime hands out driver entry points.
-CUcontext current_context() {
-    using GetCurrent = CUresult (*)(CUcontext*);
-    static GetCurrent get = [] {
-        void* fn = nullptr;
-        cudaDriverEntryPointQueryResult q{};
-        if (cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, 12000, cudaEnableDefault,
-                                             &q) != cudaSuccess ||
-            q != cudaDriverEntryPointSuccess)
-            fn = nullptr;
-        return reinterpret_cast<GetCurrent>(fn);
-    }();
-    CUcontext ctx = nullptr;
-    if (!get || get(&ctx) != CUDA_SUCCESS) return nullptr;
-    return ctx;
-}
-
 // A runaway replay loop would hang a sweep; GH100 needs at most ~10 passes for the deep set.
 constexpr int kMaxPasses = 64;
 
@@ -194,7 +178,7 @@ struct CounterProfiler::Impl {
         }
         ce = cudaGetDevice(&device);
         if (ce == cudaSuccess) ce = cudaFree(nullptr);  // makes the primary context current
-        CUcontext c = current_context();
+        CUcontext c = current_cuda_context();
         if (ce != cudaSuccess || !c) {
             (void)cudaGetLastError();
             mark_unavailable(std::string("could not open a CUDA context for the counters (") +
@@ -318,7 +302,7 @@ struct CounterProfiler::Impl {
     // Re-targets the profiler if the caller switched device or context since setup.
     bool ensure_current_context(std::string* why) {
         (void)cudaFree(nullptr);
-        CUcontext c = current_context();
+        CUcontext c = current_cuda_context();
         if (!c) {
             *why = "no current CUDA context on this thread: call cudaSetDevice first";
             return false;
