@@ -107,7 +107,8 @@ TEST(CodeModel, RecordedSassSaysWhereItCameFromAndWhetherItMatches) {
     CodeModel m;
     m.set(context("warp"), CodeListing::sass);
     ASSERT_TRUE(m.listing()) << m.message() << " " << m.hint();
-    EXPECT_NE(m.origin().find("SASS recorded"), std::string::npos) << m.origin();
+    EXPECT_NE(m.origin().find("SASS of kernels/warp_softmax.cu recorded"), std::string::npos)
+        << m.origin();
     Result<CodeManifest> manifest =
         load_code_manifest(std::string(SML_BUILD_DIR) + "/code/manifest.json");
     ASSERT_TRUE(manifest.ok()) << manifest.error().message;

@@ -327,7 +327,7 @@ void CodeModel::load_selected() {
                   "), " + std::to_string(kernels) + " entry points";
     } else {
         const CodeUnit* u = manifest_ ? manifest_->find_unit(f.source) : nullptr;
-        origin_ = what + " recorded";
+        origin_ = what + " of " + f.source + " recorded";
         if (manifest_) {
             if (!manifest_->device.empty()) origin_ += " for " + manifest_->device;
             if (!manifest_->arch.empty()) origin_ += " (" + manifest_->arch + ")";
