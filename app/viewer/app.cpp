@@ -866,7 +866,13 @@ void App::on_step_changed() {
     s_.step = step_view(s_.nav.book(), s_.nav.index(), s_.has_session ? &s_.session : nullptr);
     const StepView& v = s_.step;
     if (!v.source_kernel.empty()) {
-        show_source(v.source_kernel, SourceTab::cuda);
+        // The file of the kernel's sources that holds the step's region (best's are several).
+        const KernelInfo* k = find_kernel(v.source_kernel);
+        const std::string file =
+            k && !v.source_region.empty()
+                ? kernel_source_with_region(*k, v.source_region, SML_SOURCE_DIR)
+                : std::string();
+        show_source(v.source_kernel, SourceTab::cuda, file.empty() && k ? k->lesson_source() : file);
         if (const SourceDoc* doc = current_source())
             if (const DisplayRegion* r = doc->find_region(v.source_region))
                 source_view_.scroll_to(r->first);
