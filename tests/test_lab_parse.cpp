@@ -242,6 +242,8 @@ TEST(LabJob, ResultRoundTripsWithSessionCubinAndRecords) {
     lines.available = true;
     lines.chip = "GH100";
     lines.metric_names["inst_executed"] = "smsp__sass_inst_executed";
+    lines.source_name = "kernels/warp_softmax.cu";
+    lines.source_sha256 = sha256_hex("y");
     lines.lines.push_back(LineCounters{"kernels/warp_softmax.cu", 77, {{"inst_executed", 5}}});
     lines.instructions.push_back(InstructionCounters{"_Z1kv", 64, 77, {{"inst_executed", 5}}});
     p.source_lines = lines;
@@ -264,6 +266,8 @@ TEST(LabJob, ResultRoundTripsWithSessionCubinAndRecords) {
     EXPECT_EQ(bp.source_lines->lines.at(0).line, 77);
     EXPECT_EQ(bp.source_lines->instructions.at(0).pc, 64);
     EXPECT_EQ(bp.source_lines->metric_names.at("inst_executed"), "smsp__sass_inst_executed");
+    EXPECT_EQ(bp.source_lines->source_name, "kernels/warp_softmax.cu");
+    EXPECT_EQ(bp.source_lines->source_sha256, sha256_hex("y"));
 }
 
 // --- runtime errors, sanitizer output -----------------------------------------------------------

@@ -6,6 +6,8 @@
 //   lab exercise --list | --check ID [--source F] | --solution ID --out F
 //   lab sass-metrics [--out F]     the GPU's per-instruction (SASS) metrics, for the record
 //   lab fold --result R            re-fold a result's stored records against its stored cubin
+//   lab lines --session S --out O [--cols N,...] [--kernels K,...]
+//                                  per-line counters for the built-in kernels, into a session
 //
 // `softmaxlab-cli run --source F --kernel K` (cmd_run.cpp) is the convenient form of a job: it
 // runs in a child process, so a fault in the edit ends only that child.
@@ -16,11 +18,14 @@
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
 #include "app/cli/lab_report.h"
+#include "app/cli/per_line_record.h"
+#include "core/common/parse_number.h"
 #include "core/lab/edit_store.h"
 #include "core/lab/exercises.h"
 #include "core/lab/lab_run.h"
 #include "core/lab/line_map.h"
 #include "core/lab/sass_metrics.h"
+#include "core/session/session.h"
 #include "kernels/registry.h"
 
 namespace sml::cli {
@@ -29,7 +34,7 @@ namespace {
 
 struct LabArgs {
     std::string job, out, kernel, source, arch, ptx, result, exercise_check, exercise_solution,
-        exercise_start;
+        exercise_start, session, cols = "4096,1024", kernels = "all";
     bool list = false;
     double time_limit = 120;
 };
@@ -144,6 +149,35 @@ int lab_fold(const LabArgs& a) {
     return kExitOk;
 }
 
+int lab_lines(const LabArgs& a) {
+    Result<std::vector<const KernelInfo*>> kernels = parse_kernel_list(a.kernels);
+    if (!kernels) return fail(kernels.error(), kExitBadArgs);
+    Result<std::vector<int64_t>> cols = parse_int_list(a.cols, "--cols");
+    if (!cols) return fail(cols.error(), kExitBadArgs);
+    if (Status s = check_writable(a.out, "--out"); !s) return fail(s.error(), kExitBadArgs);
+    Result<Session> session = load_session(a.session);
+    if (!session) return fail(session.error(), kExitBadArgs);
+    if (a.kernels == "all") {  // only the lesson kernels: best's source is many files
+        std::vector<const KernelInfo*> editable;
+        for (const KernelInfo* k : *kernels)
+            if (k->lab_editable) editable.push_back(k);
+        *kernels = editable;
+    }
+    PerLineOptions o;
+    o.cols = *cols;
+    o.time_limit_s = a.time_limit;
+    Result<PerLineSummary> summary = record_source_lines(&*session, *kernels, o);
+    if (!summary) return fail(summary.error(), kExitFailure);
+    if (summary->recorded == 0)
+        return fail(Error{"no kernel got per-line counters; nothing was written",
+                          "the lines above say why for each kernel"},
+                    kExitFailure);
+    if (Status s = save_session(a.out, *session); !s) return fail(s.error(), kExitFailure);
+    std::printf("%d kernel(s) with per-line counters; session written to %s\n", summary->recorded,
+                a.out.c_str());
+    return summary->problems.empty() ? kExitOk : kExitFailure;
+}
+
 }  // namespace
 
 CommandFn add_lab_command(CLI::App& app) {
@@ -192,7 +226,25 @@ CommandFn add_lab_command(CLI::App& app) {
     CLI::App* fold = lab->add_subcommand("fold", "Fold a result's stored records per source line");
     fold->add_option("--result", a->result, "A lab result (JSON)")->required();
 
-    return [a, run, compile, ex, sm, fold] {
+    CLI::App* lines = lab->add_subcommand(
+        "lines", "Record per-line counters of the built-in kernels into a session (GPU)");
+    lines->add_option("--session", a->session, "The session to add them to (read only)")
+        ->required();
+    lines->add_option("--out", a->out, "Where to write the session with them (JSON)")->required();
+    lines->add_option("--cols", a->cols,
+                      "N values, commas: each kernel gets them at the first it has a point at")
+        ->default_val("4096,1024");
+    lines->add_option("--kernels", a->kernels, "all (the lesson kernels), or ids separated by commas")
+        ->default_val("all");
+    lines->add_option("--time-limit", a->time_limit, "Seconds each kernel's run may take")
+        ->default_val(300);
+    lines->footer(
+        "\nEach kernel's lesson file runs as a lab job (NVRTC, line info) at its point's shape;\n"
+        "the point's own timing and counters stay as measured. Example:\n"
+        "  softmaxlab-cli lab lines --session assets/sessions/h100.json --out with-lines.json");
+
+    return [a, run, compile, ex, sm, fold, lines] {
+        if (lines->parsed()) return lab_lines(*a);
         if (run->parsed()) return lab_run(*a);
         if (compile->parsed()) return lab_compile(*a);
         if (ex->parsed()) {

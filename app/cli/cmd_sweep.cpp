@@ -1,5 +1,6 @@
 // `softmaxlab-cli sweep`: every kernel over many N at a fixed element count, recorded as a
 // session (the file the viewer replays and the charts are drawn from).
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -7,6 +8,7 @@
 
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
+#include "app/cli/per_line_record.h"
 #include "app/cli/report.h"
 #include "core/common/safe_file.h"
 #include "core/common/text_cap.h"
@@ -28,6 +30,7 @@ struct SweepArgs {
     std::string samples = "20";
     std::string seed = "1";
     std::string variants = "default";
+    std::string per_line;  // "" = no per-line counters; else the N that gets them
     std::vector<std::string> extra;
     CLI::Option* cols_option = nullptr;  // to tell "--cols ''" from no --cols at all
 };
@@ -59,6 +62,17 @@ int sweep_command(const SweepArgs& a) {
     if (!dtype) return fail(dtype.error(), kExitBadArgs);
     Result<MetricSet> metrics = parse_measure_options(a.metrics, int(*samples));
     if (!metrics) return fail(metrics.error(), kExitBadArgs);
+    std::vector<int64_t> per_line_cols;
+    if (!a.per_line.empty()) {
+        Result<std::vector<int64_t>> n = parse_int_list(a.per_line, "--per-line");
+        if (!n) return fail(n.error(), kExitBadArgs);
+        for (int64_t v : *n)
+            if (std::find(cols.begin(), cols.end(), v) == cols.end())
+                return fail(Error{"--per-line " + std::to_string(v) + " is not one of the sweep's N",
+                                  "pick from --cols (" + default_cols_text() + " by default)"},
+                            kExitBadArgs);
+        per_line_cols = *n;
+    }
     // The CSV written over the session (or the other way round) would lose the session.
     if (!a.out.empty() && !a.csv.empty())
         if (Status s = check_output_is_not_an_input(a.csv, "--csv", {{"--out", a.out}}); !s)
@@ -109,6 +123,14 @@ int sweep_command(const SweepArgs& a) {
     if (const char* commit = std::getenv("SML_GIT_COMMIT"); commit && *commit)
         session.software["softmaxlab_commit"] = commit;
 
+    if (!per_line_cols.empty()) {
+        std::printf("per-line counters at N=%s (each lesson kernel in a child process):\n",
+                    a.per_line.c_str());
+        PerLineOptions o;
+        o.cols = per_line_cols;
+        Result<PerLineSummary> lines = record_source_lines(&session, *kernels, o);
+        if (!lines) print_error("per-line counters: " + lines.error().message, lines.error().hint);
+    }
     print_sweep_table(session);
     std::printf("\n%zu points in %.1f s (%zu skipped: outside their kernel's range)\n",
                 session.points.size(), seconds, plan.skipped.size());
@@ -163,6 +185,9 @@ CommandFn add_sweep_command(CLI::App& app) {
     sub->add_option("--variants", a->variants,
                     "default, or all: also run every variant (smem's bank-conflicted layout)")
         ->default_val("default");
+    sub->add_option("--per-line", a->per_line,
+                    "Also record per-line counters of the lesson kernels, each at the first of "
+                    "these N (of --cols) it ran at, for the code views' heat gutter");
     sub->add_option("--extra", a->extra,
                     "Extra points <kernel>[/<variant>]:<rows>x<cols>, e.g. naive:4096x1024")
         ->delimiter(',');
@@ -171,7 +196,8 @@ CommandFn add_sweep_command(CLI::App& app) {
         "counted.\nExamples:\n"
         "  softmaxlab-cli sweep --out session.json --csv session.csv\n"
         "  softmaxlab-cli sweep --kernels fused,online --cols 16384,16385 --out cliff.json\n"
-        "  softmaxlab-cli sweep --variants all --extra naive:4096x1024 --out lessons.json");
+        "  softmaxlab-cli sweep --variants all --extra naive:4096x1024 --out lessons.json\n"
+        "  softmaxlab-cli sweep --per-line 4096,1024 --out session.json   (per-line counters)");
     return [a] { return sweep_command(*a); };
 }
 

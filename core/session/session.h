@@ -118,6 +118,11 @@ struct SourceLinesRecord {
     bool available = false;
     std::string reason;  // when unavailable: why, and the fix
     std::string chip;    // "GH100"
+    // Optional (written only when set): the file the counters were measured on, by name and
+    // SHA-256, so a viewer can tell whether the file on disk is still the one that ran. A sweep's
+    // built-in kernels set them (`softmaxlab-cli lab lines`); a lab edit's EditRecord has its own.
+    std::string source_name;    // "kernels/warp_softmax.cu"
+    std::string source_sha256;  // of that file's bytes
     std::map<std::string, std::string> metric_names;  // role -> the chip's SASS metric name
     std::vector<LineCounters> lines;                  // folded per line, sorted by (file, line)
     std::vector<InstructionCounters> instructions;    // per instruction, for the PTX/SASS views

@@ -157,12 +157,15 @@ json to_json(const SourceLinesRecord& r) {
                                     {"pc", i.pc},
                                     {"line", i.line},
                                     {"values", number_map(i.values)}});
-    return json{{"available", r.available},
-                {"reason", r.reason},
-                {"chip", r.chip},
-                {"metric_names", string_map(r.metric_names)},
-                {"lines", lines},
-                {"instructions", instructions}};
+    json o{{"available", r.available},
+           {"reason", r.reason},
+           {"chip", r.chip},
+           {"metric_names", string_map(r.metric_names)},
+           {"lines", lines},
+           {"instructions", instructions}};
+    if (!r.source_name.empty()) o["source_name"] = r.source_name;        // optional
+    if (!r.source_sha256.empty()) o["source_sha256"] = r.source_sha256;  // optional
+    return o;
 }
 
 json to_json(const PointRecord& p) {
@@ -455,6 +458,8 @@ void read_source_lines(Reader& r, const json& o, const std::string& p, SourceLin
     r.get(o, p, "reason", &s->reason);
     r.get(o, p, "chip", &s->chip);
     r.strings(o, p, "metric_names", &s->metric_names);
+    if (o.contains("source_name")) r.get(o, p, "source_name", &s->source_name);        // optional
+    if (o.contains("source_sha256")) r.get(o, p, "source_sha256", &s->source_sha256);  // optional
     const json* lines = nullptr;
     if (r.array(o, p, "lines", &lines)) {
         for (size_t i = 0; i < lines->size() && !r.failed(); ++i) {
