@@ -13,6 +13,8 @@ T=$(mktemp -d)
 command -v cuobjdump >/dev/null || PATH=$PATH:/usr/local/cuda/bin
 command -v cuobjdump >/dev/null || { echo "no cuobjdump on PATH or in /usr/local/cuda/bin"; exit 1; }
 [ -x "$CLI" ] || { echo "no $CLI: build it first (bench/record_lines.sh)"; exit 1; }
+# lab compile finds the file's kernels in the build's PTX (core/lab/kernel_names.h).
+cmake --build "$B" -j"${JOBS:-16}" --target sml_ptx >/dev/null 2>&1 || { echo "sml_ptx failed"; exit 1; }
 for pair in naive:naive_softmax fused:fused_softmax warp:warp_softmax block:block_softmax \
             smem:smem_softmax online:online_softmax online_tiled:online_tiled_softmax; do
   id=${pair%%:*}; f=${pair#*:}
