@@ -21,7 +21,17 @@ for pair in naive:naive_softmax fused:fused_softmax warp:warp_softmax block:bloc
   "$CLI" lab compile --kernel "$id" --source "kernels/$f.cu" --arch "$ARCH" --out "$T/$id.cubin" \
     >"$T/$id.compile.log" 2>&1 || { echo "$id: NVRTC compile failed"; cat "$T/$id.compile.log"; continue; }
   # Instruction lines only ("/*0050*/  FADD R1, R2, R3 ;"), per function, both builds.
-  norm() { awk '/Function :/ {fn=$3} /\/\*[0-9a-f]{4}\*\// && fn!="" {sub(/^[ \t]*/,""); gsub(/[ \t]+/," "); print fn": "$0}' ; }
+  # Anonymous namespaces carry a per-compilation hash in the mangled name
+  # (<len>_GLOBAL__N__<hash...>): dropped, as the code views do by demangling.
+  norm() { awk '/Function :/ {fn=$3} /\/\*[0-9a-f][0-9a-f][0-9a-f][0-9a-f]\*\// && fn!="" {sub(/^[ \t]*/,""); gsub(/[ \t]+/," "); print fn": "$0}' |
+           python3 -c '
+import re, sys
+for line in sys.stdin:
+    m = re.search(r"(\d+)_GLOBAL__N__", line)
+    if m:
+        n = int(m.group(1)); a = m.start(); b = m.start(1) + len(m.group(1)) + n
+        line = line[:a] + "ANON" + line[b:]
+    sys.stdout.write(line)'; }
   cuobjdump -sass "$T/$id.cubin" | norm | sed 's#/\*[^*]*\*/ *$##' | sort >"$T/$id.nvrtc"
   cuobjdump -sass -arch "$ARCH" "$B/kernels/CMakeFiles/sml_kernels.dir/$f.cu.o" | norm |
     sed 's#/\*[^*]*\*/ *$##' | sort >"$T/$id.nvcc"
