@@ -21,23 +21,24 @@ for pair in naive:naive_softmax fused:fused_softmax warp:warp_softmax block:bloc
   "$CLI" lab compile --kernel "$id" --source "kernels/$f.cu" --arch "$ARCH" --out "$T/$id.cubin" \
     >"$T/$id.compile.log" 2>&1 || { echo "$id: NVRTC compile failed"; cat "$T/$id.compile.log"; continue; }
   # Instruction lines only ("/*0050*/  FADD R1, R2, R3 ;"), per function, both builds.
-  # Anonymous namespaces carry a per-compilation hash in the mangled name
-  # (<len>_GLOBAL__N__<hash...>): dropped, as the code views do by demangling.
+  # Names are compared demangled (an anonymous namespace's hash differs per compilation, as the
+  # code views do) and with "long long" read as "long": NVRTC's int64_t is long long, the host
+  # compiler's is long, so the same kernel mangles differently.
   norm() { awk '/Function :/ {fn=$3} /\/\*[0-9a-f][0-9a-f][0-9a-f][0-9a-f]\*\// && fn!="" {sub(/^[ \t]*/,""); gsub(/[ \t]+/," "); print fn": "$0}' |
            python3 -c '
-import re, sys
-for line in sys.stdin:
-    m = re.search(r"(\d+)_GLOBAL__N__", line)
-    if m:
-        n = int(m.group(1)); a = m.start(); b = m.start(1) + len(m.group(1)) + n
-        line = line[:a] + "ANON" + line[b:]
-    sys.stdout.write(line)'; }
+import subprocess, sys
+rows = [l.split(": ", 1) for l in sys.stdin]
+names = sorted({r[0] for r in rows})
+out = subprocess.run(["c++filt"], input="\n".join(names), capture_output=True, text=True).stdout
+plain = dict(zip(names, out.split("\n")))
+for name, rest in rows:
+    sys.stdout.write(plain.get(name, name).replace("long long", "long").replace(": ", ":") + ": " + rest)'; }
   cuobjdump -sass "$T/$id.cubin" | norm | sed 's#/\*[^*]*\*/ *$##' | sort >"$T/$id.nvrtc"
   cuobjdump -sass -arch "$ARCH" "$B/kernels/CMakeFiles/sml_kernels.dir/$f.cu.o" | norm |
     sed 's#/\*[^*]*\*/ *$##' | sort >"$T/$id.nvcc"
   # Functions the NVRTC build holds that the nvcc build also holds (nvcc may hold more
   # template instances); compare those.
-  cut -d: -f1 "$T/$id.nvrtc" | sort -u >"$T/$id.fn"
+  awk -F': ' '{print $1}' "$T/$id.nvrtc" | sort -u >"$T/$id.fn"
   awk -F': ' 'NR==FNR {f[$1]; next} ($1 in f)' "$T/$id.fn" "$T/$id.nvcc" >"$T/$id.nvcc.same"
   [ "$(wc -l <"$T/$id.nvrtc")" -gt 0 ] || { echo "$id: no SASS read from the NVRTC cubin"; continue; }
   n=$(wc -l <"$T/$id.nvrtc"); m=$(wc -l <"$T/$id.nvcc.same"); fns=$(wc -l <"$T/$id.fn")
