@@ -242,12 +242,21 @@ SourceLinesRecord collect_per_line(const KernelInfo& k, const SoftmaxProblem& p,
     if (cudaError_t e = plan_launches(k, args, &steps); e != cudaSuccess)
         return fail(launch_error("planning the per-line run", e, ""));
     if (Status s = rewrite_steps(&steps, st); !s) return fail(s.error());
-    for (LaunchStep& s : steps)
+    // Flushed after every launch: CUPTI hands over the records of one kernel per flush (a
+    // plan of several launches, like naive's five, kept only its first kernel's otherwise).
+    Result<std::vector<SassRecord>> records = std::vector<SassRecord>{};
+    for (LaunchStep& s : steps) {
         if (cudaError_t e = s.launch(nullptr); e != cudaSuccess)
             return fail(launch_error("the per-line run of " + s.name, e, ""));
-    if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess)
-        return fail(launch_error("the per-line run", e, ""));
-    Result<std::vector<SassRecord>> records = (*c)->flush();
+        if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess)
+            return fail(launch_error("the per-line run of " + s.name, e, ""));
+        Result<std::vector<SassRecord>> some = (*c)->flush();
+        if (!some) {
+            records = some.error();
+            break;
+        }
+        records->insert(records->end(), some->begin(), some->end());
+    }
     (void)(*c)->disable();
     if (!records) return fail(records.error());
     // Keep the edit's kernels' records, named by their mangled name (the cubin's), whether
