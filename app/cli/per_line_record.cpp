@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <set>
 
 #include "core/lab/bytes.h"
 #include "core/lab/edit_store.h"
@@ -118,10 +119,17 @@ Result<PerLineSummary> record_source_lines(Session* session,
                 continue;
             }
             ++summary.recorded;
-            std::printf("%s %lld x %lld %s: %zu lines, %zu instructions, %.0f%% of copy (%.1f s)\n",
-                        what.c_str(), (long long)point->rows, (long long)point->cols,
-                        point->dtype.c_str(), lines.lines.size(), lines.instructions.size(),
-                        measured->pct_of_copy, secs);
+            std::set<std::string> functions;
+            for (const InstructionCounters& i : lines.instructions) functions.insert(i.function);
+            std::printf(
+                "%s %lld x %lld %s: %zu lines, %zu instructions in %zu kernel(s) of %zu launch(es), "
+                "%.0f%% of copy (%.1f s)\n",
+                what.c_str(), (long long)point->rows, (long long)point->cols, point->dtype.c_str(),
+                lines.lines.size(), lines.instructions.size(), functions.size(),
+                measured->launches.size(), measured->pct_of_copy, secs);
+            if (functions.size() < measured->launches.size())
+                std::printf("    (fewer kernels than launches: a kernel launched twice, or CUPTI "
+                            "reported some kernels' instructions not at all)\n");
             std::fflush(stdout);
         }
     }

@@ -242,22 +242,24 @@ SourceLinesRecord collect_per_line(const KernelInfo& k, const SoftmaxProblem& p,
     if (cudaError_t e = plan_launches(k, args, &steps); e != cudaSuccess)
         return fail(launch_error("planning the per-line run", e, ""));
     if (Status s = rewrite_steps(&steps, st); !s) return fail(s.error());
-    // Flushed after every launch: CUPTI hands over the records of one kernel per flush (a
-    // plan of several launches, like naive's five, kept only its first kernel's otherwise).
+    // One enable/flush/disable range per launch: CUPTI reported only the first kernel of a
+    // plan of several launches (naive's five) when they shared one range, even when flushed
+    // after each launch.
     Result<std::vector<SassRecord>> records = std::vector<SassRecord>{};
-    for (LaunchStep& s : steps) {
-        if (cudaError_t e = s.launch(nullptr); e != cudaSuccess)
-            return fail(launch_error("the per-line run of " + s.name, e, ""));
+    for (size_t i = 0; i < steps.size() && records; ++i) {
+        if (i > 0)
+            if (Status s = (*c)->enable(); !s) return fail(s.error());
+        if (cudaError_t e = steps[i].launch(nullptr); e != cudaSuccess)
+            return fail(launch_error("the per-line run of " + steps[i].name, e, ""));
         if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess)
-            return fail(launch_error("the per-line run of " + s.name, e, ""));
+            return fail(launch_error("the per-line run of " + steps[i].name, e, ""));
         Result<std::vector<SassRecord>> some = (*c)->flush();
-        if (!some) {
+        (void)(*c)->disable();
+        if (!some)
             records = some.error();
-            break;
-        }
-        records->insert(records->end(), some->begin(), some->end());
+        else
+            records->insert(records->end(), some->begin(), some->end());
     }
-    (void)(*c)->disable();
     if (!records) return fail(records.error());
     // Keep the edit's kernels' records, named by their mangled name (the cubin's), whether
     // CUPTI reports it mangled or demangled.

@@ -173,7 +173,10 @@ Result<std::unique_ptr<SassMetricsCollector>> SassMetricsCollector::create(int d
 Status SassMetricsCollector::enable() {
     CUpti_SassMetricsEnable_Params e{CUpti_SassMetricsEnable_Params_STRUCT_SIZE};
     e.ctx = impl_->ctx;
-    e.enableLazyPatching = 1;  // patch each kernel at its first launch in the range
+    // Patch each kernel at its first launch in the range ($SML_SASS_EAGER=1: every kernel of
+    // the loaded modules at once, to compare).
+    const char* eager = std::getenv("SML_SASS_EAGER");
+    e.enableLazyPatching = (eager && std::string(eager) == "1") ? 0 : 1;
     SML_SASS_TRY(cuptiSassMetricsEnable(&e));
     impl_->enabled = true;
     return ok_status();
