@@ -255,6 +255,19 @@ SourceLinesRecord collect_per_line(const KernelInfo& k, const SoftmaxProblem& p,
             return fail(launch_error("the per-line run of " + steps[i].name, e, ""));
         Result<std::vector<SassRecord>> some = (*c)->flush();
         (void)(*c)->disable();
+        if (const char* dbg = std::getenv("SML_SASS_DEBUG"); dbg && *dbg) {
+            if (FILE* f = std::fopen(dbg, "a")) {
+                std::set<std::string> fns;
+                if (some)
+                    for (const SassRecord& r : *some) fns.insert(r.function);
+                std::fprintf(f, "step %zu %s: %s, %zu records, functions:", i,
+                             steps[i].name.c_str(), some ? "ok" : some.error().message.c_str(),
+                             some ? some->size() : size_t(0));
+                for (const std::string& n : fns) std::fprintf(f, " %s", n.c_str());
+                std::fprintf(f, "\n");
+                std::fclose(f);
+            }
+        }
         if (!some)
             records = some.error();
         else
@@ -265,6 +278,11 @@ SourceLinesRecord collect_per_line(const KernelInfo& k, const SoftmaxProblem& p,
     // CUPTI reports it mangled or demangled.
     std::map<std::string, std::string> mangled_of;
     for (const std::string& l : st->lowered) mangled_of[l] = l, mangled_of[demangle(l)] = l;
+    if (const char* dbg = std::getenv("SML_SASS_DEBUG"); dbg && *dbg)
+        if (FILE* f = std::fopen(dbg, "a")) {
+            for (const std::string& l : st->lowered) std::fprintf(f, "lowered %s\n", l.c_str());
+            std::fclose(f);
+        }
     for (SassRecord r : *records) {
         auto it = mangled_of.find(r.function);
         if (it == mangled_of.end()) continue;
