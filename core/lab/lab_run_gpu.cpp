@@ -242,13 +242,20 @@ SourceLinesRecord collect_per_line(const KernelInfo& k, const SoftmaxProblem& p,
     if (cudaError_t e = plan_launches(k, args, &steps); e != cudaSuccess)
         return fail(launch_error("planning the per-line run", e, ""));
     if (Status s = rewrite_steps(&steps, st); !s) return fail(s.error());
-    // One enable/flush/disable range per launch: CUPTI reported only the first kernel of a
-    // plan of several launches (naive's five) when they shared one range, even when flushed
-    // after each launch.
+    // CUPTI patched only the first kernel a loaded module ran (naive: row_max of five), in one
+    // range or in one range per launch alike. So each launch gets its own range with the edit
+    // loaded afresh inside it; the earlier launches have left their buffers as the next needs.
     Result<std::vector<SassRecord>> records = std::vector<SassRecord>{};
     for (size_t i = 0; i < steps.size() && records; ++i) {
-        if (i > 0)
+        if (i > 0) {
             if (Status s = (*c)->enable(); !s) return fail(s.error());
+            if (Status s = load_library(st); !s) return fail(s.error());
+            std::vector<LaunchStep> again;
+            if (cudaError_t e = plan_launches(k, args, &again); e != cudaSuccess)
+                return fail(launch_error("planning the per-line run", e, ""));
+            if (Status s = rewrite_steps(&again, st); !s) return fail(s.error());
+            steps[i] = again[i];
+        }
         if (cudaError_t e = steps[i].launch(nullptr); e != cudaSuccess)
             return fail(launch_error("the per-line run of " + steps[i].name, e, ""));
         if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess)
