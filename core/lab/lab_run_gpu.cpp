@@ -229,8 +229,16 @@ SourceLinesRecord collect_per_line(const KernelInfo& k, const SoftmaxProblem& p,
     if (!c) return fail(c.error());
     out.chip = (*c)->chip();
     out.metric_names = (*c)->metric_names();
-    if (Status s = (*c)->enable(); !s) return fail(s.error());
-    if (Status s = load_library(st); !s) return fail(s.error());  // inside the range: see above
+    // $SML_SASS_EAGER=1 (an experiment): load the edit and every kernel of it into the context
+    // first, then patch them all at once (enableLazyPatching off, sass_metrics_cupti.cpp).
+    const char* eager_env = std::getenv("SML_SASS_EAGER");
+    const bool eager = eager_env && std::string(eager_env) == "1";
+    if (eager) {
+        if (Status s = load_library(st); !s) return fail(s.error());
+    } else {
+        if (Status s = (*c)->enable(); !s) return fail(s.error());
+        if (Status s = load_library(st); !s) return fail(s.error());  // inside the range
+    }
     LaunchArgs args;
     args.problem = p;
     args.in = in.get();
@@ -245,8 +253,33 @@ SourceLinesRecord collect_per_line(const KernelInfo& k, const SoftmaxProblem& p,
     // CUPTI patched only the first kernel a loaded module ran (naive: row_max of five), in one
     // range or in one range per launch alike. So each launch gets its own range with the edit
     // loaded afresh inside it; the earlier launches have left their buffers as the next needs.
+    if (eager) {
+        for (const LaunchStep& s : steps) {
+            cudaFuncAttributes a{};
+            (void)cudaFuncGetAttributes(&a, s.func);  // loads the kernel into the context
+        }
+        if (Status s = (*c)->enable(); !s) return fail(s.error());
+    }
     Result<std::vector<SassRecord>> records = std::vector<SassRecord>{};
     for (size_t i = 0; i < steps.size() && records; ++i) {
+        if (eager) {
+            if (cudaError_t e = steps[i].launch(nullptr); e != cudaSuccess)
+                return fail(launch_error("the per-line run of " + steps[i].name, e, ""));
+            if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess)
+                return fail(launch_error("the per-line run of " + steps[i].name, e, ""));
+            Result<std::vector<SassRecord>> some = (*c)->flush();
+            if (!some)
+                records = some.error();
+            else
+                records->insert(records->end(), some->begin(), some->end());
+            if (const char* dbg = std::getenv("SML_SASS_DEBUG"); dbg && *dbg)
+                if (FILE* f = std::fopen(dbg, "a")) {
+                    std::fprintf(f, "eager step %zu %s: %zu records\n", i, steps[i].name.c_str(),
+                                 some ? some->size() : size_t(0));
+                    std::fclose(f);
+                }
+            continue;
+        }
         if (i > 0) {
             if (Status s = (*c)->enable(); !s) return fail(s.error());
             if (Status s = load_library(st); !s) return fail(s.error());
@@ -280,6 +313,7 @@ SourceLinesRecord collect_per_line(const KernelInfo& k, const SoftmaxProblem& p,
         else
             records->insert(records->end(), some->begin(), some->end());
     }
+    if (eager) (void)(*c)->disable();
     if (!records) return fail(records.error());
     // Keep the edit's kernels' records, named by their mangled name (the cubin's), whether
     // CUPTI reports it mangled or demangled.
