@@ -21,7 +21,10 @@
 #include "core/chart/chart_build.h"
 #include "core/chart/chart_export.h"
 #include "core/common/safe_file.h"
+#include "app/viewer/model/format.h"
 #include "core/common/text_cap.h"
+#include "core/lab/bytes.h"
+#include "core/lab/sass_roles.h"
 #include "core/chart/session_compare.h"
 #include "core/lessons/annotated_source.h"
 #include "core/lessons/lesson_claims.h"
@@ -177,6 +180,16 @@ int App::run() {
         submit_guess();
     }
     if (s_.args.reveal) reveal_step();
+    if (s_.args.cols > 0 && !s_.all_cols.empty()) {
+        // The session's N nearest to the one asked for (log scale).
+        int64_t best = s_.all_cols.front();
+        for (int64_t c : s_.all_cols)
+            if (std::abs(std::log(double(c) / double(s_.args.cols))) <
+                std::abs(std::log(double(best) / double(s_.args.cols))))
+                best = c;
+        select_cols(best);
+    }
+    if (!s_.args.kernel.empty()) show_source(s_.args.kernel, s_.source_tab);
     if (s_.args.code_tab == "ptx" || s_.args.code_tab == "sass" || s_.args.code_tab == "triton") {
         s_.peer_listing = s_.args.code_tab == "triton";
         show_source(s_.source_kernel,
@@ -724,6 +737,7 @@ void App::handle_shortcuts() {
         {GLFW_KEY_U, false, Action::set_up},         {GLFW_KEY_C, false, Action::chart_next_kind},
         {GLFW_KEY_C, true, Action::chart_prev_kind}, {GLFW_KEY_A, false, Action::chart_all},
         {GLFW_KEY_E, false, Action::export_png},     {GLFW_KEY_T, false, Action::code_next_tab},
+        {GLFW_KEY_L, false, Action::line_metric_next},
         {GLFW_KEY_K, false, Action::kernel_next},    {GLFW_KEY_K, true, Action::kernel_prev},
         {GLFW_KEY_N, false, Action::cols_next},      {GLFW_KEY_N, true, Action::cols_prev},
         {GLFW_KEY_1, false, Action::zoom_lessons},   {GLFW_KEY_2, false, Action::zoom_code},
@@ -781,6 +795,9 @@ void App::do_action(Action a) {
             show_source(s_.source_kernel, s_.source_tab == SourceTab::cuda  ? SourceTab::ptx
                                           : s_.source_tab == SourceTab::ptx ? SourceTab::sass
                                                                             : SourceTab::cuda);
+            break;
+        case Action::line_metric_next:
+            cycle_line_metric();
             break;
         case Action::kernel_next:
             step_source_kernel(+1);
@@ -905,6 +922,7 @@ void App::on_step_changed() {
     refresh_lesson_text();
     refresh_metrics();
     refresh_chart();
+    refresh_code();  // the step's N and variant: the code panel's counters follow
 }
 
 void App::refresh_lesson_text() {
@@ -1005,7 +1023,10 @@ void App::show_source(const std::string& kernel, SourceTab tab, const std::strin
 }
 
 void App::refresh_code() {
-    if (s_.source_tab == SourceTab::cuda || s_.source_kernel.empty()) return;
+    if (s_.source_tab == SourceTab::cuda || s_.source_kernel.empty()) {
+        refresh_line_metric(s_.source_file);
+        return;
+    }
     CodeContext ctx;
     ctx.repo_root = SML_SOURCE_DIR;
     ctx.build_dir = SML_BUILD_DIR;
@@ -1022,6 +1043,23 @@ void App::refresh_code() {
                                                                : CodeListing::ptx;
     code_.set(ctx, which);
     s_.peer_listing = code_.which() == CodeListing::peer;
+    // The recorded counters: per instruction where the measured build's SASS is this one, and
+    // per line of the source beside it always.
+    refresh_line_metric(code_.source_path().empty() ? s_.source_file : code_.source_path());
+    std::vector<LineMetric> metrics;
+    if (rec_lines_.point && !line_metric_.values.empty()) {
+        if (code_.listing() && code_.listing()->kind == AsmKind::sass) {
+            std::string why;
+            if (std::optional<LineMetric> m =
+                    instruction_metric(*rec_lines_.point->source_lines, *code_.listing(),
+                                       line_file_, line_metric_role(), &why))
+                metrics.push_back(std::move(*m));
+            else if (!why.empty())
+                line_note_ += "; per instruction: not shown, " + why;
+        }
+        metrics.push_back(line_metric_);
+    }
+    code_.set_metrics(std::move(metrics));
     // The listing's anchors: marked, and their notes on hover.
     std::map<int, std::string> notes;
     for (const ListingAnchor& a : code_.anchors())
@@ -1039,6 +1077,78 @@ void App::refresh_code() {
         if (code_.start_listing_line() >= 0) listing_view_.scroll_to(code_.start_listing_line());
         if (code_.start_source_line() >= 0) source_view_.scroll_to(code_.start_source_line());
     }
+}
+
+void App::refresh_line_metric(const std::string& file) {
+    line_file_ = file;
+    rec_lines_ = {};
+    line_roles_.clear();
+    line_metric_ = {};
+    line_values_.clear();
+    line_details_.clear();
+    line_max_ = 0;
+    line_note_.clear();
+    const KernelInfo* k = find_kernel(s_.source_kernel);
+    if (!s_.has_session || !k || file.empty()) return;
+    std::string variant;  // the Run form's choice (step 5 sets it); index 0 is the default form
+    if (auto v = s_.run_variants.find(k->id);
+        v != s_.run_variants.end() && v->second > 0 &&
+        v->second < static_cast<int>(k->variants.size()))
+        variant = k->variants[static_cast<size_t>(v->second)];
+    auto sha = file_sha_.find(file);
+    if (sha == file_sha_.end()) {
+        Result<std::string> bytes =
+            read_file_capped(std::string(SML_SOURCE_DIR) + "/" + file, 16 << 20, "source file");
+        sha = file_sha_.emplace(file, bytes ? lab::sha256_hex(*bytes) : std::string()).first;
+    }
+    rec_lines_ = find_recorded_lines(s_.session, k->id, variant, file, s_.cols, sha->second);
+    if (!rec_lines_.point) {
+        line_note_ = rec_lines_.problem;
+        return;
+    }
+    const SourceLinesRecord& rec = *rec_lines_.point->source_lines;
+    line_roles_ = recorded_roles(rec, file);
+    line_note_ = rec_lines_.note;
+    if (!variant.empty()) line_note_ += " (" + variant + ")";
+    const std::string role = line_metric_role();
+    if (role.empty()) return;
+    line_metric_ = source_line_metric(rec, file, role);
+    // Measured global traffic next to the lesson's prediction for the whole kernel, when every
+    // launch was measured (naive's were not: the note says which).
+    const PredictedTraffic& pred = rec_lines_.point->predicted;
+    const double predicted = pred.global_load_bytes + pred.global_store_bytes;
+    const double measured = recorded_global_bytes(rec);
+    if ((role == lab::role::kGlobalSectors || role == lab::role::kGlobalIdealSectors) &&
+        predicted > 0 && measured > 0 && rec_lines_.note.find("no counters for") == std::string::npos)
+        line_note_ += "; global traffic " + format_bytes(measured) + " measured, " +
+                      format_bytes(predicted) + " predicted (" + format_ratio(measured / predicted) +
+                      ")";
+    auto it = s_.sources.find(s_.source_kernel + "/" + file);
+    if (it != s_.sources.end() && *it->second) {
+        line_values_ = per_display_line(line_metric_, **it->second);
+        line_details_ = per_display_line_details(rec, file, **it->second);
+        line_max_ = metric_max(line_values_);
+    }
+}
+
+std::string App::line_metric_role() const {
+    if (line_role_.empty() || line_roles_.empty()) return "";
+    for (const std::string& r : line_roles_)
+        if (r == line_role_) return r;
+    return line_roles_.front();  // the chosen counter is not in this record: the first one is
+}
+
+void App::cycle_line_metric() {
+    if (line_roles_.empty()) return;
+    const std::string now = line_metric_role();
+    auto it = std::find(line_roles_.begin(), line_roles_.end(), now);
+    if (now.empty())
+        line_role_ = line_roles_.front();
+    else if (it == line_roles_.end() || it + 1 == line_roles_.end())
+        line_role_.clear();
+    else
+        line_role_ = *(it + 1);
+    refresh_code();
 }
 
 void App::select_cols(int64_t cols) {

@@ -107,8 +107,10 @@ void App::draw_run() {
                 if (ImGui::BeginCombo(("##variant-" + std::string(k.id)).c_str(),
                                       preview.c_str())) {
                     for (size_t i = 0; i < k.variants.size(); ++i)
-                        if (ImGui::Selectable(k.variants[i].c_str(), static_cast<int>(i) == v))
+                        if (ImGui::Selectable(k.variants[i].c_str(), static_cast<int>(i) == v)) {
                             v = static_cast<int>(i);
+                            refresh_code();  // the code panel's counters follow the variant
+                        }
                     ImGui::EndCombo();
                 }
                 if (ImGui::IsItemHovered())

@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "app/viewer/app.h"
+#include "core/lab/sass_roles.h"
 #include "kernels/registry.h"
 
 namespace sml::viewer {
@@ -66,6 +67,7 @@ void App::draw_source() {
         draw_listing();
         return;
     }
+    draw_line_metric_row();
     auto it = s_.sources.find(s_.source_kernel + "/" + s_.source_file);
     if (it == s_.sources.end()) return;
     const Result<SourceDoc>& doc = *it->second;
@@ -77,7 +79,14 @@ void App::draw_source() {
             ImGui::TextColored(pal.muted, "%s", doc.error().hint.c_str());
         ImGui::PopTextWrapPos();
     } else {
-        source_view_.draw(*doc, fonts_);
+        LineDecor decor;
+        if (!line_values_.empty()) {
+            decor.metric = &line_values_;
+            decor.metric_max = line_max_;
+            decor.metric_info = &line_metric_;
+            decor.metric_detail = &line_details_;
+        }
+        source_view_.draw(*doc, fonts_, decor);
         // A margin after the widest line, so its last characters clear the panel's edge and
         // scrollbar instead of ending cut at the right border.
         ImGui::SameLine(0, 0);
@@ -186,6 +195,7 @@ void App::draw_listing() {
             ImGui::SetTooltip("%s%s%s", a.pattern.c_str(), a.note.empty() ? "" : "\n\n",
                               a.note.c_str());
     }
+    draw_line_metric_row();
     if (!listing->line_info)
         ImGui::TextColored(pal.muted,
                            "No line info in this listing: its lines cannot be linked to the "
@@ -211,6 +221,11 @@ void App::draw_listing() {
     src_decor.metric_max = code_.source_metric_max();
     src_decor.metric_info = code_.metric();
     src_decor.region_notes = false;
+    // Every recorded counter of a line on hover (the source pane shows the file's lines).
+    std::vector<std::string> src_details;
+    if (rec_lines_.point && src && code_.metric())
+        src_details = per_display_line_details(*rec_lines_.point->source_lines, line_file_, *src);
+    src_decor.metric_detail = src_details.empty() ? nullptr : &src_details;
     LineDecor asm_decor;
     asm_decor.slots = &code_.listing_slots();
     asm_decor.lit = &code_.listing_lit();
@@ -244,6 +259,66 @@ void App::draw_listing() {
     if (clicked_asm >= 0 && src) {
         const int line = code_.source_display_line_of(clicked_asm);
         if (line >= 0) source_view_.scroll_to(line);
+    }
+}
+
+void App::draw_line_metric_row() {
+    if (line_note_.empty()) return;  // no per-line counters for this file in the session
+    const Palette& pal = palette();
+    const float em = ImGui::GetFontSize();
+    if (rec_lines_.point && !line_roles_.empty()) {
+        const std::string role = line_metric_role();
+        const lab::SassRole* def = lab::find_sass_role(role);
+        const std::string preview = role.empty() ? std::string(tr("counters: off"))
+                                                 : std::string(tr("counters: ")) +
+                                                       (def ? def->label : role.c_str());
+        ImGui::SetNextItemWidth(em * 11);
+        if (ImGui::BeginCombo("##line-metric", preview.c_str())) {
+            if (ImGui::Selectable(tr("off"), role.empty())) {
+                line_role_.clear();
+                refresh_code();
+            }
+            for (const std::string& r : line_roles_) {
+                const lab::SassRole* d = lab::find_sass_role(r);
+                if (ImGui::Selectable(d ? d->label : r.c_str(), r == role)) {
+                    line_role_ = r;
+                    refresh_code();
+                }
+                if (d && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", d->description);
+            }
+            ImGui::EndCombo();
+        }
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip(
+                "%s [%s]",
+                tr("Per-line counters recorded with the session, folded per source line"),
+                binding_of(Action::line_metric_next).keys);
+        // A kernel with variants (smem: conflict-free, bank-conflicted): whose counters.
+        const KernelInfo* k = find_kernel(s_.source_kernel);
+        if (k && k->variants.size() > 1) {
+            int& v = s_.run_variants[k->id];
+            if (v < 0 || v >= static_cast<int>(k->variants.size())) v = 0;
+            ImGui::SameLine();
+            ImGui::SetNextItemWidth(em * 9);
+            if (ImGui::BeginCombo("##line-variant", k->variants[static_cast<size_t>(v)].c_str())) {
+                for (size_t i = 0; i < k->variants.size(); ++i)
+                    if (ImGui::Selectable(k->variants[i].c_str(), static_cast<int>(i) == v)) {
+                        v = static_cast<int>(i);
+                        refresh_code();
+                    }
+                ImGui::EndCombo();
+            }
+        }
+        ImGui::SameLine();
+    }
+    // One line; the whole note on hover.
+    ImGui::TextColored(rec_lines_.point ? pal.muted : pal.bad, "%s", line_note_.c_str());
+    if (ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(em * 36);
+        ImGui::TextUnformatted(line_note_.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
     }
 }
 

@@ -172,8 +172,11 @@ int SourceView::draw(const SourceDoc& doc, const Fonts& fonts, const LineDecor& 
         char val[64];
         std::snprintf(val, sizeof val, "%.6g", (*decor.metric)[hovered]);
         const LineMetric& m = *decor.metric_info;
+        const std::string detail = at(decor.metric_detail, hovered)
+                                       ? (*decor.metric_detail)[hovered] + "\n\n"
+                                       : std::string();
         tooltip(m.label + ": " + val + (m.unit.empty() ? "" : " " + m.unit),
-                m.id + "\n" + m.description);
+                detail + m.id + "\n" + m.description);
     } else if (hovered >= 0 && notes_.count(hovered)) {
         const std::string& note = notes_.at(hovered);
         const size_t nl = note.find('\n');

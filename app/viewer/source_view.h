@@ -28,6 +28,7 @@ struct LineDecor {
     const std::vector<double>* metric = nullptr;  // NaN: no value
     double metric_max = 0;                        // a full bar
     const LineMetric* metric_info = nullptr;      // label, unit, description (tooltip)
+    const std::vector<std::string>* metric_detail = nullptr;  // per line: every counter, or ""
     bool line_numbers = true;
     bool region_notes = true;  // a region's note on hover (off beside a listing: it would hide it)
 };

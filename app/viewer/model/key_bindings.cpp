@@ -21,6 +21,8 @@ const std::vector<KeyBinding>& key_bindings() {
          "图表显示全部 kernel / 本步的 kernel"},
         {Action::export_png, "E", "export the chart as PNG", "把图表导出为 PNG"},
         {Action::code_next_tab, "T", "code tab: CUDA, PTX, SASS", "代码标签：CUDA、PTX、SASS"},
+        {Action::line_metric_next, "L", "per-line counters: next counter, then off",
+         "逐行计数器：下一个计数器，然后关闭"},
         {Action::kernel_next, "K", "next kernel in the code panel", "代码面板的下一个 kernel"},
         {Action::kernel_prev, "Shift+K", "previous kernel in the code panel",
          "代码面板的上一个 kernel"},

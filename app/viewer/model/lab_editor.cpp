@@ -4,23 +4,13 @@
 #include <cstdio>
 #include <thread>
 
+#include "app/viewer/model/recorded_lines.h"
 #include "core/lab/sass_roles.h"
 #include "kernels/registry.h"
 
 namespace sml::viewer {
 
 namespace {
-
-std::string format_value(double v, const char* unit) {
-    char b[64];
-    if (std::string(unit) == "%")
-        std::snprintf(b, sizeof b, "%.1f%%", v);
-    else if (v >= 1e6)
-        std::snprintf(b, sizeof b, "%.3g %s", v, unit);
-    else
-        std::snprintf(b, sizeof b, "%.0f %s", v, unit);
-    return b;
-}
 
 template <class T>
 bool ready(std::future<T>& f) {
@@ -262,12 +252,7 @@ std::optional<GutterCell> LabEditor::gutter(int line) const {
     const bool pct = role && std::string(role->unit) == "%";
     c.heat = pct ? float(std::clamp(1.0 - c.value / 100.0, 0.0, 1.0))
                  : float(hottest > 0 ? c.value / hottest : 0);
-    for (const lab::SassRole& r : lab::sass_roles()) {
-        auto it = mine->values.find(r.role);
-        if (it == mine->values.end()) continue;
-        c.tooltip += std::string(c.tooltip.empty() ? "" : "\n") + r.label + ": " +
-                     format_value(it->second, r.unit);
-    }
+    c.tooltip = describe_counters(mine->values);
     return c;
 }
 

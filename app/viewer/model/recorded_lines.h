@@ -6,18 +6,18 @@
 // source line. Per source line they hold whatever the compiler did. Per instruction they belong
 // to the NVRTC build's SASS, which is not always the nvcc build's the SASS tab shows
 // (bench/sass_identity.sh: identical for naive and warp on the H100, not for the others), so the
-// SASS listing gets them only when the recorded instructions are the listing's: the same
-// addresses, charged to the same source lines.
+// SASS listing gets them only when the recorded instructions are the listing's: as many, at the
+// same addresses, from the same source lines.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "app/viewer/model/source_doc.h"
 #include "core/code/asm_listing.h"
-#include "core/code/line_map.h"
 #include "core/code/line_metrics.h"
 #include "core/session/session.h"
 
@@ -44,13 +44,25 @@ std::vector<std::string> recorded_roles(const SourceLinesRecord& r, const std::s
 LineMetric source_line_metric(const SourceLinesRecord& r, const std::string& file,
                               const std::string& role);
 
-// One collected (not derived) role per instruction of `listing`'s function, keyed by SASS
+// One collected (not derived) role per instruction of `listing`'s function (SASS), keyed by
 // address, when the record's instructions of that function are the listing's: as many, at the
-// same addresses, charged to the same lines of `file` (through `map`). Otherwise nullopt, and
-// *why (if given) says what differs.
+// same addresses, each from the same line of `file` where the listing's innermost frame is in
+// it. Otherwise nullopt, and *why (if given) says what differs.
 std::optional<LineMetric> instruction_metric(const SourceLinesRecord& r, const AsmListing& listing,
-                                             const LineMap& map, const std::string& file,
-                                             const std::string& role, std::string* why);
+                                             const std::string& file, const std::string& role,
+                                             std::string* why);
+
+// Every counter of one line or instruction, one per line of text ("instructions executed:
+// 15728640 count"), in the roles table's order: what hovering the gutter shows.
+std::string describe_counters(const std::map<std::string, double>& values);
+
+// describe_counters for each display line of `doc` (a CUDA file); "" where the record has none.
+std::vector<std::string> per_display_line_details(const SourceLinesRecord& r,
+                                                  const std::string& file, const SourceDoc& doc);
+
+// The global-memory bytes the record's instructions moved, in every file (32-byte sectors):
+// what a lesson's predicted global traffic compares with. 0 when sectors were not collected.
+double recorded_global_bytes(const SourceLinesRecord& r);
 
 // The metric's value on each display line of `doc` (a CUDA file: display lines carry their
 // file line); NaN where there is none.

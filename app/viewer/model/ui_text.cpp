@@ -14,6 +14,11 @@ const std::map<std::string, std::string>& table() {
     static const std::map<std::string, std::string> t = {
         // Menus
         {"File", "文件"},
+        {"counters: off", "计数器：关"},
+        {"counters: ", "计数器："},
+        {"off", "关"},
+        {"Per-line counters recorded with the session, folded per source line",
+         "随会话录制的逐行计数器，按源代码行汇总"},
         {"Open session...", "打开会话…"},
         {"Save session...", "保存会话…"},
         {"Quit", "退出"},

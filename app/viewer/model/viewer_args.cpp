@@ -1,6 +1,7 @@
 // Command line parsing. See viewer_args.h.
 #include "app/viewer/model/viewer_args.h"
 #include "kernels/device_profiles.h"
+#include "kernels/registry.h"
 
 #include <CLI/CLI.hpp>
 #include <charconv>
@@ -70,6 +71,16 @@ Result<ViewerArgs> parse_viewer_args(int argc, const char* const* argv, std::str
                    "open the Source panel on this tab; triton: the PTX tab's Triton tutorial "
                    "listing (step 2)")
         ->check(CLI::IsMember({"cuda", "ptx", "sass", "triton"}));
+    app.add_option("--kernel", a.kernel, "show this kernel in the Source panel (key K steps)")
+        ->check([](const std::string& id) {
+            return find_kernel(id) ? std::string()
+                                   : "unknown kernel '" + quote_short(id) + "'; use one of: " +
+                                         kernel_ids();
+        });
+    std::string cols;
+    app.add_option("--cols", cols,
+                   "the N the table, the charts and the code show (the session's nearest N; key N "
+                   "steps)");
     app.add_option("--lab", a.lab,
                    "open the lab bench on a lesson kernel (warp) or an exercise (ex:warp-reduce)");
     CLI::Option* shot =
@@ -113,6 +124,11 @@ Result<ViewerArgs> parse_viewer_args(int argc, const char* const* argv, std::str
         const Result<int64_t> k = parse_integer(lesson, "--lesson", 0, 999);
         if (!k) return Error{k.error().message, "e.g. --lesson 0 for the first step"};
         a.lesson = static_cast<int>(*k);
+    }
+    if (app.count("--cols") > 0) {
+        const Result<int64_t> n = parse_integer(cols, "--cols", 1, int64_t(1) << 40);
+        if (!n) return Error{n.error().message, "e.g. --cols 4096"};
+        a.cols = *n;
     }
     if (app.count("--frames") > 0) {
         const Result<int64_t> n = parse_integer(frames, "--frames", 1, 1000);

@@ -24,6 +24,8 @@ struct ViewerArgs {
     std::string device_profile;  // "" = this GPU; else a kernels/device_profiles.h id
     std::string compare_path;  // "" = none, else a second session to compare with
     std::string code_tab;  // "cuda" | "ptx" | "sass" | "triton": the Source panel's tab at start
+    std::string kernel;    // the Source panel's kernel at start ("" = the step's)
+    int64_t cols = 0;      // the table's, charts' and code's N at start (0 = the step's)
     std::string lab;  // open the lab bench on this kernel, or "ex:<id>" an exercise
     std::string screenshot;    // non-empty: render `frames` frames, save a PNG, exit
     int frames = 4;
