@@ -229,16 +229,8 @@ SourceLinesRecord collect_per_line(const KernelInfo& k, const SoftmaxProblem& p,
     if (!c) return fail(c.error());
     out.chip = (*c)->chip();
     out.metric_names = (*c)->metric_names();
-    // $SML_SASS_EAGER=1 (an experiment): load the edit and every kernel of it into the context
-    // first, then patch them all at once (enableLazyPatching off, sass_metrics_cupti.cpp).
-    const char* eager_env = std::getenv("SML_SASS_EAGER");
-    const bool eager = eager_env && std::string(eager_env) == "1";
-    if (eager) {
-        if (Status s = load_library(st); !s) return fail(s.error());
-    } else {
-        if (Status s = (*c)->enable(); !s) return fail(s.error());
-        if (Status s = load_library(st); !s) return fail(s.error());  // inside the range
-    }
+    if (Status s = (*c)->enable(); !s) return fail(s.error());
+    if (Status s = load_library(st); !s) return fail(s.error());  // inside the range: see above
     LaunchArgs args;
     args.problem = p;
     args.in = in.get();
@@ -250,80 +242,18 @@ SourceLinesRecord collect_per_line(const KernelInfo& k, const SoftmaxProblem& p,
     if (cudaError_t e = plan_launches(k, args, &steps); e != cudaSuccess)
         return fail(launch_error("planning the per-line run", e, ""));
     if (Status s = rewrite_steps(&steps, st); !s) return fail(s.error());
-    // CUPTI patched only the first kernel a loaded module ran (naive: row_max of five), in one
-    // range or in one range per launch alike. So each launch gets its own range with the edit
-    // loaded afresh inside it; the earlier launches have left their buffers as the next needs.
-    if (eager) {
-        for (const LaunchStep& s : steps) {
-            cudaFuncAttributes a{};
-            (void)cudaFuncGetAttributes(&a, s.func);  // loads the kernel into the context
-        }
-        if (Status s = (*c)->enable(); !s) return fail(s.error());
-    }
-    Result<std::vector<SassRecord>> records = std::vector<SassRecord>{};
-    for (size_t i = 0; i < steps.size() && records; ++i) {
-        if (eager) {
-            if (cudaError_t e = steps[i].launch(nullptr); e != cudaSuccess)
-                return fail(launch_error("the per-line run of " + steps[i].name, e, ""));
-            if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess)
-                return fail(launch_error("the per-line run of " + steps[i].name, e, ""));
-            Result<std::vector<SassRecord>> some = (*c)->flush();
-            if (!some)
-                records = some.error();
-            else
-                records->insert(records->end(), some->begin(), some->end());
-            if (const char* dbg = std::getenv("SML_SASS_DEBUG"); dbg && *dbg)
-                if (FILE* f = std::fopen(dbg, "a")) {
-                    std::fprintf(f, "eager step %zu %s: %zu records\n", i, steps[i].name.c_str(),
-                                 some ? some->size() : size_t(0));
-                    std::fclose(f);
-                }
-            continue;
-        }
-        if (i > 0) {
-            if (Status s = (*c)->enable(); !s) return fail(s.error());
-            if (Status s = load_library(st); !s) return fail(s.error());
-            std::vector<LaunchStep> again;
-            if (cudaError_t e = plan_launches(k, args, &again); e != cudaSuccess)
-                return fail(launch_error("planning the per-line run", e, ""));
-            if (Status s = rewrite_steps(&again, st); !s) return fail(s.error());
-            steps[i] = again[i];
-        }
-        if (cudaError_t e = steps[i].launch(nullptr); e != cudaSuccess)
-            return fail(launch_error("the per-line run of " + steps[i].name, e, ""));
-        if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess)
-            return fail(launch_error("the per-line run of " + steps[i].name, e, ""));
-        Result<std::vector<SassRecord>> some = (*c)->flush();
-        (void)(*c)->disable();
-        if (const char* dbg = std::getenv("SML_SASS_DEBUG"); dbg && *dbg) {
-            if (FILE* f = std::fopen(dbg, "a")) {
-                std::set<std::string> fns;
-                if (some)
-                    for (const SassRecord& r : *some) fns.insert(r.function);
-                std::fprintf(f, "step %zu %s: %s, %zu records, functions:", i,
-                             steps[i].name.c_str(), some ? "ok" : some.error().message.c_str(),
-                             some ? some->size() : size_t(0));
-                for (const std::string& n : fns) std::fprintf(f, " %s", n.c_str());
-                std::fprintf(f, "\n");
-                std::fclose(f);
-            }
-        }
-        if (!some)
-            records = some.error();
-        else
-            records->insert(records->end(), some->begin(), some->end());
-    }
-    if (eager) (void)(*c)->disable();
+    for (LaunchStep& s : steps)
+        if (cudaError_t e = s.launch(nullptr); e != cudaSuccess)
+            return fail(launch_error("the per-line run of " + s.name, e, ""));
+    if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess)
+        return fail(launch_error("the per-line run", e, ""));
+    Result<std::vector<SassRecord>> records = (*c)->flush();
+    (void)(*c)->disable();
     if (!records) return fail(records.error());
     // Keep the edit's kernels' records, named by their mangled name (the cubin's), whether
     // CUPTI reports it mangled or demangled.
     std::map<std::string, std::string> mangled_of;
     for (const std::string& l : st->lowered) mangled_of[l] = l, mangled_of[demangle(l)] = l;
-    if (const char* dbg = std::getenv("SML_SASS_DEBUG"); dbg && *dbg)
-        if (FILE* f = std::fopen(dbg, "a")) {
-            for (const std::string& l : st->lowered) std::fprintf(f, "lowered %s\n", l.c_str());
-            std::fclose(f);
-        }
     for (SassRecord r : *records) {
         auto it = mangled_of.find(r.function);
         if (it == mangled_of.end()) continue;

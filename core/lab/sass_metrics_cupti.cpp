@@ -173,10 +173,7 @@ Result<std::unique_ptr<SassMetricsCollector>> SassMetricsCollector::create(int d
 Status SassMetricsCollector::enable() {
     CUpti_SassMetricsEnable_Params e{CUpti_SassMetricsEnable_Params_STRUCT_SIZE};
     e.ctx = impl_->ctx;
-    // Patch each kernel at its first launch in the range ($SML_SASS_EAGER=1: every kernel of
-    // the loaded modules at once, to compare).
-    const char* eager = std::getenv("SML_SASS_EAGER");
-    e.enableLazyPatching = (eager && std::string(eager) == "1") ? 0 : 1;
+    e.enableLazyPatching = 1;  // patch each kernel at its first launch in the range
     SML_SASS_TRY(cuptiSassMetricsEnable(&e));
     impl_->enabled = true;
     return ok_status();
