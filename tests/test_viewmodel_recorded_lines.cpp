@@ -98,6 +98,9 @@ TEST(RecordedLines, TheBankConflictedVariantShowsFourTimesTheWavefrontsOnItsShar
     ASSERT_NE(free_.point, nullptr);
     ASSERT_NE(conflicted.point, nullptr);
     ASSERT_NE(free_.point, conflicted.point);
+    EXPECT_NE(conflicted.note.find("4096 fp32, bank-conflicted"), std::string::npos)
+        << conflicted.note;
+    EXPECT_EQ(free_.note.find("bank-conflicted"), std::string::npos) << free_.note;
     const LineMetric a =
         source_line_metric(*free_.point->source_lines, file, lab::role::kSharedWavefronts);
     const LineMetric b =

@@ -117,6 +117,22 @@ if(_sml_recorded)
                        RESOURCE_LOCK xvfb
                        PASS_REGULAR_EXPRESSION "banner: Replaying a session recorded on .*Run is disabled: .*ok .*recorded_replay.png"
                        FAIL_REGULAR_EXPRESSION "Cannot open session")
+  # The recorded per-line counters in replay: warp's SASS at N = 1024 has a count per
+  # instruction (NVRTC's build is nvcc's there) and per line of the source beside it; smem's CUDA
+  # tab has them per line, while its SASS listing (another build) gets none and says why.
+  foreach(_case "gutter_warp_sass|--lesson 3 --kernel warp --cols 1024 --code sass|code counters: inst_executed on [1-9][0-9]+ lines, [1-9][0-9][0-9]+ instructions -- per-line counters: NVIDIA H100"
+                "gutter_smem_cuda|--lesson 5 --kernel smem --cols 4096|code counters: inst_executed on [1-9][0-9]+ lines, 0 instructions -- per-line counters: NVIDIA H100.* 4096 fp32"
+                "gutter_smem_sass|--lesson 5 --kernel smem --cols 4096 --code sass|code counters: inst_executed on [1-9][0-9]+ lines, 0 instructions -- .*per instruction: not shown")
+    string(REPLACE "|" ";" _parts "${_case}")
+    list(GET _parts 0 _name)
+    list(GET _parts 1 _args)
+    list(GET _parts 2 _expect)
+    add_test(NAME viewer_screenshot_recorded_${_name}
+             COMMAND sh -c "CUDA_VISIBLE_DEVICES= '${SML_XVFB_RUN}' -a -s '-screen 0 1600x1000x24' '$<TARGET_FILE:softmaxlab>' --no-settings --size 1600x1000 --predict off ${_args} --screenshot '${_shots}/recorded_${_name}.png' 2>&1 && '$<TARGET_FILE:png_check>' '${_shots}/recorded_${_name}.png' 1600 1000 500")
+    set_tests_properties(viewer_screenshot_recorded_${_name} PROPERTIES LABELS cpu TIMEOUT 120
+                         RESOURCE_LOCK xvfb PASS_REGULAR_EXPRESSION "${_expect}"
+                         FAIL_REGULAR_EXPRESSION "Cannot open session")
+  endforeach()
 endif()
 
 # Bad input exits non-zero with a one-line reason, before any window opens.

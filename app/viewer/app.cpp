@@ -240,6 +240,18 @@ int App::run() {
                 std::fprintf(stderr, "banner: %s%s%s\n", b.message.c_str(),
                              b.hint.empty() ? "" : " -- ", b.hint.c_str());
             if (!dialog_note_.empty()) std::fprintf(stderr, "dialog: %s\n", dialog_note_.c_str());
+            if (!line_note_.empty()) {
+                // The code panel's counters: which one, how many lines and instructions show it.
+                int lines = 0, instructions = 0;
+                const bool cuda = s_.source_tab == SourceTab::cuda;
+                for (double v : cuda ? line_values_ : code_.source_metric())
+                    lines += std::isnan(v) ? 0 : 1;
+                if (!cuda)
+                    for (double v : code_.listing_metric()) instructions += std::isnan(v) ? 0 : 1;
+                std::fprintf(stderr, "code counters: %s on %d lines, %d instructions -- %s\n",
+                             line_metric_role().empty() ? "off" : line_metric_role().c_str(),
+                             lines, instructions, line_note_.c_str());
+            }
             Status saved = save_framebuffer_png(s_.args.screenshot, fb_w, fb_h);
             if (!saved) {
                 std::fprintf(stderr, "error: %s%s%s\n", saved.error().message.c_str(),
@@ -1109,7 +1121,6 @@ void App::refresh_line_metric(const std::string& file) {
     const SourceLinesRecord& rec = *rec_lines_.point->source_lines;
     line_roles_ = recorded_roles(rec, file);
     line_note_ = rec_lines_.note;
-    if (!variant.empty()) line_note_ += " (" + variant + ")";
     const std::string role = line_metric_role();
     if (role.empty()) return;
     line_metric_ = source_line_metric(rec, file, role);

@@ -90,6 +90,7 @@ RecordedLines find_recorded_lines(const Session& session, const std::string& ker
     }
     out.point = best;
     out.note = "per-line counters: " + session.device.name + ", " + shape(*best);
+    if (!variant.empty()) out.note += ", " + variant;
     if (best->cols != cols && cols > 0)
         out.note += " (the nearest N to " + std::to_string(cols) + " that has them)";
     out.note += ", NVRTC build of this file";
