@@ -195,7 +195,7 @@ def check(name, fn, x, y, rows):
 
 
 def config(path, **fields):
-    """One configuration of best: its path (0 group, 1 cluster, 2 two-pass, 3 grid) and the
+    """One configuration of best: its path (0 group, 1 cluster, 2 two-pass, 3 grid, 4 tile) and the
     fields of sml::best::Config it sets (kernels/best_softmax.h says what each means; sizes in
     16-byte packs). Fields left out keep Config{}'s defaults; BestLib.values() checks the names."""
     return dict(fields, path=path)
@@ -213,6 +213,15 @@ def tune_configs(cols, dtype_bytes, sm_count):
     vec = 16 // dtype_bytes
     packs = -(-(cols + (vec - 1 if cols % vec else 0)) // vec)  # odd N: rows start unaligned
     out = [("auto", None)]
+    if cols <= 1024 and cols * dtype_bytes <= 2048:  # the tile path (tile_for), 8-32 KB tiles
+        width = 1
+        while width < 32 and width * 8 < cols:
+            width *= 2
+        values = 8 if cols <= width * 8 else (16 if cols <= 512 else 32)
+        for tile_bytes in (8192, 16384, 32768):
+            rows = max(256 // width, tile_bytes // (cols * dtype_bytes))
+            out.append((f"tile w{width} k{values} r{rows}",
+                        config(4, width=width, packs=values, threads=256, rows=rows)))
     if packs <= 64:  # the sub-warp group kernel, at five block sizes
         width, per_lane = 1, 1
         while width < 32 and width < packs:

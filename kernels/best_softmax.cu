@@ -243,6 +243,25 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
 }
 // @endregion choose-path
 
+// @region choose-tile: short rows that do not start on 16 bytes, when the tensor is one flat run
+// [N <= 512 fp32 values, 2 KB rows] the tile path, where rows are not whole packs on 16 bytes:
+// the group and one-block kernels then read and write each row's two edge packs value by value,
+// and a short row is mostly edges. Lanes per row: enough for 8 values a lane, up to 32 (then 16
+// or 32 values a lane); rows per block: 16 KB of them, and at least one per group of lanes.
+Config tile_for(int64_t cols, DType dtype, bool aligned) {
+    Config c;
+    const int vec = vec_of(dtype);
+    const int64_t bytes = cols * dtype_size(dtype);
+    if ((aligned && cols % vec == 0) || bytes > 2048 || cols > 1024) return c;  // path kGroup
+    c.path = Config::Path::kTile;
+    c.threads = 256;
+    for (c.width = 1; c.width < 32 && c.width * 8 < cols;) c.width *= 2;
+    c.packs = cols <= c.width * 8 ? 8 : (cols <= 512 ? 16 : 32);
+    c.rows = static_cast<int>(std::max<int64_t>(c.threads / c.width, 16384 / bytes));
+    return c;
+}
+// @endregion choose-tile
+
 size_t workspace_bytes(const SoftmaxProblem& problem, const Config& config) {
     if (config.path != Config::Path::kGrid) return 0;
     return static_cast<size_t>(problem.rows) * static_cast<size_t>(config.cluster) *
@@ -286,6 +305,9 @@ std::string Config::describe() const {
             return "two-pass cluster " + n + " x " + t + " threads" +
                    ((l2 & kL2Policy) != 0 ? ", L2 evict_last/first" : "") +
                    ((l2 & kL2Reverse) != 0 ? ", pass 2 backwards" : "");
+        case Path::kTile:
+            return "tile " + std::to_string(width) + " lanes x " + std::to_string(packs) +
+                   " values, " + std::to_string(rows) + " rows, " + t + " threads";
         case Path::kGrid:
             return "grid " + n + " blocks x " + t + " threads x " + std::to_string(packs) +
                    " packs, lag " + std::to_string(lag) + ", " + std::to_string(grid_ahead()) +

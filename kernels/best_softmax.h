@@ -21,12 +21,12 @@ namespace sml::best {
 // Sizes are in 16-byte packs (4 fp32 or 8 fp16/bf16 values), so one shape moves the same bytes in
 // every dtype.
 #define SML_BEST_CONFIG_FIELDS(X)                                                            \
-    /* which kernel: group, cluster (with or without a stash), two-pass or grid */           \
+    /* which kernel: group, cluster (with or without a stash), two-pass, grid or tile */     \
     X(Path, path, Path::kGroup)                                                              \
-    /* group: lanes per row (1..32) */                                                       \
+    /* group, tile: lanes per row (1..32) */                                                 \
     X(int, width, 0)                                                                         \
     /* group: packs per lane and row; cluster: packs per thread in registers; grid: packs */ \
-    /* per thread */                                                                         \
+    /* per thread; tile: values a lane holds (8, 16 or 32; values, not packs) */             \
     X(int, packs, 0)                                                                         \
     /* threads per block (group: 0 means group_threads()'s default, one warp) */             \
     X(int, threads, 0)                                                                       \
@@ -34,7 +34,8 @@ namespace sml::best {
     X(int, cluster, 1)                                                                       \
     /* two-pass: kL2Policy | kL2Reverse, how its second read finds L2 */                     \
     X(int, l2, 0)                                                                            \
-    /* group: rows per group; 0 is the default, 2 / 2 / 1 for 1 / 2 / 4 packs */             \
+    /* group: rows per group; 0 is the default, 2 / 2 / 1 for 1 / 2 / 4 packs; tile: rows */ \
+    /* per block */                                                                          \
     X(int, rows, 0)                                                                          \
     /* grid: rows a block reduces ahead of the row it finishes (2, 3 or 4) */                \
     X(int, lag, 0)                                                                           \
@@ -48,7 +49,7 @@ namespace sml::best {
 
 // Which of best's kernels runs a problem, and how it is shaped.
 struct Config {
-    enum class Path { kGroup, kCluster, kTwoPass, kGrid };
+    enum class Path { kGroup, kCluster, kTwoPass, kGrid, kTile };
     // Two-pass flags (best_two_pass_kernel): evict_last / evict_first L2 policies on the first /
     // second read; the second pass backwards over the slice.
     static constexpr int kL2Policy = 1, kL2Reverse = 2;
@@ -102,6 +103,11 @@ using ResidentBlocks = std::function<int(const Config&)>;
 // cluster sizes are compared as if every thread held 64 registers (the clustered kernel's cap).
 Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limits,
               const ResidentBlocks& resident = nullptr);
+
+// The tile path's shape for rows of `cols` values, where the tensor allows it (rows back to back,
+// input and output at the same offset from 16 bytes): the launch checks the layout and takes it
+// in place of choose()'s when `tile.path == Path::kTile`. Otherwise path is kGroup and unused.
+Config tile_for(int64_t cols, DType dtype, bool aligned);
 
 // Device memory a configuration needs besides input and output: the grid path's slots, one
 // 8-byte (max, sum) per row and block; 0 for every other path.

@@ -176,6 +176,46 @@ TEST_P(BestAllN, UnalignedAndStridedRows) {
         check_case(GetParam(), rows_for(n), n, n + 3, n + 1, 1, nullptr);
 }
 
+// Rows back to back whose starts are off 16 bytes (odd N, or the tensor itself offset by 1 or 3
+// values): the tile path, which moves a run of rows as packs. A row count past one tile, and
+// the same runs with the output at another offset than the input, where the tile path cannot
+// run and the group or one-block kernels do.
+TEST_P(BestAllN, ContiguousRowsOffTheirPacks) {
+    SML_REQUIRE_GPU();
+    const int es = dtype_size(GetParam());
+    for (int64_t n : {1, 2, 3, 5, 7, 22, 29, 33, 75, 100, 130, 205, 257, 331, 513, 666, 1000,
+                      1023, 1024}) {
+        if (n * es > 4096) continue;
+        for (int64_t rows : {int64_t{37}, 16384 / (n * es) * 3 + 5})
+            for (int offset : {0, 1, 3}) {
+                check_case(GetParam(), rows, n, n, n, offset, nullptr, offset);
+                if (offset == 1) check_case(GetParam(), rows, n, n, n, 1, nullptr, 3);
+            }
+    }
+}
+
+// The dispatcher takes the tile path exactly where the layout allows it.
+TEST(BestPaths, TileRunsWhereTheRowsAreOneFlatRun) {
+    SML_REQUIRE_GPU();
+    DeviceLimits limits;
+    ASSERT_TRUE(query_device_limits(0, &limits));
+    LaunchArgs a;
+    a.limits = limits;
+    a.problem = SoftmaxProblem{1000, 75, 75, 75, DType::f16};
+    alignas(16) static char buf[64];
+    a.in = buf + 2;
+    a.out = buf + 2;
+    EXPECT_EQ(best::plan_config(a).path, best::Config::Path::kTile);
+    a.out = buf + 4;  // another offset from 16 bytes
+    EXPECT_NE(best::plan_config(a).path, best::Config::Path::kTile);
+    a.out = buf + 2;
+    a.problem.out_stride = 80;  // rows not back to back
+    EXPECT_NE(best::plan_config(a).path, best::Config::Path::kTile);
+    a.problem = SoftmaxProblem{1000, 64, 64, 64, DType::f16};  // whole packs on 16 bytes
+    a.in = a.out = buf;
+    EXPECT_NE(best::plan_config(a).path, best::Config::Path::kTile);
+}
+
 INSTANTIATE_TEST_SUITE_P(Dtypes, BestAllN, ::testing::Values(DType::f32, DType::f16, DType::bf16),
                          [](const auto& info) { return std::string(dtype_name(info.param)); });
 

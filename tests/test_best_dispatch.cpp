@@ -214,8 +214,49 @@ int64_t capacity(const Config& c, DType t) {
             return int64_t{c.cluster} * c.threads * c.packs * vec;
         case Path::kTwoPass:
             return kUnlimitedCols;
+        case Path::kTile:
+            return int64_t{c.width} * c.packs;
     }
     return 0;
+}
+
+// The tile path, as a rule: it takes exactly the short rows that are not whole packs on 16
+// bytes (2 KB rows at most), holds every value in its lanes, launches legal blocks, and its
+// shared memory stays under the 48 KB that needs no opt-in; everything else keeps choose()'s.
+TEST(BestDispatch, TileTakesShortRowsOffTheirPacksAndHoldsThem) {
+    std::mt19937_64 gen(11);
+    int tiles = 0;
+    for (int i = 0; i < 3000; ++i) {
+        const int64_t cols = 1 + int64_t(gen() % 3000);
+        for (DType t : {DType::f32, DType::f16, DType::bf16}) {
+            for (bool aligned : {true, false}) {
+                const Config c = best::tile_for(cols, t, aligned);
+                const int es = dtype_size(t), vec = 16 / es;
+                SCOPED_TRACE(std::to_string(cols) + " " + dtype_name(t) +
+                             (aligned ? " aligned: " : " unaligned: ") + c.describe());
+                const bool wanted = cols * es <= 2048 && !(aligned && cols % vec == 0);
+                ASSERT_EQ(c.path == Path::kTile, wanted);
+                if (!wanted) continue;
+                ++tiles;
+                EXPECT_GE(capacity(c, t), cols);
+                EXPECT_TRUE(c.width >= 1 && c.width <= 32 && (c.width & (c.width - 1)) == 0);
+                EXPECT_TRUE(c.packs == 8 || (c.width == 32 && (c.packs == 16 || c.packs == 32)));
+                EXPECT_EQ(c.threads, 256);
+                EXPECT_GE(c.rows, c.threads / c.width);  // every group of lanes has a row
+                const int64_t smem = (int64_t{c.rows} * cols + 2 * vec - 1) / vec * 16;
+                EXPECT_LE(smem, 48 * 1024);
+                // Lanes are the fewest that keep 8 values a lane, or 32.
+                EXPECT_TRUE(c.width == 1 || c.width == 32 || (c.width / 2) * 8 < cols);
+                // Monotone: a longer row never gets fewer lanes or fewer values a lane.
+                if (cols > 1 && best::tile_for(cols - 1, t, aligned).path == Path::kTile) {
+                    const Config prev = best::tile_for(cols - 1, t, aligned);
+                    EXPECT_GE(c.width, prev.width);
+                    EXPECT_GE(c.packs, prev.packs);
+                }
+            }
+        }
+    }
+    EXPECT_GT(tiles, 500);
 }
 
 // For random N and every dtype, alignment and GPU: the row fits, and the launch is legal.

@@ -25,6 +25,12 @@ bool same_frames(const LaunchArgs& a) {
            (a.problem.out_stride - a.problem.in_stride) % vec == 0;
 }
 
+bool contiguous_same_frames(const LaunchArgs& a) {
+    const SoftmaxProblem& p = a.problem;
+    return p.in_stride == p.cols && p.out_stride == p.cols &&
+           (reinterpret_cast<uintptr_t>(a.in) & 15u) == (reinterpret_cast<uintptr_t>(a.out) & 15u);
+}
+
 // Values a configuration holds on chip per row; the two-pass path has no limit.
 static int64_t capacity(const Config& c, DType t) {
     const int64_t vec = vec_of(t);
@@ -37,6 +43,8 @@ static int64_t capacity(const Config& c, DType t) {
             return int64_t{c.cluster} * c.threads * c.packs * vec;
         case Config::Path::kTwoPass:
             return kUnlimitedCols;
+        case Config::Path::kTile:  // values a row's lanes hold, wherever the row starts
+            return int64_t{c.width} * c.packs + vec;
     }
     return 0;
 }
@@ -63,6 +71,9 @@ cudaError_t plan_with(const LaunchArgs& args, const Config& config,
             break;
         case Config::Path::kGrid:
             s = grid_step(args, config, &err);
+            break;
+        case Config::Path::kTile:
+            s = tile_step(args, config, &err);
             break;
     }
     if (err != cudaSuccess) return err;
@@ -101,6 +112,9 @@ static cudaError_t plan_chosen(const LaunchArgs& args, Config* chosen,
                                std::vector<LaunchStep>* steps) {
     Config c = choose(args.problem.cols, args.problem.dtype, rows_aligned(args), args.limits,
                       occupancy_of(args));
+    // Short rows of a flat tensor: through shared memory as whole packs (tile.cu).
+    const Config tile = tile_for(args.problem.cols, args.problem.dtype, rows_aligned(args));
+    if (tile.path == Config::Path::kTile && contiguous_same_frames(args)) c = tile;
     // In place of the grid: two passes, sized for the longest frame a row can have.
     const int vec = vec_of(args.problem.dtype);
     const Config two_passes = two_pass_for((args.problem.cols + vec - 1) / vec + 1, args.limits);

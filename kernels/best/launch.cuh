@@ -20,6 +20,7 @@ LaunchStep group_step(const LaunchArgs& a, const Config& c, cudaError_t* err);  
 LaunchStep cluster_step(const LaunchArgs& a, const Config& c, cudaError_t* err);   // cluster.cu
 LaunchStep two_pass_step(const LaunchArgs& a, const Config& c, cudaError_t* err);  // two_pass.cu
 LaunchStep grid_step(const LaunchArgs& a, const Config& c, cudaError_t* err);      // grid.cu
+LaunchStep tile_step(const LaunchArgs& a, const Config& c, cudaError_t* err);      // tile.cu
 
 // The kernel a cluster-path configuration runs, for the occupancy calculator (cluster.cu).
 const void* cluster_kernel(DType dtype, const Config& c);
@@ -29,6 +30,9 @@ bool rows_aligned(const LaunchArgs& a);  // launch.cu
 // True when every output row sits at its input row's offset from 16 bytes, so the two share
 // their packs' boundaries.
 bool same_frames(const LaunchArgs& a);  // launch.cu
+// True when the rows sit back to back in both tensors (strides equal to N) and the two tensors
+// start at the same offset from 16 bytes: one flat run each, with the same pack boundaries.
+bool contiguous_same_frames(const LaunchArgs& a);  // launch.cu
 
 inline bool valid_threads(int t, int max_threads = 1024) {
     return t >= 32 && t <= max_threads && t % 32 == 0;

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The tile path (kernels/best/tile.cu) on a GPU, in one device call: builds libsmlbest.so and
+# gpu_test_best, runs best's correctness cases that reach the tile path (and those around it),
+# then times every short-row alternative at N where rows are off their packs and at N where they
+# are not (bench/peers.py --tune: the dispatcher's pick, the tile shapes, the group and one-block
+# shapes), 1 GiB a point against the same run's copy. Output under $OUT.
+#
+#   SML_GIT_COMMIT=<hash> bash bench/tile_check.sh
+set -uo pipefail
+cd "$(dirname "$(readlink -f "$0")")/.."
+OUT=${OUT:-$PWD/out}
+mkdir -p "$OUT"
+export PYTHONUNBUFFERED=1
+START=$(date +%s)
+say() { echo "[$(( $(date +%s) - START ))s] $*" | tee -a "$OUT/tile-check.txt"; }
+say "tile_check on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader), $(date -u +%Y-%m-%dT%H:%M:%SZ), commit ${SML_GIT_COMMIT:-unknown}"
+LIB=/tmp/libsmlbest.so
+(bash bench/build_libsmlbest.sh "$LIB" . >"$OUT/lib-build.log" 2>&1; echo $? >/tmp/lib.rc) &
+cmake -S . -B build-dev -G Ninja -DCMAKE_BUILD_TYPE=Release -DSML_WITH_GUI=OFF \
+  -DSML_WITH_CAIRO=OFF -DCMAKE_CUDA_ARCHITECTURES=90 >"$OUT/configure.log" 2>&1
+cmake --build build-dev -j12 --target gpu_test_best >"$OUT/build.log" 2>&1
+say "gpu_test_best build rc=$?"
+wait
+say "libsmlbest build rc=$(cat /tmp/lib.rc)"
+./build-dev/tests/gpu_test_best --gtest_filter="${FILTER:-*}" >"$OUT/gpu_test_best.log" 2>&1
+say "gpu_test_best rc=$?: $(grep -E '^\[  (PASSED|FAILED) ' "$OUT/gpu_test_best.log" | tr '\n' ' ')"
+grep -E "^\[  FAILED  \]" "$OUT/gpu_test_best.log" | head -20 | tee -a "$OUT/tile-check.txt"
+[ -f "$LIB" ] || exit 1
+for dt in fp16 bf16 fp32; do
+  case $dt in
+    fp32) cols=${COLS_FP32:-29,64,100,255,256,333,500} ;;
+    *) cols=${COLS_HALF:-22,49,64,75,130,205,256,331,500,666,1000} ;;
+  esac
+  say "tune $dt N=$cols"
+  timeout 240 python3 bench/peers.py --lib "$LIB" --tune --dtype $dt --cols "$cols" --samples 20 \
+    --out "$OUT" >"$OUT/tune-$dt.txt" 2>&1
+  say "tune $dt rc=$?"
+done
+say "done"

@@ -1,0 +1,176 @@
+// best's path for short rows of a contiguous tensor (rows back to back, input and output at the
+// same offset from 16 bytes): a block moves a tile of whole rows between global and shared
+// memory as 16-byte packs of the flat buffer, so a row's own start and length never make a
+// global access narrow, and a group of lanes per row computes on the tile in shared memory.
+#include <algorithm>
+
+#include "kernels/best/exp.cuh"
+#include "kernels/best/launch.cuh"
+#include "kernels/best/reduce.cuh"
+
+namespace sml {
+namespace best {
+
+// @region tile-kernel: short rows through shared memory -- the tile moves as packs, rows do not
+// A row of 22 fp16 values is 44 bytes: loaded row by row it starts and ends inside 16-byte
+// packs, and those edge packs are read and written value by value -- most of the row. The rows
+// of a contiguous tensor are one flat run of memory, though, so a block takes `tile_rows` whole
+// rows as one run: every pack of it but the run's two ends is a full 16-byte vector, copied to
+// shared memory (cp.async), whatever N is. Then W lanes per row (W = 1..32, K values a lane at
+// most) find the max and the sum with shuffles, write the outputs over the inputs in shared
+// memory, and the block stores the run back as 16-byte packs.
+template <typename T, int W, int K>
+__global__ void __launch_bounds__(256)
+    best_tile_kernel(const T* __restrict__ in, T* __restrict__ out, int64_t rows, int cols,
+                     int tile_rows) {
+    extern __shared__ uint4 tile[];  // the run's aligned frame, pack by pack
+    constexpr int V = Vec<T>::kSize;
+    const int64_t first = static_cast<int64_t>(blockIdx.x) * tile_rows;
+    const int n_rows = static_cast<int>(min(static_cast<int64_t>(tile_rows), rows - first));
+    const int len = n_rows * cols;  // values in this block's run
+    const T* src = in + first * cols;
+    const int head = frame_head(src);
+    const T* frame = src - head;
+    const int packs = (head + len + V - 1) / V;
+    for (int q = threadIdx.x; q < packs; q += blockDim.x) {
+        if (q * V >= head && q * V + V <= head + len)
+            copy_async16(&tile[q], frame + q * V);
+        else
+            tile[q] = load_raw(frame, q, head, len);  // a run's end: only its own values
+    }
+    copy_async_commit();
+    copy_async_wait_all_but<0>();
+    __syncthreads();
+
+    T* vals = reinterpret_cast<T*>(tile) + head;
+    const int lane = threadIdx.x % W;
+    const int groups = blockDim.x / W;
+    // The same number of rounds in every warp, so all 32 lanes reach each shuffle; a group past
+    // the last row computes on -inf and stores nothing.
+    for (int r = threadIdx.x / W; r - threadIdx.x / W < tile_rows; r += groups) {
+        const bool live = r < n_rows;
+        T* row = vals + (live ? r : 0) * cols;
+        float x[K];
+        float m = kNegInf;
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            const int c = k * W + lane;
+            x[k] = live && c < cols ? to_float(row[c]) : kNegInf;
+            m = fmaxf(m, x[k]);
+        }
+        m = group_reduce<W>(m, MaxOp{});
+        // exp(x - max), kept in registers; a NaN reaches the sum, and an all -inf row gives
+        // -inf - -inf = NaN: the row is NaN, as in torch.softmax.
+        float s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            x[k] = ex2((x[k] - m) * kLog2e);
+            s += k * W + lane < cols ? x[k] : 0.0f;
+        }
+        const float inv = 1.0f / group_reduce<W>(s, SumOp{});
+        if (live) {
+#pragma unroll
+            for (int k = 0; k < K; ++k)
+                if (k * W + lane < cols) row[k * W + lane] = from_float<T>(x[k] * inv);
+        }
+    }
+    __syncthreads();
+
+    T* dst = out + first * cols - head;  // the output run sits at the input's offset (launch)
+    const T* y = reinterpret_cast<const T*>(tile);
+    for (int q = threadIdx.x; q < packs; q += blockDim.x) {
+        if (q * V >= head && q * V + V <= head + len) {
+            store16(reinterpret_cast<uint4*>(dst + q * V), tile[q]);
+        } else {
+#pragma unroll
+            for (int k = 0; k < V; ++k) {
+                const int f = q * V + k;
+                if (f >= head && f < head + len) dst[f] = y[f];
+            }
+        }
+    }
+}
+// @endregion tile-kernel
+
+template <typename T, int W, int K>
+static LaunchStep make_tile_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
+    auto* kernel = best_tile_kernel<T, W, K>;
+    const SoftmaxProblem& p = a.problem;
+    const int vec = vec_of(p.dtype);
+    const int64_t blocks = (p.rows + c.rows - 1) / c.rows;
+    if (blocks > 0x7fffffff || c.rows < 1 || c.rows * p.cols > (int64_t{1} << 30)) {
+        *err = cudaErrorInvalidConfiguration;
+        return {};
+    }
+    // The run's frame: its values, plus up to a pack's worth before them, in whole packs.
+    const size_t smem = static_cast<size_t>((c.rows * p.cols + 2 * vec - 1) / vec) * 16;
+    if (smem > 48 * 1024) {
+        *err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    static_cast<int>(smem));
+        if (*err != cudaSuccess) return {};
+    }
+    LaunchStep s;
+    s.name = "best_tile";
+    s.func = reinterpret_cast<const void*>(kernel);
+    s.grid = dim3(static_cast<unsigned>(blocks));
+    s.block = dim3(c.threads);
+    s.dynamic_smem = smem;
+    const T* in = static_cast<const T*>(a.in);
+    T* out = static_cast<T*>(a.out);
+    const dim3 grid = s.grid;
+    const int threads = c.threads, tile_rows = c.rows, cols = static_cast<int>(p.cols);
+    s.launch = [=](cudaStream_t st) {
+        kernel<<<grid, threads, smem, st>>>(in, out, p.rows, cols, tile_rows);
+        return cudaGetLastError();
+    };
+    *err = cudaSuccess;
+    return s;
+}
+
+template <typename T>
+static LaunchStep tile_step_of(const LaunchArgs& a, const Config& c, cudaError_t* err) {
+    if (c.packs == 8) {
+        switch (c.width) {
+            case 1:
+                return make_tile_step<T, 1, 8>(a, c, err);
+            case 2:
+                return make_tile_step<T, 2, 8>(a, c, err);
+            case 4:
+                return make_tile_step<T, 4, 8>(a, c, err);
+            case 8:
+                return make_tile_step<T, 8, 8>(a, c, err);
+            case 16:
+                return make_tile_step<T, 16, 8>(a, c, err);
+            case 32:
+                return make_tile_step<T, 32, 8>(a, c, err);
+        }
+    } else if (c.width == 32 && c.packs == 16) {
+        return make_tile_step<T, 32, 16>(a, c, err);
+    } else if (c.width == 32 && c.packs == 32) {
+        return make_tile_step<T, 32, 32>(a, c, err);
+    }
+    *err = cudaErrorInvalidConfiguration;
+    return {};
+}
+
+LaunchStep tile_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
+    // The kernel stores the output run at the input's frame offset and indexes rows by cols.
+    const SoftmaxProblem& p = a.problem;
+    if (!contiguous_same_frames(a) || c.threads != 256 || p.cols > c.width * c.packs) {
+        *err = cudaErrorInvalidValue;
+        return {};
+    }
+    switch (p.dtype) {
+        case DType::f32:
+            return tile_step_of<float>(a, c, err);
+        case DType::f16:
+            return tile_step_of<__half>(a, c, err);
+        case DType::bf16:
+            return tile_step_of<__nv_bfloat16>(a, c, err);
+    }
+    *err = cudaErrorInvalidValue;
+    return {};
+}
+
+}  // namespace best
+}  // namespace sml
