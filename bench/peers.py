@@ -213,15 +213,21 @@ def tune_configs(cols, dtype_bytes, sm_count):
     vec = 16 // dtype_bytes
     packs = -(-(cols + (vec - 1 if cols % vec else 0)) // vec)  # odd N: rows start unaligned
     out = [("auto", None)]
-    if cols <= 1024 and cols * dtype_bytes <= 2048:  # the tile path (tile_for), 8-32 KB tiles
-        width = 1
-        while width < 32 and width * 8 < cols:
-            width *= 2
-        values = 8 if cols <= width * 8 else (16 if cols <= 512 else 32)
-        for tile_bytes in (8192, 16384, 32768):
-            rows = max(256 // width, tile_bytes // (cols * dtype_bytes))
-            out.append((f"tile w{width} k{values} r{rows}",
-                        config(4, width=width, packs=values, threads=256, rows=rows)))
+    if cols <= 1024 and cols * dtype_bytes <= 2048:  # the tile path (tile_for)
+        # Lanes for up to 8 values a lane, and half as many lanes with up to 16; runs of 16 to
+        # 40 KB in whole rounds of rows (a row for every group of lanes).
+        for per_lane in (8, 16):
+            width = 1
+            while width < 32 and width * per_lane < cols:
+                width *= 2
+            values = 8 if cols <= width * 8 else (16 if cols <= width * 16 else 32)
+            groups = 256 // width
+            for tile_bytes in (16384, 24576, 32768, 40960):
+                rows = max(1, tile_bytes // (cols * dtype_bytes) // groups) * groups
+                label = f"tile w{width} k{values} r{rows}"
+                if label not in [l for l, _ in out]:
+                    out.append((label, config(4, width=width, packs=values, threads=256,
+                                              rows=rows)))
     if packs <= 64:  # the sub-warp group kernel, at five block sizes
         width, per_lane = 1, 1
         while width < 32 and width < packs:

@@ -246,8 +246,11 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
 // @region choose-tile: short rows that do not start on 16 bytes, when the tensor is one flat run
 // [N <= 512 fp32 values, 2 KB rows] the tile path, where rows are not whole packs on 16 bytes:
 // the group and one-block kernels then read and write each row's two edge packs value by value,
-// and a short row is mostly edges. Lanes per row: enough for 8 values a lane, up to 32 (then 16
-// or 32 values a lane); rows per block: 16 KB of them, and at least one per group of lanes.
+// and a short row is mostly edges. Lanes per row: the fewest that hold the row at 16 values a
+// lane (a row's cost is its values plus its shuffles, and fewer lanes a row is fewer shuffles),
+// 32 lanes holding 32 past 512 values; 8 values a lane where that suffices. Rows per block: 32
+// KB of them, in whole rounds (a row for every group of lanes: a round with idle groups costs
+// a full round).
 Config tile_for(int64_t cols, DType dtype, bool aligned) {
     Config c;
     const int vec = vec_of(dtype);
@@ -255,9 +258,10 @@ Config tile_for(int64_t cols, DType dtype, bool aligned) {
     if ((aligned && cols % vec == 0) || bytes > 2048 || cols > 1024) return c;  // path kGroup
     c.path = Config::Path::kTile;
     c.threads = 256;
-    for (c.width = 1; c.width < 32 && c.width * 8 < cols;) c.width *= 2;
-    c.packs = cols <= c.width * 8 ? 8 : (cols <= 512 ? 16 : 32);
-    c.rows = static_cast<int>(std::max<int64_t>(c.threads / c.width, 16384 / bytes));
+    for (c.width = 1; c.width < 32 && c.width * 16 < cols;) c.width *= 2;
+    c.packs = cols <= c.width * 8 ? 8 : (cols <= c.width * 16 ? 16 : 32);
+    const int groups = c.threads / c.width;
+    c.rows = static_cast<int>(std::max<int64_t>(1, 32768 / bytes / groups) * groups);
     return c;
 }
 // @endregion choose-tile

@@ -240,13 +240,14 @@ TEST(BestDispatch, TileTakesShortRowsOffTheirPacksAndHoldsThem) {
                 ++tiles;
                 EXPECT_GE(capacity(c, t), cols);
                 EXPECT_TRUE(c.width >= 1 && c.width <= 32 && (c.width & (c.width - 1)) == 0);
-                EXPECT_TRUE(c.packs == 8 || (c.width == 32 && (c.packs == 16 || c.packs == 32)));
+                EXPECT_TRUE(c.packs == 8 || c.packs == 16 || (c.width == 32 && c.packs == 32));
                 EXPECT_EQ(c.threads, 256);
-                EXPECT_GE(c.rows, c.threads / c.width);  // every group of lanes has a row
+                EXPECT_EQ(c.rows % (c.threads / c.width), 0);  // whole rounds of rows
+                EXPECT_GE(c.rows, c.threads / c.width);        // every group of lanes has a row
                 const int64_t smem = (int64_t{c.rows} * cols + 2 * vec - 1) / vec * 16;
                 EXPECT_LE(smem, 48 * 1024);
-                // Lanes are the fewest that keep 8 values a lane, or 32.
-                EXPECT_TRUE(c.width == 1 || c.width == 32 || (c.width / 2) * 8 < cols);
+                // Lanes are the fewest that hold the row at 16 values a lane, or 32.
+                EXPECT_TRUE(c.width == 1 || c.width == 32 || (c.width / 2) * 16 < cols);
                 // Monotone: a longer row never gets fewer lanes or fewer values a lane.
                 if (cols > 1 && best::tile_for(cols - 1, t, aligned).path == Path::kTile) {
                     const Config prev = best::tile_for(cols - 1, t, aligned);

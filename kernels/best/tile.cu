@@ -127,27 +127,32 @@ static LaunchStep make_tile_step(const LaunchArgs& a, const Config& c, cudaError
     return s;
 }
 
+// 8 or 16 values a lane at every width; 32 at 32 lanes (rows of up to 1024 values).
+template <typename T, int W>
+static LaunchStep tile_width_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
+    if (c.packs == 8) return make_tile_step<T, W, 8>(a, c, err);
+    if (c.packs == 16) return make_tile_step<T, W, 16>(a, c, err);
+    if constexpr (W == 32)
+        if (c.packs == 32) return make_tile_step<T, W, 32>(a, c, err);
+    *err = cudaErrorInvalidConfiguration;
+    return {};
+}
+
 template <typename T>
 static LaunchStep tile_step_of(const LaunchArgs& a, const Config& c, cudaError_t* err) {
-    if (c.packs == 8) {
-        switch (c.width) {
-            case 1:
-                return make_tile_step<T, 1, 8>(a, c, err);
-            case 2:
-                return make_tile_step<T, 2, 8>(a, c, err);
-            case 4:
-                return make_tile_step<T, 4, 8>(a, c, err);
-            case 8:
-                return make_tile_step<T, 8, 8>(a, c, err);
-            case 16:
-                return make_tile_step<T, 16, 8>(a, c, err);
-            case 32:
-                return make_tile_step<T, 32, 8>(a, c, err);
-        }
-    } else if (c.width == 32 && c.packs == 16) {
-        return make_tile_step<T, 32, 16>(a, c, err);
-    } else if (c.width == 32 && c.packs == 32) {
-        return make_tile_step<T, 32, 32>(a, c, err);
+    switch (c.width) {
+        case 1:
+            return tile_width_step<T, 1>(a, c, err);
+        case 2:
+            return tile_width_step<T, 2>(a, c, err);
+        case 4:
+            return tile_width_step<T, 4>(a, c, err);
+        case 8:
+            return tile_width_step<T, 8>(a, c, err);
+        case 16:
+            return tile_width_step<T, 16>(a, c, err);
+        case 32:
+            return tile_width_step<T, 32>(a, c, err);
     }
     *err = cudaErrorInvalidConfiguration;
     return {};
