@@ -5,7 +5,8 @@
 # are not (bench/peers.py --tune: the dispatcher's pick, the tile shapes, the group and one-block
 # shapes), 1 GiB a point against the same run's copy. Output under $OUT.
 #
-#   SML_GIT_COMMIT=<hash> bash bench/tile_check.sh
+#   SML_GIT_COMMIT=<hash> [SCAN=1] bash bench/tile_check.sh   (SCAN=1: also two seeded scans of
+#                                       bench/scan_best.py, all N and N <= 2048)
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/.."
 OUT=${OUT:-$PWD/out}
@@ -36,4 +37,15 @@ for dt in fp16 bf16 fp32; do
     --out "$OUT" >"$OUT/tune-$dt.txt" 2>&1
   say "tune $dt rc=$?"
 done
+# Seeded scans (seeds drawn at run time, printed): the whole range, then rows up to 2048 values.
+if [ "${SCAN:-0}" = 1 ]; then
+  say "scan: all N"
+  timeout 300 python3 bench/scan_best.py --lib "$LIB" --count "${SCAN_COUNT:-30}" \
+    --out "$OUT/scan-all.json" >"$OUT/scan-all.txt" 2>&1
+  say "scan all rc=$?"
+  say "scan: N <= 2048"
+  timeout 200 python3 bench/scan_best.py --lib "$LIB" --count "${SCAN_SMALL_COUNT:-24}" \
+    --hi 2048 --out "$OUT/scan-small.json" >"$OUT/scan-small.txt" 2>&1
+  say "scan small rc=$?"
+fi
 say "done"

@@ -243,10 +243,11 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
 }
 // @endregion choose-path
 
-// @region choose-tile: short rows that do not start on 16 bytes, when the tensor is one flat run
-// [N <= 512 fp32 values, 2 KB rows] the tile path, where rows are not whole packs on 16 bytes:
-// the group and one-block kernels then read and write each row's two edge packs value by value,
-// and a short row is mostly edges. Lanes per row: the fewest that hold the row at 16 values a
+// @region choose-tile: short rows, when the tensor is one flat run
+// [N <= 512 fp32 values, 2 KB rows] the tile path, unless every row is whole packs on 16 bytes
+// and a power of two of them, which the group kernel holds with every lane busy. Otherwise the
+// group and one-block kernels read and write each row's two edge packs value by value (a short
+// row is mostly edges), or leave lanes idle (25 packs on 32 lanes). Lanes per row: the fewest that hold the row at 16 values a
 // lane (a row's cost is its values plus its shuffles, and fewer lanes a row is fewer shuffles),
 // 32 lanes holding 32 past 512 values; 8 values a lane where that suffices. Rows per block: 32
 // KB of them, in whole rounds (a row for every group of lanes: a round with idle groups costs
@@ -255,7 +256,9 @@ Config tile_for(int64_t cols, DType dtype, bool aligned) {
     Config c;
     const int vec = vec_of(dtype);
     const int64_t bytes = cols * dtype_size(dtype);
-    if ((aligned && cols % vec == 0) || bytes > 2048 || cols > 1024) return c;  // path kGroup
+    const int64_t packs = cols / vec;
+    const bool whole_lanes = aligned && cols % vec == 0 && (packs & (packs - 1)) == 0;
+    if (whole_lanes || bytes > 2048 || cols > 1024) return c;  // path kGroup: unused
     c.path = Config::Path::kTile;
     c.threads = 256;
     for (c.width = 1; c.width < 32 && c.width * 16 < cols;) c.width *= 2;

@@ -211,7 +211,7 @@ TEST(BestPaths, TileRunsWhereTheRowsAreOneFlatRun) {
     a.out = buf + 2;
     a.problem.out_stride = 80;  // rows not back to back
     EXPECT_NE(best::plan_config(a).path, best::Config::Path::kTile);
-    a.problem = SoftmaxProblem{1000, 64, 64, 64, DType::f16};  // whole packs on 16 bytes
+    a.problem = SoftmaxProblem{1000, 64, 64, 64, DType::f16};  // 8 whole packs on 16 bytes
     a.in = a.out = buf;
     EXPECT_NE(best::plan_config(a).path, best::Config::Path::kTile);
 }

@@ -50,10 +50,12 @@ __global__ void __launch_bounds__(256)
     for (int r = threadIdx.x / W; r - threadIdx.x / W < tile_rows; r += groups) {
         const bool live = r < n_rows;
         T* row = vals + (live ? r : 0) * cols;
+        // K is a bound: steps past the row (k * W >= cols, the same for every lane) are skipped.
         float x[K];
         float m = kNegInf;
 #pragma unroll
         for (int k = 0; k < K; ++k) {
+            if (k * W >= cols) break;
             const int c = k * W + lane;
             x[k] = live && c < cols ? to_float(row[c]) : kNegInf;
             m = fmaxf(m, x[k]);
@@ -64,14 +66,17 @@ __global__ void __launch_bounds__(256)
         float s = 0.0f;
 #pragma unroll
         for (int k = 0; k < K; ++k) {
+            if (k * W >= cols) break;
             x[k] = ex2((x[k] - m) * kLog2e);
             s += k * W + lane < cols ? x[k] : 0.0f;
         }
         const float inv = 1.0f / group_reduce<W>(s, SumOp{});
         if (live) {
 #pragma unroll
-            for (int k = 0; k < K; ++k)
+            for (int k = 0; k < K; ++k) {
+                if (k * W >= cols) break;
                 if (k * W + lane < cols) row[k * W + lane] = from_float<T>(x[k] * inv);
+            }
         }
     }
     __syncthreads();
