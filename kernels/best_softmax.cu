@@ -7,8 +7,12 @@
 //   same bytes. fp32 numbers on an H100 (choose() below has the exact rule):
 //
 //     N (fp32)        path                                               DRAM traffic
+//     <= 512          tile (rows back to back, not a power of two of     read MN, write MN
+//                     16-byte packs on 16 bytes): 32 KB of whole rows
+//                     move between DRAM and shared memory as packs,
+//                     1..32 lanes a row compute there
 //     <= 256          group: 1..32 lanes per row, 2 rows per group,      read MN, write MN
-//                     one warp per block
+//                     one warp per block (the other short rows)
 //     <= 32768        block per row, sized to the row in steps of a      read MN, write MN
 //                     warp, 2, 4 or 8 packs a thread: whichever keeps
 //                     the most rows resident on an SM
@@ -42,6 +46,12 @@
 //     256), and one-block rows launch without a cluster: measured faster than a cluster of 1.
 //   - Short rows use sub-warp groups: N = 32 fp32 is 8 lanes x one 16-byte load, and each group
 //     handles two rows so every thread has two loads in flight.
+//   - Short rows that are not whole packs are mostly edges: 22 fp16 values (44 bytes) touch four
+//     packs, and only one or two of them are whole. Loaded row by row, the edges go value by
+//     value, and such rows ran far below copy. But a contiguous tensor's rows are one flat run
+//     of memory: a block takes 32 KB of whole rows as one run, copies it to shared memory as
+//     16-byte packs (only the run's two ends are partial), computes each row there, and writes
+//     the run back the same way. The row's alignment stops mattering (docs/best-tuning.md).
 //   - Every access is a 16-byte vector where possible. Rows need not be aligned: each row is
 //     viewed in an "aligned frame" (its address rounded down to 16 bytes); packs wholly inside
 //     the row move as vectors and only the two edge packs are masked and stored element by
@@ -57,6 +67,7 @@
 //   reduce.cuh     group, warp, block and cluster reductions            [cluster-reduce]
 //   row_slice.cuh  which packs of a row a block and its threads hold    [row-slice]
 //   group.cu       the group kernel and its launches                    [group-kernel]
+//   tile.cu        the tile kernel (short rows through shared memory)   [tile-kernel]
 //   cluster.cu     the cluster and stash kernels and their launches     [cluster-kernel]
 //   two_pass.cu    the two-pass kernel and its launches                 [two-pass-kernel]
 //   grid.cu        the grid kernel, its slots and its launches          [grid-slots, grid-kernel,

@@ -260,7 +260,7 @@ const std::vector<KernelInfo>& registry() {
             // The lesson first, then its machinery, in the order best_softmax.cu's header lists it.
             .sources = {"kernels/best_softmax.cu", "kernels/best/packs.cuh",
                         "kernels/best/exp.cuh", "kernels/best/reduce.cuh",
-                        "kernels/best/row_slice.cuh", "kernels/best/group.cu",
+                        "kernels/best/row_slice.cuh", "kernels/best/group.cu", "kernels/best/tile.cu",
                         "kernels/best/cluster.cu", "kernels/best/two_pass.cu",
                         "kernels/best/grid.cu", "kernels/best/launch.cu",
                         "kernels/best/launch.cuh", "kernels/best/shapes.h"},
