@@ -316,6 +316,18 @@ TEST(BestPaths, EveryPathMatchesReference) {
         check_case(t, 7, 256, 256, 256, 0, &grid16);
         // Rows with no inner pack, or none but edges: the edge warp holds all of each row.
         for (int64_t n : {1, 3, 5, 9, 17}) check_case(t, 7, n, n, n, 1, &grid16, 1);
+        // One block a row with its stash (GPUs without clusters): 1024 threads x 8 packs in
+        // registers and 8 more a thread in shared memory (fp32 N = 65536 on an A100); a row
+        // that reaches only part of the stash, and rows at other offsets from 16 bytes.
+        best::Config one_stash;
+        one_stash.path = best::Config::Path::kCluster;
+        one_stash.threads = 1024;
+        one_stash.packs = 8;
+        one_stash.stash = 8;
+        const int64_t full = int64_t{16} * 1024 * (16 / dtype_size(t));
+        check_case(t, 5, full, full, full, 0, &one_stash);
+        check_case(t, 7, full - 3001, full - 2990, full - 2995, 1, &one_stash, 3);
+        check_case(t, 3, full / 2 + 7, full / 2 + 7, full / 2 + 7, 3, &one_stash, 3);
     }
     // Output rows at other offsets from 16 bytes than the input's: the grid cannot store them
     // (it stores whole packs where the input had them), so a forced grid is refused, and the

@@ -196,11 +196,31 @@ TEST(BestDispatch, GridFollowsTheSmCountAndSizesItsWorkspace) {
     EXPECT_EQ(best::workspace_bytes(p, pick(262144)), 0u);              // a cluster
 }
 
-TEST(BestDispatch, WithoutClustersOneBlockThenTwoPasses) {
+// Without clusters: one block in registers, then one block with the rest of the row in shared
+// memory while the opt-in holds it, then two passes. The boundary follows the opt-in: 163 KB
+// (A100) holds 8 + 10 packs a thread (fp32 N = 73728), 99 KB (sm_86/89) none past 8 + 6, which
+// is less than fp32 N = 65536 needs, 227 KB (an sm_80 build on an H100) 8 + 14.
+TEST(BestDispatch, WithoutClustersOneBlockThenItsStashThenTwoPasses) {
     EXPECT_EQ(pick(32768, DType::f32, true, ampere()).describe(),
               "cluster 1 x 1024 threads x 8 packs");
     EXPECT_EQ(pick(32769, DType::f32, true, ampere()).describe(),
+              "cluster 1 x 1024 threads x 8 packs + 1 in shared memory");
+    DeviceLimits a100 = ampere();
+    a100.smem_per_block_optin = 163 * 1024;
+    EXPECT_EQ(pick(65536, DType::f32, true, a100).describe(),
+              "cluster 1 x 1024 threads x 8 packs + 8 in shared memory");
+    EXPECT_EQ(pick(73728, DType::f32, true, a100).describe(),
+              "cluster 1 x 1024 threads x 8 packs + 10 in shared memory");
+    EXPECT_EQ(pick(73729, DType::f32, true, a100).describe(),
               "two-pass cluster 1 x 1024 threads, L2 evict_last/first");
+    DeviceLimits ada = ampere();
+    ada.smem_per_block_optin = 99 * 1024;
+    EXPECT_EQ(pick(57344, DType::f32, true, ada).describe(),
+              "cluster 1 x 1024 threads x 8 packs + 6 in shared memory");
+    EXPECT_EQ(pick(65536, DType::f32, true, ada).describe(),
+              "two-pass cluster 1 x 1024 threads, L2 evict_last/first");
+    EXPECT_EQ(pick(65536, DType::f32, true, ampere()).describe(),
+              "cluster 1 x 1024 threads x 8 packs + 8 in shared memory");  // 227 KB
 }
 
 int64_t capacity(const Config& c, DType t) {
@@ -279,13 +299,20 @@ TEST(BestDispatch, EveryShapeHoldsItsRowAndIsALegalLaunch) {
                     const int64_t slack = aligned ? 0 : 16 / dtype_size(t) - 1;
                     ASSERT_GE(capacity(c, t), cols + slack);
                     ASSERT_GE(c.cluster, 1);
-                    if (c.stash > 0) {  // 8 packs in registers, 2 blocks an SM
+                    if (c.stash > 0 && limits.has_clusters()) {  // 8 packs in registers, 2 an SM
                         ASSERT_EQ(c.path, Path::kCluster);
                         ASSERT_EQ(c.packs, 8);
                         ASSERT_GE(c.cluster, 2);
                         ASSERT_LE(c.threads, 512);
                         ASSERT_LE(2 * (int64_t{c.stash} * c.threads * 16 + 2048),
                                   limits.smem_per_sm);
+                    } else if (c.stash > 0) {  // no clusters: one block a row, within the opt-in
+                        ASSERT_EQ(c.path, Path::kCluster);
+                        ASSERT_EQ(c.packs, 8);
+                        ASSERT_EQ(c.cluster, 1);
+                        ASSERT_EQ(c.threads, 1024);
+                        ASSERT_LE(int64_t{c.stash} * c.threads * 16 + 1024,
+                                  limits.smem_per_block_optin);
                     }
                     if (c.path == Path::kGrid) {  // blocks on every SM; 4 packs a thread
                         // Rows that are not whole packs have an edge warp on the main threads.

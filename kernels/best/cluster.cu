@@ -53,14 +53,18 @@ __global__ void __launch_bounds__(1024)
 // only what it copied itself, so no barrier guards the stash. Two blocks an SM hold up to
 // 2 x ~110 KB there: rows of up to ~2.75 MB (fp32 N ~ 700000, fp16/bf16 N ~ 1.4M) keep their
 // overlap.
-template <typename T>
-__global__ void __launch_bounds__(512, 2)
+// Without clusters (before Hopper) the same kernel runs one block of 1024 threads a row: 128 KB
+// of the row in registers and the rest in shared memory, where the GPU's opt-in allows (an
+// A100's 163 KB holds fp32 rows of 65536; a GPU with 99 KB does not, and reads twice).
+template <typename T, bool kClustered>
+__global__ void __launch_bounds__(kClustered ? 512 : 1024, kClustered ? 2 : 1)
     best_stash_kernel(const T* __restrict__ in, T* __restrict__ out, int64_t cols,
                       int64_t in_stride, int64_t out_stride) {
     constexpr int PACKS = 8, V = Vec<T>::kSize;
-    using RowCluster = RowCluster<true>;
+    using RowCluster = RowCluster<kClustered>;
     extern __shared__ uint4 stash[];  // [slots][blockDim.x]: thread t's packs in column t
-    __shared__ PushedStats stats;
+    using Stats = std::conditional_t<kClustered, PushedStats, RowStats>;
+    __shared__ Stats stats;
     const unsigned blocks = RowCluster::size(), rank = RowCluster::rank();
     const int64_t row = blockIdx.x / blocks;
     const RowSlice<T> g(in + row * in_stride, static_cast<int>(cols), blocks, rank);
@@ -86,7 +90,7 @@ __global__ void __launch_bounds__(512, 2)
         g.load(raw);
     else
         g.load_edges_last(raw, edges);
-    push_init(stats, blocks);
+    if constexpr (kClustered) push_init(stats, blocks);
 
     // This thread's max over registers and stash (edge packs masked as they are read back),
     // then exp(x - max) in place of every value, and the sum. The stash loops are unrolled by
@@ -114,7 +118,11 @@ __global__ void __launch_bounds__(512, 2)
         sum = exp_in_place<T>(v, shift, sum);
         column[s * threads] = v;
     }
-    const MaxSum whole_row = push_row_stats(MaxSum{m, sum}, stats, rank, blocks);
+    MaxSum whole_row;
+    if constexpr (kClustered)
+        whole_row = push_row_stats(MaxSum{m, sum}, stats, rank, blocks);
+    else
+        whole_row = row_stats<false>(MaxSum{m, sum}, stats);
     const float factor = output_factor(m, whole_row);
     T* const out_row = out + row * out_stride;
     g.store(out_row, raw, factor);
@@ -137,10 +145,15 @@ static LaunchStep make_cluster_step(const LaunchArgs& a, const Config& c, cudaEr
 
 template <typename T>
 static LaunchStep cluster_step_of(const LaunchArgs& a, const Config& c, cudaError_t* err) {
-    if (c.stash > 0) {  // 8 packs in registers and the rest in shared memory, 2+ blocks a row
+    if (c.stash > 0) {  // 8 packs in registers and the rest in shared memory
         if (c.packs == 8 && c.cluster > 1 && valid_threads(c.threads, 512))
-            return make_cluster_launch<T>("best_stash", best_stash_kernel<T>, best_stash_kernel<T>,
-                                          c.threads, stash_bytes(c), a, c.cluster, err);
+            return make_cluster_launch<T>("best_stash", best_stash_kernel<T, true>,
+                                          best_stash_kernel<T, true>, c.threads, stash_bytes(c), a,
+                                          c.cluster, err);
+        if (c.packs == 8 && c.cluster == 1 && valid_threads(c.threads))  // one block a row
+            return make_cluster_launch<T>("best_stash", best_stash_kernel<T, false>,
+                                          best_stash_kernel<T, false>, c.threads, stash_bytes(c), a,
+                                          1, err);
         *err = cudaErrorInvalidConfiguration;
         return {};
     }
@@ -170,7 +183,9 @@ static const void* registers_kernel(int packs) {
 
 template <typename T>
 static const void* cluster_kernel_of(const Config& c) {
-    if (c.stash > 0) return reinterpret_cast<const void*>(best_stash_kernel<T>);
+    if (c.stash > 0)
+        return c.cluster > 1 ? reinterpret_cast<const void*>(best_stash_kernel<T, true>)
+                             : reinterpret_cast<const void*>(best_stash_kernel<T, false>);
     return c.cluster > 1 ? registers_kernel<T, true>(c.packs) : registers_kernel<T, false>(c.packs);
 }
 

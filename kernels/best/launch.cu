@@ -130,6 +130,14 @@ static cudaError_t plan_chosen(const LaunchArgs& args, Config* chosen,
         c = two_passes;
         err = plan_with(args, c, steps);
     }
+    if (err != cudaSuccess && c.path == Config::Path::kCluster && c.cluster == 1 && c.stash > 0) {
+        // One block's stash larger than this GPU grants (a limit the profile did not know):
+        // two passes.
+        (void)cudaGetLastError();
+        steps->clear();
+        c = two_passes;
+        err = plan_with(args, c, steps);
+    }
     if (err == cudaErrorInvalidClusterSize && c.path == Config::Path::kCluster) {
         (void)cudaGetLastError();
         steps->clear();

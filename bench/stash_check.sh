@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# best's one-block stash for GPUs without clusters (kernels/best/cluster.cu), in one device call:
+# builds softmaxlab-cli and gpu_test_best for this GPU, runs gpu_test_best as this GPU and under
+# the device profiles whose dispatch it changes (a100: 163 KB opt-in; rtx4090: 99 KB; t4: 64 KB),
+# then times best at N around one block's registers under each profile, 1 GiB of fp32 a point
+# against the same run's copy. This is emulation: the kernels run on this GPU with dispatch,
+# ranges and grid sizes restricted to each class's limits. Output under $OUT.
+#
+#   SML_GIT_COMMIT=<hash> bash bench/stash_check.sh
+set -uo pipefail
+cd "$(dirname "$(readlink -f "$0")")/.."
+OUT=${OUT:-$PWD/out}
+mkdir -p "$OUT"
+START=$(date +%s)
+say() { echo "[$(( $(date +%s) - START ))s] $*" | tee -a "$OUT/stash-check.txt"; }
+say "stash_check on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader), $(date -u +%Y-%m-%dT%H:%M:%SZ), commit ${SML_GIT_COMMIT:-unknown}"
+cmake -S . -B build-dev -G Ninja -DCMAKE_BUILD_TYPE=Release -DSML_WITH_GUI=OFF \
+  -DSML_WITH_CAIRO=OFF -DCMAKE_CUDA_ARCHITECTURES=90 >"$OUT/configure.log" 2>&1
+cmake --build build-dev -j14 --target gpu_test_best softmaxlab-cli >"$OUT/build.log" 2>&1
+say "build rc=$?"
+CLI=build-dev/app/cli/softmaxlab-cli
+for p in "" a100 rtx4090 t4; do
+  SML_DEVICE_PROFILE=$p ./build-dev/tests/gpu_test_best >"$OUT/gpu_test_best-${p:-gpu}.log" 2>&1
+  say "gpu_test_best ${p:-this GPU} rc=$?: $(grep -E '^\[  (PASSED|FAILED) ' "$OUT/gpu_test_best-${p:-gpu}.log" | tr '\n' ' ')"
+done
+COLS=${COLS:-16384,32768,32769,40000,49152,57344,65536,65537,73728,73729}
+for p in h100 a100 rtx4090 t4; do
+  "$CLI" --device-profile "$p" sweep --kernels best --cols "$COLS" --metrics off \
+    --out "$OUT/best-$p.json" >"$OUT/best-$p.log" 2>&1
+  say "sweep $p rc=$?"
+  python3 - "$OUT/best-$p.json" "$p" <<'PY' | tee -a "$OUT/stash-check.txt"
+import json, sys
+s = json.load(open(sys.argv[1]))
+for pt in s["points"]:
+    launch = pt["launches"][0] if pt["launches"] else {}
+    print(f"  {sys.argv[2]:8s} N={pt['cols']:6d} {pt['pct_of_copy']:6.1f}% of copy  "
+          f"{launch.get('name', '')} grid {launch.get('grid', [0])[0]} x {launch.get('block', [0])[0]} "
+          f"smem {launch.get('dynamic_smem_bytes', 0)}  ok={pt['within_tolerance']}")
+PY
+done
+say "done"
