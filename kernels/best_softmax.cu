@@ -77,8 +77,9 @@
 // What each choice was measured against, and what was tried and not kept: docs/best-tuning.md.
 //
 // Valid N: any N >= 1, every dtype. Without clusters (a GPU before Hopper, or code built for
-//   one) one block of up to 1024 threads holds 32768 fp32 values and the two-pass path runs one
-//   block per row beyond.
+//   one) one block of up to 1024 threads holds 32768 fp32 values in registers, the rest of the
+//   row in shared memory while the GPU's opt-in holds it (an A100: fp32 N <= 73728), and the
+//   two-pass path runs one block per row beyond.
 // DRAM traffic: MN read and MN written wherever the row fits on chip (up to 1081344 fp32 values
 //   on 132 SMs); 2MN read and MN written beyond, the second read partly from L2.
 // Special values follow torch.softmax: a row of all -inf gives NaN; a NaN anywhere in a row
