@@ -6,7 +6,9 @@
 # shapes), 1 GiB a point against the same run's copy. Output under $OUT.
 #
 #   SML_GIT_COMMIT=<hash> [SCAN=1] bash bench/tile_check.sh   (SCAN=1: also two seeded scans of
-#                                       bench/scan_best.py, all N and N <= 2048)
+#                                       bench/scan_best.py, all N and N <= 2048, and its
+#                                       launch-bound calls; SCAN_COUNT, SCAN_SMALL_COUNT and
+#                                       SCAN_SMALL_HI change them)
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/.."
 OUT=${OUT:-$PWD/out}
@@ -45,7 +47,11 @@ if [ "${SCAN:-0}" = 1 ]; then
   say "scan all rc=$?"
   say "scan: N <= 2048"
   timeout 200 python3 bench/scan_best.py --lib "$LIB" --count "${SCAN_SMALL_COUNT:-24}" \
-    --hi 2048 --out "$OUT/scan-small.json" >"$OUT/scan-small.txt" 2>&1
+    --hi "${SCAN_SMALL_HI:-2048}" --out "$OUT/scan-small.json" >"$OUT/scan-small.txt" 2>&1
   say "scan small rc=$?"
+  say "launch-bound calls (M*N <= 2^20): GPU time per call, torch vs best"
+  timeout 200 python3 bench/scan_best.py --lib "$LIB" --small --out "$OUT/small-calls.json" \
+    >"$OUT/small-calls.txt" 2>&1
+  say "small calls rc=$?"
 fi
 say "done"
