@@ -309,6 +309,12 @@ static Config registry_config(const SoftmaxProblem& p, const DeviceLimits& limit
 #endif
     const int vec = vec_of(p.dtype);
     const bool aligned = p.in_stride % vec == 0 && p.out_stride % vec == 0;
+    // Rows back to back in both tensors, which start at the same offset (cudaMalloc's): the
+    // launch's tile rule (launch.cu) applies.
+    if (p.in_stride == p.cols && p.out_stride == p.cols) {
+        const Config tile = tile_for(p.cols, p.dtype, aligned);
+        if (tile.path == Config::Path::kTile) return tile;
+    }
     return choose(p.cols, p.dtype, aligned, limits);
 }
 

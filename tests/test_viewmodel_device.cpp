@@ -101,6 +101,18 @@ TEST(DeviceView, ProfileLimitsAndBestsChoiceForTheViewer) {
     EXPECT_NE(on_h100.find("cluster"), std::string::npos) << on_h100;
     EXPECT_EQ(on_t4.find("cluster 2"), std::string::npos) << on_t4;
     EXPECT_NE(on_t4.find("no clusters"), std::string::npos) << on_t4;
+    // Short rows that are not a power of two of 16-byte packs: the tile path on every class; a
+    // power of two: the group kernel; past one block's registers without clusters: the stash
+    // where the class's opt-in holds it (an A100), else two passes (a T4).
+    EXPECT_NE(viewer::best_choice_text(100, DType::f32, *t4).find("best: tile 8 lanes"),
+              std::string::npos);
+    EXPECT_NE(viewer::best_choice_text(64, DType::f32, *t4).find("best: group"), std::string::npos);
+    Result<DeviceLimits> a100 = viewer::limits_for(h100, false, "a100");
+    ASSERT_TRUE(a100.ok());
+    EXPECT_NE(viewer::best_choice_text(65536, DType::f32, *a100).find("+ 8 in shared memory"),
+              std::string::npos)
+        << viewer::best_choice_text(65536, DType::f32, *a100);
+    EXPECT_NE(viewer::best_choice_text(65536, DType::f32, *t4).find("two-pass"), std::string::npos);
     // The smem kernel's range follows the class's shared memory.
     const KernelInfo& smem = *find_kernel("smem");
     EXPECT_LT(smem.max_cols(*t4, DType::f32), smem.max_cols(h100, DType::f32));
