@@ -133,6 +133,38 @@ static Config grid_for(int64_t cols, int vec, bool whole, const DeviceLimits& li
     return c;
 }
 
+// Without clusters, past what one block holds: the grid kernel in teams. Each row goes to the
+// fewest blocks that hold its main packs at 4 a thread, in blocks of up to 512 threads (the
+// grid's register budget) whose staging ring of (ahead + 1) x 4 packs a thread fits the GPU's
+// opt-in shared memory; as many teams as fill the SMs, one block an SM. Fewer, larger blocks:
+// a row's slot exchange is paid per block. No fit (more blocks than SMs): path stays kGroup.
+static Config team_grid_for(int64_t cols, int vec, bool whole, const DeviceLimits& limits) {
+    Config c;
+    const int packs = 4, ahead = 2, edge = whole ? 0 : 32;
+    const int64_t ring = int64_t{ahead + 1} * packs * 16;  // staging bytes a thread
+    const int64_t most =
+        std::min<int64_t>(grid_max_threads(packs), limits.smem_per_block_optin / ring) / 32 * 32;
+    const int64_t main_most = most - edge;
+    const int64_t main_packs = grid_main_packs(cols, vec, whole);
+    if (main_most < 32 || limits.sm_count < 1) return c;
+    int64_t blocks = std::max<int64_t>(1, (main_packs + main_most * packs - 1) / (main_most * packs));
+    while (blocks <= limits.sm_count && slice_packs(main_packs, static_cast<int>(blocks)) >
+                                            main_most * packs)
+        ++blocks;
+    if (blocks > limits.sm_count || blocks > main_most) return c;
+    const int64_t slice = slice_packs(main_packs, static_cast<int>(blocks));
+    const int64_t main_threads =
+        std::max((slice + packs - 1) / packs, blocks + 0) + 31;  // a thread per block reads slots
+    c.path = Config::Path::kGrid;
+    c.cluster = static_cast<int>(blocks);
+    c.packs = packs;
+    c.threads = static_cast<int>(main_threads / 32 * 32 + edge);
+    c.teams = static_cast<int>(std::clamp<int64_t>(limits.sm_count / blocks, 1, 64));
+    c.lag = 4;
+    c.ahead = ahead;
+    return c;
+}
+
 // @region choose-path: the dispatch by N -- smallest on-chip home for the row, else two passes
 // Everything is in 16-byte packs, so fp16 and bf16 rows take the shape of an fp32 row of the
 // same bytes; the fp32 N of each step on an H100 is in brackets. Each threshold was measured on
@@ -261,6 +293,10 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
         s.stash = static_cast<int>((slice_packs(packs, 1) + s.threads - 1) / s.threads) - s.packs;
         const int64_t stash = int64_t{s.stash} * s.threads * 16;
         if (s.stash > 0 && stash + 1024 <= limits.smem_per_block_optin) return s;
+        // [no clusters, past the stash] the grid kernel in teams (team_grid_for). Why: one read;
+        // two passes read twice (80% of copy at fp32 N = 65536 where a team grid ran at 94-95%).
+        const Config teams = team_grid_for(cols, vec, whole, limits);
+        if (teams.path == Config::Path::kGrid) return teams;
     }
     // Longer: two passes. Why: the row no longer fits in the whole GPU's registers.
     return two_pass_for(packs, limits);

@@ -189,7 +189,13 @@ TEST(BestDispatch, GridFollowsTheSmCountAndSizesItsWorkspace) {
     EXPECT_EQ(pick(524288, DType::f32, true, pcie).describe(),
               "cluster 16 x 512 threads x 8 packs + 8 in shared memory");
     EXPECT_EQ(pick(int64_t{1} << 20, DType::f32, true, pcie).path, Path::kTwoPass);
-    EXPECT_EQ(pick(int64_t{1} << 20, DType::f32, true, ampere()).path, Path::kTwoPass);
+    // Without clusters the grid runs in teams of the fewest blocks that hold the row: 2^20 fp32
+    // takes 128 of 132 SMs; with 114 SMs it cannot, and reads twice.
+    EXPECT_EQ(pick(int64_t{1} << 20, DType::f32, true, ampere()).describe(),
+              "grid 128 blocks x 512 threads x 4 packs, lag 4, 2 rows ahead");
+    DeviceLimits ampere114 = ampere();
+    ampere114.sm_count = 114;
+    EXPECT_EQ(pick(int64_t{1} << 20, DType::f32, true, ampere114).path, Path::kTwoPass);
     const SoftmaxProblem p = SoftmaxProblem::contiguous(256, int64_t{1} << 20);
     EXPECT_EQ(best::workspace_bytes(p, pick(int64_t{1} << 20)), 256u * 132 * 8);
     EXPECT_EQ(best::workspace_bytes(p, pick(524288)), 256u * 132 * 8);  // with two teams too
@@ -211,14 +217,24 @@ TEST(BestDispatch, WithoutClustersOneBlockThenItsStashThenTwoPasses) {
               "cluster 1 x 1024 threads x 8 packs + 8 in shared memory");
     EXPECT_EQ(pick(73728, DType::f32, true, a100).describe(),
               "cluster 1 x 1024 threads x 8 packs + 10 in shared memory");
+    // Past the stash: the grid in teams (rows with edges add an edge warp to 480 main threads).
     EXPECT_EQ(pick(73729, DType::f32, true, a100).describe(),
-              "two-pass cluster 1 x 1024 threads, L2 evict_last/first");
+              "grid 10 blocks x 512 threads x 4 packs, lag 4, 2 rows ahead, 13 teams");
     DeviceLimits ada = ampere();
     ada.smem_per_block_optin = 99 * 1024;
     EXPECT_EQ(pick(57344, DType::f32, true, ada).describe(),
               "cluster 1 x 1024 threads x 8 packs + 6 in shared memory");
     EXPECT_EQ(pick(65536, DType::f32, true, ada).describe(),
-              "two-pass cluster 1 x 1024 threads, L2 evict_last/first");
+              "grid 8 blocks x 512 threads x 4 packs, lag 4, 2 rows ahead, 16 teams");
+    // 64 KB (a T4) holds the staging ring of 320 threads a block, so more, smaller blocks.
+    DeviceLimits t4 = ampere();
+    t4.cc_major = 7;
+    t4.cc_minor = 5;
+    t4.sm_count = 40;
+    t4.smem_per_block_optin = 64 * 1024;
+    EXPECT_EQ(pick(65536, DType::f32, true, t4).describe(),
+              "grid 13 blocks x 320 threads x 4 packs, lag 4, 2 rows ahead, 3 teams");
+    EXPECT_EQ(pick(int64_t{1} << 19, DType::f32, true, t4).path, Path::kTwoPass);  // > 40 SMs
     EXPECT_EQ(pick(65536, DType::f32, true, ampere()).describe(),
               "cluster 1 x 1024 threads x 8 packs + 8 in shared memory");  // 227 KB
 }
@@ -318,10 +334,19 @@ TEST(BestDispatch, EveryShapeHoldsItsRowAndIsALegalLaunch) {
                         // Rows that are not whole packs have an edge warp on the main threads.
                         const bool whole = aligned && cols % (16 / dtype_size(t)) == 0;
                         const int main_threads = c.threads - (whole ? 0 : 32);
-                        ASSERT_EQ(c.cluster, limits.sm_count);
+                        if (limits.has_clusters()) {
+                            ASSERT_EQ(c.cluster, limits.sm_count);
+                        } else {  // teams of the fewest blocks, one block an SM
+                            ASSERT_LE(int64_t{c.cluster} * c.grid_teams(), limits.sm_count);
+                            ASSERT_LE(c.threads, 512);
+                            ASSERT_LE(int64_t{c.ahead + 1} * c.packs * c.threads * 16,
+                                      limits.smem_per_block_optin);
+                        }
                         ASSERT_LE(main_threads * c.packs, 2048);
                         ASSERT_GT(c.lag, c.ahead - 1);
-                        if (c.threads * c.grid_teams() > 512) {  // 17 warps: the kWide kernel,
+                        // With clusters, teams share an SM; without, a team's blocks are its own.
+                        const int per_sm = limits.has_clusters() ? c.grid_teams() : 1;
+                        if (c.threads * per_sm > 512) {  // 17 warps: the kWide kernel,
                             ASSERT_EQ(c.threads, 544);           // one team at lag 3
                             ASSERT_EQ(c.lag, 3);
                         } else {  // 128 registers a thread
@@ -384,12 +409,16 @@ TEST(BestDispatch, RegistryQuestionsFollowThePathForTheLimitsGiven) {
                       c.path == Path::kGrid ? size_t(64) * size_t(c.cluster) * 8 : 0u);
         }
     }
-    // bf16 rows of 2^20 take the grid on an H100 (its slots), and two passes without clusters.
+    // bf16 rows of 2^20 take the grid on an H100 (its slots), and in teams of 64 blocks without
+    // clusters; rows of 2^22 read twice there.
     const SoftmaxProblem grid_rows = SoftmaxProblem::contiguous(8, int64_t{1} << 20, DType::bf16);
     EXPECT_EQ(best::registry_workspace_bytes(grid_rows, kH100), size_t(8) * 132 * 8);
     EXPECT_FALSE(best::reads_twice(grid_rows, kH100));
-    EXPECT_EQ(best::registry_workspace_bytes(grid_rows, ampere()), 0u);
-    EXPECT_TRUE(best::reads_twice(grid_rows, ampere()));
+    EXPECT_EQ(best::registry_workspace_bytes(grid_rows, ampere()), size_t(8) * 64 * 8);
+    EXPECT_FALSE(best::reads_twice(grid_rows, ampere()));
+    const SoftmaxProblem long_rows = SoftmaxProblem::contiguous(8, int64_t{1} << 22, DType::bf16);
+    EXPECT_EQ(best::registry_workspace_bytes(long_rows, ampere()), 0u);
+    EXPECT_TRUE(best::reads_twice(long_rows, ampere()));
 }
 
 }  // namespace
