@@ -226,15 +226,15 @@ TEST(BestDispatch, WithoutClustersOneBlockThenItsStashThenTwoPasses) {
               "cluster 1 x 1024 threads x 8 packs + 6 in shared memory");
     EXPECT_EQ(pick(65536, DType::f32, true, ada).describe(),
               "grid 8 blocks x 512 threads x 4 packs, lag 4, 2 rows ahead, 16 teams");
-    // 64 KB (a T4) holds the staging ring of 320 threads a block, so more, smaller blocks.
-    DeviceLimits t4 = ampere();
-    t4.cc_major = 7;
-    t4.cc_minor = 5;
-    t4.sm_count = 40;
-    t4.smem_per_block_optin = 64 * 1024;
-    EXPECT_EQ(pick(65536, DType::f32, true, t4).describe(),
-              "grid 13 blocks x 320 threads x 4 packs, lag 4, 2 rows ahead, 3 teams");
-    EXPECT_EQ(pick(int64_t{1} << 19, DType::f32, true, t4).path, Path::kTwoPass);  // > 40 SMs
+    // 64 KB holds the staging ring of 320 threads a block, so more, smaller blocks; a GPU of
+    // under 64 SMs (a T4's 40) reads twice instead (kTeamGridMinSms).
+    DeviceLimits small = ampere();
+    small.smem_per_block_optin = 64 * 1024;
+    EXPECT_EQ(pick(65536, DType::f32, true, small).describe(),
+              "grid 13 blocks x 320 threads x 4 packs, lag 4, 2 rows ahead, 10 teams");
+    small.sm_count = 40;
+    EXPECT_EQ(pick(65536, DType::f32, true, small).describe(),
+              "two-pass cluster 1 x 1024 threads, L2 evict_last/first");
     EXPECT_EQ(pick(65536, DType::f32, true, ampere()).describe(),
               "cluster 1 x 1024 threads x 8 packs + 8 in shared memory");  // 227 KB
 }

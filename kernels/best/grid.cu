@@ -322,10 +322,10 @@ static LaunchStep make_grid_step(const LaunchArgs& a, const Config& c, cudaError
     const size_t smem = grid_staged_bytes(c.threads, P, AHEAD);
     *err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                 static_cast<int>(smem));
-    if (*err != cudaSuccess) return {};
+    if (*err != cudaSuccess) return refused();
     int per_sm = 0;
     *err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, c.threads, smem);
-    if (*err != cudaSuccess) return {};
+    if (*err != cudaSuccess) return refused();
     if (int64_t{per_sm} * a.limits.sm_count < int64_t{blocks} * teams) {
         *err = cudaErrorCooperativeLaunchTooLarge;
         return {};

@@ -34,6 +34,14 @@ bool same_frames(const LaunchArgs& a);  // launch.cu
 // start at the same offset from 16 bytes: one flat run each, with the same pack boundaries.
 bool contiguous_same_frames(const LaunchArgs& a);  // launch.cu
 
+// An empty step for a launch the runtime refused (an attribute, an occupancy query): the
+// runtime's last error is cleared, so the refusal does not surface again at the next launch's
+// cudaGetLastError() as that launch's failure. The caller has the error in *err.
+inline LaunchStep refused() {
+    (void)cudaGetLastError();
+    return {};
+}
+
 inline bool valid_threads(int t, int max_threads = 1024) {
     return t >= 32 && t <= max_threads && t % 32 == 0;
 }
@@ -76,11 +84,11 @@ LaunchStep make_cluster_launch(const char* name, RowKernel<T> clustered, RowKern
     if (smem > 48 * 1024) {
         *err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     static_cast<int>(smem));
-        if (*err != cudaSuccess) return {};
+        if (*err != cudaSuccess) return refused();
     }
     if (cluster > 8) {
         *err = cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
-        if (*err != cudaSuccess) return {};
+        if (*err != cudaSuccess) return refused();
     }
     const int64_t blocks = p.rows * cluster;
     if (blocks > 0x7fffffff) {
@@ -101,7 +109,7 @@ LaunchStep make_cluster_launch(const char* name, RowKernel<T> clustered, RowKern
     if (cluster > 8) {
         int fits = 0;
         *err = cudaOccupancyMaxActiveClusters(&fits, kernel, &cfg);
-        if (*err != cudaSuccess) return {};
+        if (*err != cudaSuccess) return refused();
         if (fits < 1) {
             *err = cudaErrorInvalidClusterSize;
             return {};

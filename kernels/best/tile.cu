@@ -112,7 +112,7 @@ static LaunchStep make_tile_step(const LaunchArgs& a, const Config& c, cudaError
     if (smem > 48 * 1024) {
         *err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     static_cast<int>(smem));
-        if (*err != cudaSuccess) return {};
+        if (*err != cudaSuccess) return refused();
     }
     LaunchStep s;
     s.name = "best_tile";
