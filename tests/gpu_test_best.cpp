@@ -397,10 +397,13 @@ TEST(BestPaths, PredictionFollowsThePath) {
         EXPECT_DOUBLE_EQ(k->predict(p, limits).dram_write_bytes, bytes);
     }
     // A row of 2^18 fp32 values (1 MiB) fits in the registers of a cluster of 8 SMs (Hopper);
-    // rows of 2^19 and 2^20 take the grid on an H100 SXM (132 SMs hold them), and one of 2^21 is
-    // read twice.
+    // without clusters, in the grid's teams of 32 blocks on a GPU of 64 SMs or more, else it is
+    // read twice. Rows of 2^19 and 2^20 take the grid on an H100 SXM (132 SMs hold them), and
+    // one of 2^21 is read twice.
     EXPECT_EQ(best::choose(int64_t{1} << 18, DType::f32, true, limits).path,
-              limits.has_clusters() ? best::Config::Path::kCluster : best::Config::Path::kTwoPass);
+              limits.has_clusters()    ? best::Config::Path::kCluster
+              : limits.sm_count >= 64 ? best::Config::Path::kGrid
+                                      : best::Config::Path::kTwoPass);
     if (limits.has_clusters() && limits.sm_count >= 132) {
         EXPECT_EQ(best::choose(int64_t{1} << 19, DType::f32, true, limits).path,
                   best::Config::Path::kGrid);
