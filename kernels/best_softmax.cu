@@ -78,8 +78,8 @@
 //
 // Valid N: any N >= 1, every dtype. Without clusters (a GPU before Hopper, or code built for
 //   one) one block of up to 1024 threads holds 32768 fp32 values in registers, the rest of the
-//   row in shared memory while the GPU's opt-in holds it (an A100: fp32 N <= 73728), and the
-//   two-pass path runs one block per row beyond.
+//   row in shared memory while the GPU's opt-in holds it (an A100: fp32 N <= 73728); beyond, the
+//   grid kernel in teams on GPUs of 64 SMs or more, else the two-pass path, one block a row.
 // DRAM traffic: MN read and MN written wherever the row fits on chip (up to 1081344 fp32 values
 //   on 132 SMs); 2MN read and MN written beyond, the second read partly from L2.
 // Special values follow torch.softmax: a row of all -inf gives NaN; a NaN anywhere in a row
@@ -152,19 +152,20 @@ static Config team_grid_for(int64_t cols, int vec, bool whole, const DeviceLimit
         std::min<int64_t>(grid_max_threads(packs), limits.smem_per_block_optin / ring) / 32 * 32;
     const int64_t main_most = most - edge;
     const int64_t main_packs = grid_main_packs(cols, vec, whole);
-    if (main_most < 32 || limits.sm_count < 1) return c;
-    int64_t blocks = std::max<int64_t>(1, (main_packs + main_most * packs - 1) / (main_most * packs));
-    while (blocks <= limits.sm_count && slice_packs(main_packs, static_cast<int>(blocks)) >
-                                            main_most * packs)
+    if (main_most < 32) return c;
+    int64_t blocks =
+        std::max<int64_t>(1, (main_packs + main_most * packs - 1) / (main_most * packs));
+    while (blocks <= limits.sm_count &&
+           slice_packs(main_packs, static_cast<int>(blocks)) > main_most * packs)
         ++blocks;
     if (blocks > limits.sm_count || blocks > main_most) return c;
     const int64_t slice = slice_packs(main_packs, static_cast<int>(blocks));
-    const int64_t main_threads =
-        std::max((slice + packs - 1) / packs, blocks + 0) + 31;  // a thread per block reads slots
+    // Threads for the slice, and at least one per block of the team (they read its slots).
+    const int64_t main_threads = (std::max((slice + packs - 1) / packs, blocks) + 31) / 32 * 32;
     c.path = Config::Path::kGrid;
     c.cluster = static_cast<int>(blocks);
     c.packs = packs;
-    c.threads = static_cast<int>(main_threads / 32 * 32 + edge);
+    c.threads = static_cast<int>(main_threads + edge);
     c.teams = static_cast<int>(std::clamp<int64_t>(limits.sm_count / blocks, 1, 64));
     c.lag = 4;
     c.ahead = ahead;
@@ -313,11 +314,11 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
 // [N <= 512 fp32 values, 2 KB rows] the tile path, unless every row is whole packs on 16 bytes
 // and a power of two of them, which the group kernel holds with every lane busy. Otherwise the
 // group and one-block kernels read and write each row's two edge packs value by value (a short
-// row is mostly edges), or leave lanes idle (25 packs on 32 lanes). Lanes per row: the fewest that hold the row at 16 values a
-// lane (a row's cost is its values plus its shuffles, and fewer lanes a row is fewer shuffles),
-// 32 lanes holding 32 past 512 values; 8 values a lane where that suffices. Rows per block: 32
-// KB of them, in whole rounds (a row for every group of lanes: a round with idle groups costs
-// a full round).
+// row is mostly edges), or leave lanes idle (25 packs on 32 lanes). Lanes per row: the fewest
+// that hold the row at 16 values a lane (a row's cost is its values plus its shuffles, and fewer
+// lanes a row is fewer shuffles), 32 lanes holding 32 past 512 values; 8 values a lane where
+// that suffices. Rows per block: 32 KB of them, in whole rounds (a row for every group of
+// lanes: a round with idle groups costs a full round).
 Config tile_for(int64_t cols, DType dtype, bool aligned) {
     Config c;
     const int vec = vec_of(dtype);

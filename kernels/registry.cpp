@@ -258,12 +258,12 @@ const std::vector<KernelInfo>& registry() {
             .id = "best",
             .title = "Best path: dispatch by N",
             // The lesson first, then its machinery, in the order best_softmax.cu's header lists it.
-            .sources = {"kernels/best_softmax.cu", "kernels/best/packs.cuh",
-                        "kernels/best/exp.cuh", "kernels/best/reduce.cuh",
-                        "kernels/best/row_slice.cuh", "kernels/best/group.cu", "kernels/best/tile.cu",
-                        "kernels/best/cluster.cu", "kernels/best/two_pass.cu",
-                        "kernels/best/grid.cu", "kernels/best/launch.cu",
-                        "kernels/best/launch.cuh", "kernels/best/shapes.h"},
+            .sources = {"kernels/best_softmax.cu", "kernels/best/packs.cuh", "kernels/best/exp.cuh",
+                        "kernels/best/reduce.cuh", "kernels/best/row_slice.cuh",
+                        "kernels/best/group.cu", "kernels/best/tile.cu", "kernels/best/cluster.cu",
+                        "kernels/best/two_pass.cu", "kernels/best/grid.cu",
+                        "kernels/best/launch.cu", "kernels/best/launch.cuh",
+                        "kernels/best/shapes.h"},
             .summary = "picks a sub-warp, block, cluster (DSMEM), grid or two-pass kernel by the "
                        "row's bytes and the GPU, with 16-byte I/O and fp16/bf16",
             .dtypes = kAllDTypes,

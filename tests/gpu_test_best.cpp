@@ -183,8 +183,8 @@ TEST_P(BestAllN, UnalignedAndStridedRows) {
 TEST_P(BestAllN, ContiguousRowsOffTheirPacks) {
     SML_REQUIRE_GPU();
     const int es = dtype_size(GetParam());
-    for (int64_t n : {1, 2, 3, 5, 7, 22, 29, 33, 75, 100, 130, 205, 257, 331, 513, 666, 1000,
-                      1023, 1024}) {
+    for (int64_t n :
+         {1, 2, 3, 5, 7, 22, 29, 33, 75, 100, 130, 205, 257, 331, 513, 666, 1000, 1023, 1024}) {
         if (n * es > 4096) continue;
         for (int64_t rows : {int64_t{37}, 16384 / (n * es) * 3 + 5})
             for (int offset : {0, 1, 3}) {
@@ -401,7 +401,7 @@ TEST(BestPaths, PredictionFollowsThePath) {
     // read twice. Rows of 2^19 and 2^20 take the grid on an H100 SXM (132 SMs hold them), and
     // one of 2^21 is read twice.
     EXPECT_EQ(best::choose(int64_t{1} << 18, DType::f32, true, limits).path,
-              limits.has_clusters()    ? best::Config::Path::kCluster
+              limits.has_clusters()   ? best::Config::Path::kCluster
               : limits.sm_count >= 64 ? best::Config::Path::kGrid
                                       : best::Config::Path::kTwoPass);
     if (limits.has_clusters() && limits.sm_count >= 132) {

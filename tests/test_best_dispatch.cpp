@@ -346,7 +346,7 @@ TEST(BestDispatch, EveryShapeHoldsItsRowAndIsALegalLaunch) {
                         ASSERT_GT(c.lag, c.ahead - 1);
                         // With clusters, teams share an SM; without, a team's blocks are its own.
                         const int per_sm = limits.has_clusters() ? c.grid_teams() : 1;
-                        if (c.threads * per_sm > 512) {  // 17 warps: the kWide kernel,
+                        if (c.threads * per_sm > 512) {          // 17 warps: the kWide kernel,
                             ASSERT_EQ(c.threads, 544);           // one team at lag 3
                             ASSERT_EQ(c.lag, 3);
                         } else {  // 128 registers a thread

@@ -17,15 +17,15 @@
 #include <cstdio>
 #include <set>
 
+#include "app/viewer/model/format.h"
 #include "app/viewer/screenshot.h"
 #include "core/chart/chart_build.h"
 #include "core/chart/chart_export.h"
+#include "core/chart/session_compare.h"
 #include "core/common/safe_file.h"
-#include "app/viewer/model/format.h"
 #include "core/common/text_cap.h"
 #include "core/lab/bytes.h"
 #include "core/lab/sass_roles.h"
-#include "core/chart/session_compare.h"
 #include "core/lessons/annotated_source.h"
 #include "core/lessons/lesson_claims.h"
 #include "kernels/registry.h"
@@ -249,8 +249,8 @@ int App::run() {
                 if (!cuda)
                     for (double v : code_.listing_metric()) instructions += std::isnan(v) ? 0 : 1;
                 std::fprintf(stderr, "code counters: %s on %d lines, %d instructions -- %s\n",
-                             line_metric_role().empty() ? "off" : line_metric_role().c_str(),
-                             lines, instructions, line_note_.c_str());
+                             line_metric_role().empty() ? "off" : line_metric_role().c_str(), lines,
+                             instructions, line_note_.c_str());
             }
             Status saved = save_framebuffer_png(s_.args.screenshot, fb_w, fb_h);
             if (!saved) {
@@ -744,18 +744,29 @@ void App::handle_shortcuts() {
         bool shift;
         Action action;
     } keys[] = {
-        {GLFW_KEY_G, false, Action::focus_guess},    {GLFW_KEY_R, false, Action::reveal},
-        {GLFW_KEY_P, false, Action::toggle_predict}, {GLFW_KEY_Q, false, Action::show_answer},
-        {GLFW_KEY_U, false, Action::set_up},         {GLFW_KEY_C, false, Action::chart_next_kind},
-        {GLFW_KEY_C, true, Action::chart_prev_kind}, {GLFW_KEY_A, false, Action::chart_all},
-        {GLFW_KEY_E, false, Action::export_png},     {GLFW_KEY_T, false, Action::code_next_tab},
+        {GLFW_KEY_G, false, Action::focus_guess},
+        {GLFW_KEY_R, false, Action::reveal},
+        {GLFW_KEY_P, false, Action::toggle_predict},
+        {GLFW_KEY_Q, false, Action::show_answer},
+        {GLFW_KEY_U, false, Action::set_up},
+        {GLFW_KEY_C, false, Action::chart_next_kind},
+        {GLFW_KEY_C, true, Action::chart_prev_kind},
+        {GLFW_KEY_A, false, Action::chart_all},
+        {GLFW_KEY_E, false, Action::export_png},
+        {GLFW_KEY_T, false, Action::code_next_tab},
+        {GLFW_KEY_K, false, Action::kernel_next},
+        {GLFW_KEY_K, true, Action::kernel_prev},
+        {GLFW_KEY_N, false, Action::cols_next},
+        {GLFW_KEY_N, true, Action::cols_prev},
+        {GLFW_KEY_1, false, Action::zoom_lessons},
+        {GLFW_KEY_2, false, Action::zoom_code},
+        {GLFW_KEY_3, false, Action::zoom_chart},
+        {GLFW_KEY_4, false, Action::zoom_metrics},
+        {GLFW_KEY_0, false, Action::zoom_off},
+        {GLFW_KEY_ESCAPE, false, Action::zoom_off},
+        {GLFW_KEY_F1, false, Action::help},
+        {GLFW_KEY_H, false, Action::help},
         {GLFW_KEY_L, false, Action::line_metric_next},
-        {GLFW_KEY_K, false, Action::kernel_next},    {GLFW_KEY_K, true, Action::kernel_prev},
-        {GLFW_KEY_N, false, Action::cols_next},      {GLFW_KEY_N, true, Action::cols_prev},
-        {GLFW_KEY_1, false, Action::zoom_lessons},   {GLFW_KEY_2, false, Action::zoom_code},
-        {GLFW_KEY_3, false, Action::zoom_chart},     {GLFW_KEY_4, false, Action::zoom_metrics},
-        {GLFW_KEY_0, false, Action::zoom_off},       {GLFW_KEY_ESCAPE, false, Action::zoom_off},
-        {GLFW_KEY_F1, false, Action::help},          {GLFW_KEY_H, false, Action::help},
     };
     for (const auto& k : keys)
         if (k.shift == shift && pressed(k.key)) do_action(k.action);
@@ -1103,9 +1114,8 @@ void App::refresh_line_metric(const std::string& file) {
     const KernelInfo* k = find_kernel(s_.source_kernel);
     if (!s_.has_session || !k || file.empty()) return;
     std::string variant;  // the Run form's choice (step 5 sets it); index 0 is the default form
-    if (auto v = s_.run_variants.find(k->id);
-        v != s_.run_variants.end() && v->second > 0 &&
-        v->second < static_cast<int>(k->variants.size()))
+    if (auto v = s_.run_variants.find(k->id); v != s_.run_variants.end() && v->second > 0 &&
+                                              v->second < static_cast<int>(k->variants.size()))
         variant = k->variants[static_cast<size_t>(v->second)];
     auto sha = file_sha_.find(file);
     if (sha == file_sha_.end()) {
@@ -1130,10 +1140,11 @@ void App::refresh_line_metric(const std::string& file) {
     const double predicted = pred.global_load_bytes + pred.global_store_bytes;
     const double measured = recorded_global_bytes(rec);
     if ((role == lab::role::kGlobalSectors || role == lab::role::kGlobalIdealSectors) &&
-        predicted > 0 && measured > 0 && rec_lines_.note.find("no counters for") == std::string::npos)
+        predicted > 0 && measured > 0 &&
+        rec_lines_.note.find("no counters for") == std::string::npos)
         line_note_ += "; global traffic " + format_bytes(measured) + " measured, " +
-                      format_bytes(predicted) + " predicted (" + format_ratio(measured / predicted) +
-                      ")";
+                      format_bytes(predicted) + " predicted (" +
+                      format_ratio(measured / predicted) + ")";
     auto it = s_.sources.find(s_.source_kernel + "/" + file);
     if (it != s_.sources.end() && *it->second) {
         line_values_ = per_display_line(line_metric_, **it->second);

@@ -20,10 +20,10 @@
 #include "app/viewer/markdown_view.h"
 #include "app/viewer/model/code_view.h"
 #include "app/viewer/model/key_bindings.h"
-#include "app/viewer/model/save_target.h"
-#include "app/viewer/model/ui_text.h"
 #include "app/viewer/model/lab_editor.h"
 #include "app/viewer/model/recorded_lines.h"
+#include "app/viewer/model/save_target.h"
+#include "app/viewer/model/ui_text.h"
 #include "app/viewer/model/worker.h"
 #include "app/viewer/source_view.h"
 #include "app/viewer/theme.h"
@@ -87,9 +87,9 @@ class App {
     // The heat gutter from the session's recorded per-line counters (model/recorded_lines.h)
     // for the file the code panel shows; refresh_code calls it.
     void refresh_line_metric(const std::string& file);
-    void cycle_line_metric();      // key L: the next counter, then off
+    void cycle_line_metric();              // key L: the next counter, then off
     std::string line_metric_role() const;  // the counter shown: line_role_ if recorded; "" off
-    void draw_line_metric_row();   // panel_source.cpp: the counter picker and where it is from
+    void draw_line_metric_row();  // panel_source.cpp: the counter picker and where it is from
     void follow_anchor(const std::string& key);
     const SourceDoc* current_source();
     void draw_listing();  // panel_source.cpp: PTX or SASS beside its source
@@ -137,13 +137,13 @@ class App {
     std::string code_shown_;   // which listing the panes were last scrolled for
     std::string line_role_ = "inst_executed";  // the gutter's counter (sass_roles.h); "" off
     std::string line_file_;                    // the file the gutter below is for
-    RecordedLines rec_lines_;                   // the session's counters for it, if any
+    RecordedLines rec_lines_;                  // the session's counters for it, if any
     std::vector<std::string> line_roles_;      // the counters they hold, for the picker
     LineMetric line_metric_;                   // line_role_ keyed by source line
     std::vector<double> line_values_;          // the CUDA tab, per display line (NaN: none)
     double line_max_ = 0;
-    std::vector<std::string> line_details_;  // the CUDA tab's hover: every counter of a line
-    std::string line_note_;                  // where the counters come from, and their limits
+    std::vector<std::string> line_details_;        // the CUDA tab's hover: every counter of a line
+    std::string line_note_;                        // where the counters come from, and their limits
     std::map<std::string, std::string> file_sha_;  // SHA-256 of a source file, read once
     GLFWwindow* window_ = nullptr;
     bool fonts_dirty_ = true;

@@ -269,9 +269,9 @@ void App::draw_line_metric_row() {
     if (rec_lines_.point && !line_roles_.empty()) {
         const std::string role = line_metric_role();
         const lab::SassRole* def = lab::find_sass_role(role);
-        const std::string preview = role.empty() ? std::string(tr("counters: off"))
-                                                 : std::string(tr("counters: ")) +
-                                                       (def ? def->label : role.c_str());
+        const std::string preview =
+            role.empty() ? std::string(tr("counters: off"))
+                         : std::string(tr("counters: ")) + (def ? def->label : role.c_str());
         ImGui::SetNextItemWidth(em * 11);
         if (ImGui::BeginCombo("##line-metric", preview.c_str())) {
             if (ImGui::Selectable(tr("off"), role.empty())) {

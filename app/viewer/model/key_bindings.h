@@ -20,9 +20,9 @@ enum class Action {
     chart_prev_kind,
     chart_all,  // all kernels in the chart, or back to the step's
     export_png,
-    code_next_tab,  // CUDA -> PTX -> SASS
+    code_next_tab,     // CUDA -> PTX -> SASS
     line_metric_next,  // the heat gutter's counter: the next one, then off
-    kernel_next,    // the code panel's kernel
+    kernel_next,       // the code panel's kernel
     kernel_prev,
     cols_next,  // the table's and charts' N
     cols_prev,

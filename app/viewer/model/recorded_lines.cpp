@@ -44,12 +44,12 @@ std::string coverage(const PointRecord& p, const std::string& file) {
     if (all > 0 && here < all) {
         const double other = 100.0 * (all - here) / all;
         char buf[96];
-        std::snprintf(buf, sizeof buf, "%.0f%% of instructions executed are in other files",
-                      other);
+        std::snprintf(buf, sizeof buf, "%.0f%% of instructions executed are in other files", other);
         if (other >= 0.5) out = buf;
     }
     std::set<std::string> measured;
-    for (const InstructionCounters& i : r.instructions) measured.insert(same_function_key(i.function));
+    for (const InstructionCounters& i : r.instructions)
+        measured.insert(same_function_key(i.function));
     std::string missing;
     for (const LaunchRecord& l : p.launches)
         if (!l.function.empty() && !measured.count(same_function_key(l.function)))
@@ -63,8 +63,8 @@ std::string coverage(const PointRecord& p, const std::string& file) {
 }  // namespace
 
 RecordedLines find_recorded_lines(const Session& session, const std::string& kernel,
-                                  const std::string& variant, const std::string& file,
-                                  int64_t cols, const std::string& file_sha256) {
+                                  const std::string& variant, const std::string& file, int64_t cols,
+                                  const std::string& file_sha256) {
     RecordedLines out;
     const PointRecord* best = nullptr;
     double best_distance = std::numeric_limits<double>::infinity();

@@ -1,15 +1,15 @@
 // Command line parsing. See viewer_args.h.
 #include "app/viewer/model/viewer_args.h"
-#include "kernels/device_profiles.h"
-#include "kernels/registry.h"
 
 #include <CLI/CLI.hpp>
 #include <charconv>
 #include <cstdlib>
 
+#include "core/chart/chart_kinds.h"
 #include "core/common/parse_number.h"
 #include "core/common/text_cap.h"
-#include "core/chart/chart_kinds.h"
+#include "kernels/device_profiles.h"
+#include "kernels/registry.h"
 
 namespace sml::viewer {
 
@@ -73,9 +73,9 @@ Result<ViewerArgs> parse_viewer_args(int argc, const char* const* argv, std::str
         ->check(CLI::IsMember({"cuda", "ptx", "sass", "triton"}));
     app.add_option("--kernel", a.kernel, "show this kernel in the Source panel (key K steps)")
         ->check([](const std::string& id) {
-            return find_kernel(id) ? std::string()
-                                   : "unknown kernel '" + quote_short(id) + "'; use one of: " +
-                                         kernel_ids();
+            return find_kernel(id)
+                       ? std::string()
+                       : "unknown kernel '" + quote_short(id) + "'; use one of: " + kernel_ids();
         });
     std::string cols;
     app.add_option("--cols", cols,
