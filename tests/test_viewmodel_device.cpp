@@ -63,7 +63,9 @@ TEST(DeviceProfiles, UnknownProfileNamesTheKnownOnes) {
 }
 
 // Under every profile, every N and dtype maps to a path that profile can run: no clusters below
-// sm_90, blocks within its threads, and a row either on chip or read twice.
+// sm_90 (the grid only in teams of one block an SM, within the class's SMs and shared memory,
+// on classes of 64 SMs or more), blocks within its threads, and a row either on chip or read
+// twice.
 TEST(DeviceProfiles, BestChoosesOnlyWhatEachClassOffers) {
     int checked = 0;
     for (const DeviceProfile& p : device_profiles()) {
@@ -71,9 +73,16 @@ TEST(DeviceProfiles, BestChoosesOnlyWhatEachClassOffers) {
             for (int64_t n = 1; n <= (int64_t{1} << 24); n = n * 3 / 2 + 1) {
                 const best::Config c = best::choose(n, t, (n % 7) != 0, p.limits);
                 SCOPED_TRACE(std::string(p.id) + " N=" + std::to_string(n) + " " + c.describe());
-                if (!p.limits.has_clusters()) {
-                    EXPECT_NE(c.path, best::Config::Path::kGrid);
+                if (!p.limits.has_clusters() && c.path == best::Config::Path::kGrid) {
+                    EXPECT_GE(p.limits.sm_count, 64);
+                    EXPECT_LE(int64_t{c.cluster} * c.grid_teams(), p.limits.sm_count);
+                    EXPECT_LE(int64_t{c.ahead + 1} * c.packs * c.threads * 16,
+                              p.limits.smem_per_block_optin);
+                } else if (!p.limits.has_clusters()) {
                     EXPECT_LE(c.cluster, 1);
+                    if (c.stash > 0)
+                        EXPECT_LE(int64_t{c.stash} * c.threads * 16,
+                                  p.limits.smem_per_block_optin);
                 }
                 EXPECT_LE(c.group_threads(), p.limits.max_threads_per_block);
                 if (c.path != best::Config::Path::kGroup) EXPECT_LE(c.threads, 1024);
