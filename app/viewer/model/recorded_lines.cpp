@@ -2,6 +2,7 @@
 #include "app/viewer/model/recorded_lines.h"
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <map>
 #include <set>
