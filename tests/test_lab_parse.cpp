@@ -65,6 +65,24 @@ TEST(LabDiagnostics, FatalAndLinelessMessagesAreKept) {
 
 // --- @launch ------------------------------------------------------------------------------
 
+// The kernels the lab edits come from the registry: the lesson kernels, not best (many files);
+// a job for another kernel is refused, naming them.
+TEST(LabKernels, EditableKernelsComeFromTheRegistry) {
+    std::string expected;
+    for (const KernelInfo& k : registry())
+        if (k.lab_editable) expected += (expected.empty() ? "" : ", ") + std::string(k.id);
+    EXPECT_EQ(lab::lab_kernel_ids(), expected);
+    EXPECT_NE(expected.find("online_tiled"), std::string::npos);
+    EXPECT_EQ(expected.find("best"), std::string::npos);
+    EXPECT_NE(lab::lab_kernel("warp"), nullptr);
+    lab::LabResult r;
+    EXPECT_EQ(lab::lab_kernel("best", &r), nullptr);
+    EXPECT_EQ(r.status, lab::status::kBadJob);
+    EXPECT_NE(r.message.find("'best'"), std::string::npos);
+    EXPECT_NE(r.hint.find(expected), std::string::npos);
+    EXPECT_EQ(lab::lab_kernel("nope"), nullptr);  // no result to fill: no crash
+}
+
 TEST(LabLaunch, ParsesKeysAndReportsBadLinesAtTheirLine) {
     const std::string src =
         "// header\n"

@@ -9,15 +9,8 @@ namespace sml::lab {
 
 LabResult compile_job(const LabJob& job, const std::string& arch) {
     LabResult r;
-    const KernelInfo* k = find_kernel(job.kernel);
-    if (!k || !k->lab_editable) {
-        r.status = status::kBadJob;
-        r.message = "'" + job.kernel + "' is not a kernel the lab can edit";
-        r.hint =
-            "edit one of the lesson kernels: naive, fused, warp, block, smem, online, "
-            "online_tiled";
-        return r;
-    }
+    const KernelInfo* k = lab_kernel(job.kernel, &r);
+    if (!k) return r;
     const std::string name = job.source_name.empty() ? k->lesson_source() : job.source_name;
     parse_launch_overrides(job.source, name, &r.diagnostics);
     Result<std::vector<std::string>> exprs = built_kernel_expressions(k->lesson_source());

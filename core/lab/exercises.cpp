@@ -53,8 +53,7 @@ Result<std::vector<Exercise>> load_exercises(const std::string& path_in) {
             const json& sp = j.at("check").at("speed");
             e.speed = ExerciseShape{sp.at("rows").get<int64_t>(), sp.at("cols").get<int64_t>()};
             e.min_pct_of_copy = sp.at("min_pct_of_copy").get<double>();
-            const KernelInfo* k = find_kernel(e.kernel);
-            if (!k || !k->lab_editable)
+            if (!lab_kernel(e.kernel))
                 return Error{path + ": exercise " + e.id + " edits '" + e.kernel +
                                  "', which the lab cannot edit",
                              "name a lesson kernel"};

@@ -76,6 +76,24 @@ json parse_document(const std::string& text, const std::string& origin, const ch
 
 }  // namespace
 
+std::string lab_kernel_ids() {
+    std::string out;
+    for (const KernelInfo& k : registry())
+        if (k.lab_editable) out += (out.empty() ? "" : ", ") + std::string(k.id);
+    return out;
+}
+
+const KernelInfo* lab_kernel(const std::string& id, LabResult* r) {
+    const KernelInfo* k = find_kernel(id);
+    if (k && k->lab_editable) return k;
+    if (r) {
+        r->status = status::kBadJob;
+        r->message = "'" + id + "' is not a kernel the lab can edit";
+        r->hint = "edit one of the lesson kernels: " + lab_kernel_ids();
+    }
+    return nullptr;
+}
+
 LabJob make_job(const std::string& kernel, const std::string& source_name,
                 const std::string& source) {
     LabJob j;

@@ -18,6 +18,7 @@
 
 #include "common/result.h"
 #include "core/lab/compile.h"
+#include "kernels/kernel_api.h"
 #include "core/lab/diagnostics.h"
 #include "core/lab/launch_override.h"
 #include "core/lab/line_fold.h"
@@ -113,6 +114,12 @@ Status save_result(const std::string& path, const LabResult& result);
 // (kernel_names.h), for `arch` ("" = the job's, else sm_90), with its @launch lines checked.
 // Status ok or compile_error (or failed when there is no compiler in this build).
 LabResult compile_job(const LabJob& job, const std::string& arch = "");
+
+// The kernels the lab can edit (KernelInfo::lab_editable), in registry order: "naive, fused, ...".
+std::string lab_kernel_ids();
+// The registry kernel `id` when the lab can edit it; otherwise null, and *r (if given) becomes a
+// bad_job result that names the kernels it can.
+const KernelInfo* lab_kernel(const std::string& id, LabResult* r = nullptr);
 
 // A job for `kernel` with its source from `source_path` and the rest default.
 LabJob make_job(const std::string& kernel, const std::string& source_name,

@@ -56,10 +56,10 @@ Status LabEditor::open(const std::string& key, const std::string& kernel,
 }
 
 Status LabEditor::open_kernel(const std::string& kernel) {
-    const KernelInfo* k = find_kernel(kernel);
-    if (!k || !k->lab_editable)
+    const KernelInfo* k = lab::lab_kernel(kernel);
+    if (!k)
         return Error{"'" + kernel + "' cannot be edited in the lab",
-                     "open one of the lesson kernels (naive .. online_tiled)"};
+                     "open one of the lesson kernels: " + lab::lab_kernel_ids()};
     exercise_.reset();
     return open(kernel, kernel,
                 lab::read_file_capped(std::string(SML_SOURCE_DIR) + "/" + k->lesson_source(),
