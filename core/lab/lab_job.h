@@ -18,11 +18,11 @@
 
 #include "common/result.h"
 #include "core/lab/compile.h"
-#include "kernels/kernel_api.h"
 #include "core/lab/diagnostics.h"
 #include "core/lab/launch_override.h"
 #include "core/lab/line_fold.h"
 #include "core/session/session.h"
+#include "kernels/kernel_api.h"
 
 namespace sml::lab {
 
