@@ -143,6 +143,7 @@ class App {
     std::vector<double> line_values_;          // the CUDA tab, per display line (NaN: none)
     double line_max_ = 0;
     std::vector<std::string> line_details_;        // the CUDA tab's hover: every counter of a line
+    std::vector<std::string> listing_src_details_;  // the same for the source beside PTX / SASS
     std::string line_note_;                        // where the counters come from, and their limits
     std::map<std::string, std::string> file_sha_;  // SHA-256 of a source file, read once
     GLFWwindow* window_ = nullptr;

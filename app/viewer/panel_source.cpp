@@ -222,10 +222,7 @@ void App::draw_listing() {
     src_decor.metric_info = code_.metric();
     src_decor.region_notes = false;
     // Every recorded counter of a line on hover (the source pane shows the file's lines).
-    std::vector<std::string> src_details;
-    if (rec_lines_.point && src && code_.metric())
-        src_details = per_display_line_details(*rec_lines_.point->source_lines, line_file_, *src);
-    src_decor.metric_detail = src_details.empty() ? nullptr : &src_details;
+    src_decor.metric_detail = listing_src_details_.empty() ? nullptr : &listing_src_details_;
     LineDecor asm_decor;
     asm_decor.slots = &code_.listing_slots();
     asm_decor.lit = &code_.listing_lit();
