@@ -1086,8 +1086,8 @@ void App::refresh_code() {
     // Every recorded counter of a source-pane line, for its hover: once here, not every frame.
     listing_src_details_.clear();
     if (rec_lines_.point && code_.metric() && code_.source_doc())
-        listing_src_details_ = per_display_line_details(*rec_lines_.point->source_lines,
-                                                        line_file_, *code_.source_doc());
+        listing_src_details_ = per_display_line_details(*rec_lines_.point->source_lines, line_file_,
+                                                        *code_.source_doc());
     // The listing's anchors: marked, and their notes on hover.
     std::map<int, std::string> notes;
     for (const ListingAnchor& a : code_.anchors())
