@@ -336,6 +336,15 @@ Config tile_for(int64_t cols, DType dtype, bool aligned) {
 }
 // @endregion choose-tile
 
+Config choose_for(int64_t cols, DType dtype, bool aligned, bool flat, const DeviceLimits& limits,
+                  const ResidentBlocks& resident) {
+    if (flat) {
+        const Config tile = tile_for(cols, dtype, aligned);
+        if (tile.path == Config::Path::kTile) return tile;
+    }
+    return choose(cols, dtype, aligned, limits, resident);
+}
+
 size_t workspace_bytes(const SoftmaxProblem& problem, const Config& config) {
     if (config.path != Config::Path::kGrid) return 0;
     return static_cast<size_t>(problem.rows) * static_cast<size_t>(config.cluster) *
@@ -352,13 +361,9 @@ static Config registry_config(const SoftmaxProblem& p, const DeviceLimits& limit
 #endif
     const int vec = vec_of(p.dtype);
     const bool aligned = p.in_stride % vec == 0 && p.out_stride % vec == 0;
-    // Rows back to back in both tensors, which start at the same offset (cudaMalloc's): the
-    // launch's tile rule (launch.cu) applies.
-    if (p.in_stride == p.cols && p.out_stride == p.cols) {
-        const Config tile = tile_for(p.cols, p.dtype, aligned);
-        if (tile.path == Config::Path::kTile) return tile;
-    }
-    return choose(p.cols, p.dtype, aligned, limits);
+    // Rows back to back in both tensors are flat: cudaMalloc's buffers start at one offset.
+    const bool flat = p.in_stride == p.cols && p.out_stride == p.cols;
+    return choose_for(p.cols, p.dtype, aligned, flat, limits);
 }
 
 size_t registry_workspace_bytes(const SoftmaxProblem& p, const DeviceLimits& limits) {

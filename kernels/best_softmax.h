@@ -109,6 +109,12 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
 // in place of choose()'s when `tile.path == Path::kTile`. Otherwise path is kGroup and unused.
 Config tile_for(int64_t cols, DType dtype, bool aligned);
 
+// best's choice for a tensor's layout: where `flat` (rows back to back in input and output, which
+// start at one offset from 16 bytes) and tile_for takes the row, the tile path; else choose()'s.
+// The launch, the registry's questions and the viewer's GPU-class line all ask this.
+Config choose_for(int64_t cols, DType dtype, bool aligned, bool flat, const DeviceLimits& limits,
+                  const ResidentBlocks& resident = nullptr);
+
 // Device memory a configuration needs besides input and output: the grid path's slots, one
 // 8-byte (max, sum) per row and block; 0 for every other path.
 size_t workspace_bytes(const SoftmaxProblem& problem, const Config& config);

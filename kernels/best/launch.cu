@@ -110,11 +110,8 @@ static ResidentBlocks occupancy_of(const LaunchArgs& args) {
 // *chosen receives the configuration the steps run.
 static cudaError_t plan_chosen(const LaunchArgs& args, Config* chosen,
                                std::vector<LaunchStep>* steps) {
-    Config c = choose(args.problem.cols, args.problem.dtype, rows_aligned(args), args.limits,
-                      occupancy_of(args));
-    // Short rows of a flat tensor: through shared memory as whole packs (tile.cu).
-    const Config tile = tile_for(args.problem.cols, args.problem.dtype, rows_aligned(args));
-    if (tile.path == Config::Path::kTile && contiguous_same_frames(args)) c = tile;
+    Config c = choose_for(args.problem.cols, args.problem.dtype, rows_aligned(args),
+                          contiguous_same_frames(args), args.limits, occupancy_of(args));
     // In place of the grid: two passes, sized for the longest frame a row can have.
     const int vec = vec_of(args.problem.dtype);
     const Config two_passes = two_pass_for((args.problem.cols + vec - 1) / vec + 1, args.limits);

@@ -14,11 +14,8 @@ Result<DeviceLimits> limits_for(const DeviceLimits& real, bool have_gpu,
 
 std::string best_choice_text(int64_t cols, DType dtype, const DeviceLimits& limits) {
     if (cols < 1) return "best: no path for N < 1";
-    // A contiguous tensor from cudaMalloc, as the Run panel runs: the tile rule first (launch.cu).
-    const best::Config tile = best::tile_for(cols, dtype, /*aligned=*/true);
-    const best::Config c = tile.path == best::Config::Path::kTile
-                               ? tile
-                               : best::choose(cols, dtype, /*aligned=*/true, limits);
+    // A contiguous tensor from cudaMalloc, as the Run panel runs it.
+    const best::Config c = best::choose_for(cols, dtype, /*aligned=*/true, /*flat=*/true, limits);
     std::string where = limits.name.empty() ? std::string("this GPU") : limits.name;
     where += limits.has_clusters() ? ", clusters" : ", no clusters";
     return "best: " + c.describe() + " (on " + where + ")";
