@@ -1,7 +1,9 @@
-// best's path for rows too long to hold on chip: two passes over a cluster's slices of the row,
-// a running (max, sum) on the first, the output on the second. And its launch.
+// best's paths for rows too long to hold on chip: two passes over each block's slice of the row,
+// a running (max, sum) on the first, the output on the second -- a cluster a row, or the whole
+// grid on one row at a time so the second read finds the row in L2. And their launches.
 #include "kernels/best/launch.cuh"
 #include "kernels/best/reduce.cuh"
+#include "kernels/best/slots.cuh"
 
 namespace sml {
 namespace best {
@@ -113,6 +115,103 @@ __global__ void __launch_bounds__(1024)
 }
 // @endregion two-pass-kernel
 
+// @region grid-two-pass: the whole grid on one row at a time, so the second read hits L2
+// The kernel above runs a row per cluster, 8 rows at once on an H100, and between a line's two
+// reads the GPU streams 8 slices' worth past L2: rows over ~1M fp32 values mostly miss and read
+// DRAM twice (55-72% of copy). Here, as on the grid path, every block holds a slice of *every*
+// row and the blocks meet through the slots (slots.cuh); the grid works on rows in order. A
+// block's step i reads row i's slice (the first pass: its (max, sum); lines marked evict_last)
+// and, in the same loop, row f = i - LAG's slice again (the second pass, evict_first), writing
+// f's output. So between a line's two reads the GPU reads only LAG rows, and L2 keeps them
+// while LAG + 1 rows fit in it. Row f's (max, sum) is merged from its slots at the start of step
+// i; its blocks published them at the end of step f, so a block waits only for one LAG steps
+// behind. Each step has two barriers: one after the slots are merged, one before the block's
+// (max, sum) is published. All blocks are resident (a cooperative launch), so waits end.
+template <typename T, int LAG>
+__global__ void __launch_bounds__(1024)
+    best_grid_two_pass_kernel(const T* __restrict__ in, T* __restrict__ out, int64_t rows,
+                              int64_t cols, int64_t in_stride, int64_t out_stride,
+                              uint64_t* __restrict__ slots) {
+    constexpr int V = Vec<T>::kSize;
+    constexpr int kUnroll = 4;          // 4 packs of each row in flight per thread
+    __shared__ MaxSum warp_part[32];    // row i: each warp's (max, sum)
+    __shared__ MaxSum warp_row[32];     // row f: each warp's merge of its slots
+    const int blocks = static_cast<int>(gridDim.x), rank = static_cast<int>(blockIdx.x);
+    const int threads = static_cast<int>(blockDim.x);
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = threads / 32;
+    const LoadPolicy<L2Evict::kLast> first_load;
+    const LoadPolicy<L2Evict::kFirst> second_load;
+    // This block's slice of a row: packs [begin, end) of its aligned frame, an equal share.
+    struct Slice {
+        const T* frame = nullptr;
+        int head = 0;
+        int64_t begin = 0, end = 0;
+    };
+    auto slice_of = [&](const T* row) {
+        Slice s;
+        s.head = frame_head(row);
+        s.frame = row - s.head;
+        const int64_t packs = (s.head + cols + V - 1) / V;
+        const int64_t size = (packs + blocks - 1) / blocks;
+        s.begin = min(packs, rank * size);
+        s.end = min(packs, s.begin + size);
+        return s;
+    };
+    for (int64_t i = 0; i < rows + LAG; ++i) {
+        const int64_t f = i - LAG;
+        const bool reading = i < rows, finishing = f >= 0;
+        // Row f's (max, sum): a thread a slot, merged by warp, then by every warp.
+        if (finishing) {
+            MaxSum v{kNegInf, 0.0f};
+            for (int b = threadIdx.x; b < blocks; b += threads)
+                v = merge(v, await_slot(&slots[f * blocks + b]));
+            v = warp_merge(v);
+            if (lane == 0) warp_row[warp] = v;
+        }
+        __syncthreads();
+        MaxSum row_f{kNegInf, 0.0f};
+        if (finishing) row_f = warp_merge(lane < warps ? warp_row[lane] : MaxSum{kNegInf, 0.0f});
+        const float inv = 1.0f / row_f.s;
+        // Both passes in one loop: row i's loads from DRAM, row f's from L2.
+        const Slice a = reading ? slice_of(in + i * in_stride) : Slice{};
+        const Slice b = finishing ? slice_of(in + f * in_stride) : Slice{};
+        T* dst = out + (finishing ? f : 0) * out_stride;
+        const bool same_frame = frame_head(dst) == b.head;
+        const int64_t span = max(a.end - a.begin, b.end - b.begin);
+        MaxSum acc{kNegInf, 0.0f};
+        for (int64_t c = threadIdx.x; c < span; c += int64_t{threads} * kUnroll) {
+            uint4 ra[kUnroll], rb[kUnroll];
+#pragma unroll
+            for (int u = 0; u < kUnroll; ++u) {
+                const int64_t qa = a.begin + c + u * threads, qb = b.begin + c + u * threads;
+                ra[u] = load_raw(a.frame, qa, a.head, qa < a.end ? cols : 0, first_load);
+                rb[u] = load_raw(b.frame, qb, b.head, qb < b.end ? cols : 0, second_load);
+            }
+#pragma unroll
+            for (int u = 0; u < kUnroll; ++u) {
+                if (a.begin + c + u * threads < a.end) absorb_pack<T>(acc, ra[u]);
+                const int64_t qb = b.begin + c + u * threads;
+                if (qb < b.end) {
+                    float y[V];
+                    normalise<T>(rb[u], row_f.m, inv, y);
+                    store_pack(dst, same_frame, qb, b.head, cols, y);
+                }
+            }
+        }
+        // Row i's (max, sum) into its slot.
+        if (reading) {
+            const MaxSum w = warp_merge(acc);
+            if (lane == 0) warp_part[warp] = w;
+        }
+        __syncthreads();
+        if (reading && warp == 0) {
+            const MaxSum m = warp_merge(lane < warps ? warp_part[lane] : MaxSum{kNegInf, 0.0f});
+            if (lane == 0) publish(&slots[i * blocks + rank], m);
+        }
+    }
+}
+// @endregion grid-two-pass
+
 template <typename T, int L2>
 static LaunchStep make_two_pass_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
     return make_cluster_launch<T>("best_two_pass", best_two_pass_kernel<T, true, L2>,
@@ -146,6 +245,69 @@ LaunchStep two_pass_step(const LaunchArgs& a, const Config& c, cudaError_t* err)
             return two_pass_step_of<__half>(a, c, err);
         case DType::bf16:
             return two_pass_step_of<__nv_bfloat16>(a, c, err);
+    }
+    *err = cudaErrorInvalidValue;
+    return {};
+}
+
+template <typename T, int LAG>
+static LaunchStep make_grid_two_pass_step(const LaunchArgs& a, const Config& c,
+                                          cudaError_t* err) {
+    const SoftmaxProblem& p = a.problem;
+    auto* kernel = best_grid_two_pass_kernel<T, LAG>;
+    const int blocks = c.cluster;
+    if (a.workspace == nullptr || blocks < 1 || !valid_threads(c.threads)) {
+        *err = cudaErrorInvalidValue;
+        return {};
+    }
+    int per_sm = 0;
+    *err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, c.threads, 0);
+    if (*err != cudaSuccess) return refused();
+    if (int64_t{per_sm} * a.limits.sm_count < blocks) {
+        *err = cudaErrorCooperativeLaunchTooLarge;
+        return {};
+    }
+    cudaLaunchConfig_t cfg{};
+    cfg.gridDim = dim3(static_cast<unsigned>(blocks));
+    cfg.blockDim = dim3(c.threads);
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeCooperative;
+    attr[0].val.cooperative = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    LaunchStep s = step_for("best_grid_two_pass", reinterpret_cast<const void*>(kernel), cfg);
+    const T* in = static_cast<const T*>(a.in);
+    T* out = static_cast<T*>(a.out);
+    auto* slots = static_cast<uint64_t*>(a.workspace);
+    const size_t bytes = workspace_bytes(p, c);
+    s.launch = [=](cudaStream_t st) mutable {
+        if (cudaError_t e = cudaMemsetAsync(slots, kUnwrittenByte, bytes, st); e != cudaSuccess)
+            return e;
+        cfg.stream = st;
+        cfg.attrs = attr;  // the copy's own attribute array
+        return cudaLaunchKernelEx(&cfg, kernel, in, out, p.rows, p.cols, p.in_stride,
+                                  p.out_stride, slots);
+    };
+    *err = cudaSuccess;
+    return s;
+}
+
+template <typename T>
+static LaunchStep grid_two_pass_step_of(const LaunchArgs& a, const Config& c, cudaError_t* err) {
+    if (c.lag == 1) return make_grid_two_pass_step<T, 1>(a, c, err);
+    if (c.lag == 2) return make_grid_two_pass_step<T, 2>(a, c, err);
+    *err = cudaErrorInvalidConfiguration;
+    return {};
+}
+
+LaunchStep grid_two_pass_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
+    switch (a.problem.dtype) {
+        case DType::f32:
+            return grid_two_pass_step_of<float>(a, c, err);
+        case DType::f16:
+            return grid_two_pass_step_of<__half>(a, c, err);
+        case DType::bf16:
+            return grid_two_pass_step_of<__nv_bfloat16>(a, c, err);
     }
     *err = cudaErrorInvalidValue;
     return {};
