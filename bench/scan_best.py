@@ -105,22 +105,13 @@ def check_misaligned(torch, best, code, tdtype, cols, rows=37):
     return worst
 
 
-def rowsum_tolerance(dtype, cols):
-    """How far from 1 a correctly rounded output row may sum. fp16 is normal only down to 2^-14:
-    an output below that is a subnormal, on a grid of 2^-24, so each may be off by 2^-25 however
-    it is rounded, and a row of N of them (N past ~16000, where 1/N is subnormal) may sum to
-    1 +- N * 2^-25. bf16 and fp32 keep fp32's range: their tolerance alone."""
-    tol = peers.TOLERANCE[dtype]
-    return tol + (cols * 2.0 ** -25 if dtype == "fp16" else 0.0)
-
-
 def correct(p):
     """A point's verdict from its stored errors (so --show applies the same rule to old files)."""
     if "max_rel_error" not in p:
         return bool(p.get("correct"))
     tol = peers.TOLERANCE[p["dtype"]]
     return (p["max_rel_error"] <= tol and p["misaligned_max_error"] <= tol and
-            p["max_rowsum_error"] <= rowsum_tolerance(p["dtype"], p["cols"]))
+            p["max_rowsum_error"] <= peers.rowsum_tolerance(p["dtype"], p["cols"]))
 
 
 def scan(args, torch):
@@ -142,7 +133,7 @@ def scan(args, torch):
             rel, rowsum = peers.max_error(x, y, sample)
             p["max_rel_error"], p["max_rowsum_error"] = rel, rowsum
             p["misaligned_max_error"] = check_misaligned(torch, best, code, tdtype, cols)
-            p["rowsum_tolerance"] = rowsum_tolerance(dtype, cols)
+            p["rowsum_tolerance"] = peers.rowsum_tolerance(dtype, cols)
             p["correct"] = correct(p)
             fns = {"copy": lambda: y.copy_(x), "torch": lambda: torch.softmax(x, dim=-1),
                    "best": lambda: best.run(x, y, code)}

@@ -42,6 +42,22 @@ __device__ __forceinline__ MaxSum await_slot(const uint64_t* slot) {
     }
     return v;
 }
+// A row's arrivals, for a grid whose blocks all wait on one row at once (the grid two-pass): each
+// block adds one after its slot, with release semantics, so a reader that sees them all (acquire)
+// sees every slot. One thread a block polls one word, where a thread a slot polling the slots
+// themselves hammered the few L2 lines that hold them. The counter starts at the poison's value.
+constexpr unsigned kUnwrittenWord = 0xBFBFBFBFu;
+__device__ __forceinline__ void arrive(unsigned* count) {
+    asm volatile("red.release.gpu.global.add.u32 [%0], 1;" ::"l"(count) : "memory");
+}
+__device__ __forceinline__ void await_arrivals(const unsigned* count, unsigned blocks) {
+    unsigned seen;
+    for (int wait = 32;; wait = min(2 * wait, 1024)) {
+        asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(count) : "memory");
+        if (seen - kUnwrittenWord >= blocks) return;
+        __nanosleep(wait);
+    }
+}
 // @endregion grid-slots
 
 }  // namespace best

@@ -125,8 +125,9 @@ __global__ void __launch_bounds__(1024)
 // f's output. So between a line's two reads the GPU reads only LAG rows, and L2 keeps them
 // while LAG + 1 rows fit in it. Row f's (max, sum) is merged from its slots at the start of step
 // i; its blocks published them at the end of step f, so a block waits only for one LAG steps
-// behind. Each step has two barriers: one after the slots are merged, one before the block's
-// (max, sum) is published. All blocks are resident (a cooperative launch), so waits end.
+// behind: one thread a block polls the row's arrival count (slots.cuh), then warp 0 merges. Each
+// step has two barriers: one after the slots are merged, one before the block's (max, sum) is
+// published. All blocks are resident (a cooperative launch), so waits end.
 template <typename T, int LAG>
 __global__ void __launch_bounds__(1024)
     best_grid_two_pass_kernel(const T* __restrict__ in, T* __restrict__ out, int64_t rows,
@@ -135,10 +136,11 @@ __global__ void __launch_bounds__(1024)
     constexpr int V = Vec<T>::kSize;
     constexpr int kUnroll = 4;          // 4 packs of each row in flight per thread
     __shared__ MaxSum warp_part[32];    // row i: each warp's (max, sum)
-    __shared__ MaxSum warp_row[32];     // row f: each warp's merge of its slots
+    __shared__ MaxSum row_shared;       // row f's (max, sum)
     const int blocks = static_cast<int>(gridDim.x), rank = static_cast<int>(blockIdx.x);
     const int threads = static_cast<int>(blockDim.x);
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = threads / 32;
+    unsigned* counts = reinterpret_cast<unsigned*>(slots + rows * blocks);  // a word a row
     const LoadPolicy<L2Evict::kLast> first_load;
     const LoadPolicy<L2Evict::kFirst> second_load;
     // This block's slice of a row: packs [begin, end) of its aligned frame, an equal share.
@@ -160,17 +162,18 @@ __global__ void __launch_bounds__(1024)
     for (int64_t i = 0; i < rows + LAG; ++i) {
         const int64_t f = i - LAG;
         const bool reading = i < rows, finishing = f >= 0;
-        // Row f's (max, sum): a thread a slot, merged by warp, then by every warp.
-        if (finishing) {
+        // Row f's (max, sum): once all its blocks have arrived, warp 0 merges their slots.
+        if (finishing && warp == 0) {
+            if (lane == 0) await_arrivals(&counts[f], blocks);
+            __syncwarp();
             MaxSum v{kNegInf, 0.0f};
-            for (int b = threadIdx.x; b < blocks; b += threads)
+            for (int b = lane; b < blocks; b += 32)
                 v = merge(v, await_slot(&slots[f * blocks + b]));
             v = warp_merge(v);
-            if (lane == 0) warp_row[warp] = v;
+            if (lane == 0) row_shared = v;
         }
         __syncthreads();
-        MaxSum row_f{kNegInf, 0.0f};
-        if (finishing) row_f = warp_merge(lane < warps ? warp_row[lane] : MaxSum{kNegInf, 0.0f});
+        const MaxSum row_f = finishing ? row_shared : MaxSum{kNegInf, 0.0f};
         const float inv = 1.0f / row_f.s;
         // Both passes in one loop: row i's loads from DRAM, row f's from L2.
         const Slice a = reading ? slice_of(in + i * in_stride) : Slice{};
@@ -206,7 +209,10 @@ __global__ void __launch_bounds__(1024)
         __syncthreads();
         if (reading && warp == 0) {
             const MaxSum m = warp_merge(lane < warps ? warp_part[lane] : MaxSum{kNegInf, 0.0f});
-            if (lane == 0) publish(&slots[i * blocks + rank], m);
+            if (lane == 0) {
+                publish(&slots[i * blocks + rank], m);
+                arrive(&counts[i]);
+            }
         }
     }
 }
