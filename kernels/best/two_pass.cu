@@ -119,101 +119,107 @@ __global__ void __launch_bounds__(1024)
 // The kernel above runs a row per cluster, 8 rows at once on an H100, and between a line's two
 // reads the GPU streams 8 slices' worth past L2: rows over ~1M fp32 values mostly miss and read
 // DRAM twice (55-72% of copy). Here, as on the grid path, every block holds a slice of *every*
-// row and the blocks meet through the slots (slots.cuh); the grid works on rows in order. A
-// block's step i reads row i's slice (the first pass: its (max, sum); lines marked evict_last)
-// and, in the same loop, row f = i - LAG's slice again (the second pass, evict_first), writing
-// f's output. So between a line's two reads the GPU reads only LAG rows, and L2 keeps them
-// while LAG + 1 rows fit in it. Row f's (max, sum) is merged from its slots at the start of step
-// i; its blocks published them at the end of step f, so a block waits only for one LAG steps
-// behind: one thread a block polls the row's arrival count (slots.cuh), then warp 0 merges. Each
-// step has two barriers: one after the slots are merged, one before the block's (max, sum) is
-// published. All blocks are resident (a cooperative launch), so waits end.
+// row and the blocks meet through slots (slots.cuh); the grid works on rows in order. In step i
+// a block
+//   1. reads its slice of row i (the first pass: a running (max, sum); lines marked evict_last)
+//      and publishes the slice's (max, sum) in the row's slot, then adds one to the row's count,
+//   2. waits until row f = i - LAG's count is full (one thread polls it), merges f's slots, and
+//      reads its slice of row f again (the second pass, evict_first), writing f's output.
+// So between a line's two reads the GPU reads LAG rows, and L2 keeps them while LAG + 1 rows fit
+// in it. The wait is for the slowest block's first pass of row f, which ended a step ago.
+// All blocks are resident (a cooperative launch), so every wait ends.
 template <typename T, int LAG>
 __global__ void __launch_bounds__(1024)
     best_grid_two_pass_kernel(const T* __restrict__ in, T* __restrict__ out, int64_t rows,
                               int64_t cols, int64_t in_stride, int64_t out_stride,
                               uint64_t* __restrict__ slots) {
     constexpr int V = Vec<T>::kSize;
-    constexpr int kUnroll = 4;          // 4 packs of each row in flight per thread
-    __shared__ MaxSum warp_part[32];    // row i: each warp's (max, sum)
-    __shared__ MaxSum row_shared;       // row f's (max, sum)
+    constexpr int kUnroll = 4;        // 4 packs (64 bytes) in flight per thread
+    __shared__ MaxSum warp_part[2][32];  // row i: each warp's (max, sum), by row parity
+    __shared__ MaxSum row_shared;     // row f's (max, sum)
     const int blocks = static_cast<int>(gridDim.x), rank = static_cast<int>(blockIdx.x);
     const int threads = static_cast<int>(blockDim.x);
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = threads / 32;
     unsigned* counts = reinterpret_cast<unsigned*>(slots + rows * blocks);  // a word a row
-    const LoadPolicy<L2Evict::kLast> first_load;
-    const LoadPolicy<L2Evict::kFirst> second_load;
+    const int64_t step = int64_t{threads} * kUnroll;  // packs per iteration of the block
     // This block's slice of a row: packs [begin, end) of its aligned frame, an equal share.
-    struct Slice {
-        const T* frame = nullptr;
-        int head = 0;
-        int64_t begin = 0, end = 0;
-    };
-    auto slice_of = [&](const T* row) {
-        Slice s;
-        s.head = frame_head(row);
-        s.frame = row - s.head;
-        const int64_t packs = (s.head + cols + V - 1) / V;
+    auto slice_of = [&](const T* row, int& head, int64_t& begin, int64_t& end) {
+        head = frame_head(row);
+        const int64_t packs = (head + cols + V - 1) / V;
         const int64_t size = (packs + blocks - 1) / blocks;
-        s.begin = min(packs, rank * size);
-        s.end = min(packs, s.begin + size);
-        return s;
+        begin = min(packs, rank * size);
+        end = min(packs, begin + size);
     };
     for (int64_t i = 0; i < rows + LAG; ++i) {
-        const int64_t f = i - LAG;
-        const bool reading = i < rows, finishing = f >= 0;
-        // Row f's (max, sum): once all its blocks have arrived, warp 0 merges their slots.
-        if (finishing && warp == 0) {
-            if (lane == 0) await_arrivals(&counts[f], blocks);
-            __syncwarp();
-            MaxSum v{kNegInf, 0.0f};
-            for (int b = lane; b < blocks; b += 32)
-                v = merge(v, await_slot(&slots[f * blocks + b]));
-            v = warp_merge(v);
-            if (lane == 0) row_shared = v;
-        }
-        __syncthreads();
-        const MaxSum row_f = finishing ? row_shared : MaxSum{kNegInf, 0.0f};
-        const float inv = 1.0f / row_f.s;
-        // Both passes in one loop: row i's loads from DRAM, row f's from L2.
-        const Slice a = reading ? slice_of(in + i * in_stride) : Slice{};
-        const Slice b = finishing ? slice_of(in + f * in_stride) : Slice{};
-        T* dst = out + (finishing ? f : 0) * out_stride;
-        const bool same_frame = frame_head(dst) == b.head;
-        const int64_t span = max(a.end - a.begin, b.end - b.begin);
-        MaxSum acc{kNegInf, 0.0f};
-        for (int64_t c = threadIdx.x; c < span; c += int64_t{threads} * kUnroll) {
-            uint4 ra[kUnroll], rb[kUnroll];
+        if (i < rows) {  // 1. the first pass over row i
+            const T* src = in + i * in_stride;
+            int head;
+            int64_t begin, end;
+            slice_of(src, head, begin, end);
+            const T* frame = src - head;
+            const LoadPolicy<L2Evict::kLast> first_load;
+            MaxSum acc{kNegInf, 0.0f};
+            for (int64_t q0 = begin + threadIdx.x; q0 < end; q0 += step) {
+                uint4 raw[kUnroll];
 #pragma unroll
-            for (int u = 0; u < kUnroll; ++u) {
-                const int64_t qa = a.begin + c + u * threads, qb = b.begin + c + u * threads;
-                ra[u] = load_raw(a.frame, qa, a.head, qa < a.end ? cols : 0, first_load);
-                rb[u] = load_raw(b.frame, qb, b.head, qb < b.end ? cols : 0, second_load);
+                for (int u = 0; u < kUnroll; ++u) {
+                    const int64_t q = q0 + u * threads;
+                    raw[u] = load_raw(frame, q, head, q < end ? cols : 0, first_load);
+                }
+#pragma unroll
+                for (int u = 0; u < kUnroll; ++u) absorb_pack<T>(acc, raw[u]);
             }
-#pragma unroll
-            for (int u = 0; u < kUnroll; ++u) {
-                if (a.begin + c + u * threads < a.end) absorb_pack<T>(acc, ra[u]);
-                const int64_t qb = b.begin + c + u * threads;
-                if (qb < b.end) {
-                    float y[V];
-                    normalise<T>(rb[u], row_f.m, inv, y);
-                    store_pack(dst, same_frame, qb, b.head, cols, y);
+            const MaxSum w = warp_merge(acc);
+            if (lane == 0) warp_part[i & 1][warp] = w;
+            __syncthreads();
+            if (warp == 0) {
+                const MaxSum m =
+                    warp_merge(lane < warps ? warp_part[i & 1][lane] : MaxSum{kNegInf, 0.0f});
+                if (lane == 0) {
+                    publish(&slots[i * blocks + rank], m);
+                    arrive(&counts[i]);
                 }
             }
         }
-        // Row i's (max, sum) into its slot.
-        if (reading) {
-            const MaxSum w = warp_merge(acc);
-            if (lane == 0) warp_part[warp] = w;
+        const int64_t f = i - LAG;
+        if (f < 0) continue;
+        // 2. row f's (max, sum) once all its blocks have arrived, then its second pass
+        if (warp == 0) {
+            if (lane == 0) await_arrivals(&counts[f], blocks);
+            __syncwarp();
+            MaxSum v{kNegInf, 0.0f};
+            for (int b = lane; b < blocks; b += 32) v = merge(v, await_slot(&slots[f * blocks + b]));
+            v = warp_merge(v);
+            if (lane == 0) row_shared = v;
         }
-        __syncthreads();
-        if (reading && warp == 0) {
-            const MaxSum m = warp_merge(lane < warps ? warp_part[lane] : MaxSum{kNegInf, 0.0f});
-            if (lane == 0) {
-                publish(&slots[i * blocks + rank], m);
-                arrive(&counts[i]);
+        __syncthreads();  // row_shared is written
+        const MaxSum row = row_shared;
+        const float inv = 1.0f / row.s;
+        const T* src = in + f * in_stride;
+        int head;
+        int64_t begin, end;
+        slice_of(src, head, begin, end);
+        const T* frame = src - head;
+        T* dst = out + f * out_stride;
+        const bool same_frame = frame_head(dst) == head;
+        const LoadPolicy<L2Evict::kFirst> second_load;
+        for (int64_t q0 = begin + threadIdx.x; q0 < end; q0 += step) {
+            uint4 raw[kUnroll];
+#pragma unroll
+            for (int u = 0; u < kUnroll; ++u) {
+                const int64_t q = q0 + u * threads;
+                raw[u] = load_raw(frame, q, head, q < end ? cols : 0, second_load);
+            }
+#pragma unroll
+            for (int u = 0; u < kUnroll; ++u) {
+                const int64_t q = q0 + u * threads;
+                if (q >= end) break;
+                float y[V];
+                normalise<T>(raw[u], row.m, inv, y);
+                store_pack(dst, same_frame, q, head, cols, y);
             }
         }
+        __syncthreads();  // row_shared is read before the next row's is written
     }
 }
 // @endregion grid-two-pass
