@@ -165,9 +165,9 @@ __global__ void __launch_bounds__(1024)
         return r >= 0 && r < rows;
     };
     auto advance = [&](Cursor& c) {
-        do {
-            if (++c.chunk < chunks) return;
-            c.chunk = 0;
+        if (++c.chunk < chunks) return;
+        c.chunk = 0;
+        do {  // the next pass that has a row
             if (++c.pass == 2) {
                 c.pass = 0;
                 ++c.step;
@@ -191,9 +191,10 @@ __global__ void __launch_bounds__(1024)
     auto slot_of = [&](int64_t n, int p) {
         return &ring[((n % kStages) * PACKS + p) * threads + threadIdx.x];
     };
-    // Chunk n's copies: whole packs by cp.async, the edge packs too where the bytes around the
-    // row lie inside the tensor (masked when read back); at the tensor's own two ends, by value.
-    // One commit group a chunk, empty past the sequence's end.
+    // Chunk n's copies: whole packs by cp.async (the first read marked evict_last in L2, the
+    // second evict_first), the edge packs too where the bytes around the row lie inside the
+    // tensor (masked when read back); at the tensor's own two ends, by value. One commit group a
+    // chunk, empty past the sequence's end.
     const LoadPolicy<L2Evict::kLast> first_read;
     const LoadPolicy<L2Evict::kFirst> second_read;
     auto start_copies = [&](int64_t n, const Cursor& c) {
