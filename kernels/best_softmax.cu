@@ -345,14 +345,11 @@ Config choose_for(int64_t cols, DType dtype, bool aligned, bool flat, const Devi
     return choose(cols, dtype, aligned, limits, resident);
 }
 
-// The grid paths' slots, a (max, sum) per row and block; the grid two-pass adds a row's arrival
-// count (4 bytes, kernels/best/slots.cuh).
+// The grid paths' slots: a (max, sum) per row and block (kernels/best/slots.cuh).
 size_t workspace_bytes(const SoftmaxProblem& problem, const Config& config) {
-    const auto rows = static_cast<size_t>(problem.rows);
-    const size_t slots = rows * static_cast<size_t>(config.cluster) * sizeof(uint64_t);
-    if (config.path == Config::Path::kGrid) return slots;
-    if (config.path == Config::Path::kGridTwoPass) return slots + (rows * 4 + 7) / 8 * 8;
-    return 0;
+    if (config.path != Config::Path::kGrid && config.path != Config::Path::kGridTwoPass) return 0;
+    return static_cast<size_t>(problem.rows) * static_cast<size_t>(config.cluster) *
+           sizeof(uint64_t);
 }
 
 // The configuration the registry's `best` runs for p on a device with `limits`. Where the limits

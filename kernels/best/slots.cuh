@@ -33,30 +33,15 @@ __device__ __forceinline__ MaxSum slot_value(uint64_t bits) {
 __device__ __forceinline__ bool unwritten(MaxSum v) {
     return v.s < 0.0f;  // a real sum is >= 0 or NaN
 }
-// The slot's value once its block has written it (a block behind is waited for).
+// The slot's value once its block has written it. A block behind is waited for with a growing
+// pause, so many waiting threads do not flood the L2 lines that hold the slots.
 __device__ __forceinline__ MaxSum await_slot(const uint64_t* slot) {
     MaxSum v = slot_value(read_slot(slot));
-    while (unwritten(v)) {
-        __nanosleep(64);
+    for (unsigned pause = 32; unwritten(v); pause = min(2 * pause, 512u)) {
+        __nanosleep(pause);
         v = slot_value(read_slot(slot));
     }
     return v;
-}
-// A row's arrivals, for a grid whose blocks all wait on one row at once (the grid two-pass): each
-// block adds one after its slot, with release semantics, so a reader that sees them all (acquire)
-// sees every slot. One thread a block polls one word, where a thread a slot polling the slots
-// themselves hammered the few L2 lines that hold them. The counter starts at the poison's value.
-constexpr unsigned kUnwrittenWord = 0xBFBFBFBFu;
-__device__ __forceinline__ void arrive(unsigned* count) {
-    asm volatile("red.release.gpu.global.add.u32 [%0], 1;" ::"l"(count) : "memory");
-}
-__device__ __forceinline__ void await_arrivals(const unsigned* count, unsigned blocks) {
-    unsigned seen;
-    for (int wait = 32;; wait = min(2 * wait, 1024)) {
-        asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(count) : "memory");
-        if (seen - kUnwrittenWord >= blocks) return;
-        __nanosleep(wait);
-    }
 }
 // @endregion grid-slots
 

@@ -122,16 +122,15 @@ __global__ void __launch_bounds__(1024)
 // row and the blocks meet through slots (slots.cuh); the grid works on rows in order. In step i
 // a block
 //   1. reads its slice of row i (the first pass: a running (max, sum); lines marked evict_last)
-//      and publishes the slice's (max, sum) in the row's slot, then adds one to the row's count,
+//      and publishes the slice's (max, sum) in the row's slot,
 //   2. reads its slice of row f = i - LAG again (the second pass, evict_first) and writes f's
-//      output, once f's count is full (one thread polls it) and its slots are merged.
+//      output, with f's (max, sum) merged from its slots: a thread a slot, one L2 round trip.
 // So between a line's two reads the GPU reads LAG rows, and L2 keeps them while LAG + 1 rows fit.
-// The loads never wait for the (max, sum): which packs a block reads, and when, is fixed in
+// The loads never wait for a (max, sum): which packs a block reads, and when, is fixed in
 // advance -- row 0, row 1, row 0 again, row 2, row 1 again, ... -- so each thread copies its own
 // packs AHEAD chunks ahead into a shared-memory ring (cp.async; a chunk is PACKS packs a thread)
-// and reads back only what it copied, with no barrier. A block waiting for a row's slots, or at
-// a barrier, keeps AHEAD chunks of loads in flight. (Loaded into registers, each pass had one
-// chunk in flight, and the waits between passes left DRAM idle: 22-63% of copy on an H200.)
+// and reads back only what it copied, with no barrier. A block at a barrier, or merging slots,
+// keeps AHEAD chunks of loads in flight.
 // All blocks are resident (a cooperative launch), so every wait ends.
 template <typename T, int LAG, int PACKS, int AHEAD>
 __global__ void __launch_bounds__(1024)
@@ -142,11 +141,10 @@ __global__ void __launch_bounds__(1024)
     constexpr int kStages = AHEAD + 1;
     extern __shared__ uint4 ring[];      // [kStages][PACKS][blockDim.x]
     __shared__ MaxSum warp_part[2][32];  // row i: each warp's (max, sum), by row parity
-    __shared__ MaxSum row_shared[2];     // row f's (max, sum), by row parity
+    __shared__ MaxSum warp_row[2][32];   // row f: each warp's merge of its slots, by row parity
     const int blocks = static_cast<int>(gridDim.x), rank = static_cast<int>(blockIdx.x);
     const int threads = static_cast<int>(blockDim.x);
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = threads / 32;
-    unsigned* counts = reinterpret_cast<unsigned*>(slots + rows * blocks);  // a word a row
     // One slice size for every row, from the longest frame a row can have: [begin, begin + size)
     // of the frame's packs, cut at the row's own end. `chunks` chunks a pass.
     const int64_t size = ((cols + 2 * V - 2) / V + blocks - 1) / blocks;
@@ -248,28 +246,23 @@ __global__ void __launch_bounds__(1024)
                 if (warp == 0) {
                     const MaxSum b =
                         warp_merge(lane < warps ? warp_part[r & 1][lane] : MaxSum{kNegInf, 0.0f});
-                    if (lane == 0) {
-                        publish(&slots[r * blocks + rank], b);
-                        arrive(&counts[r]);
-                    }
+                    if (lane == 0) publish(&slots[r * blocks + rank], b);
                 }
                 acc = MaxSum{kNegInf, 0.0f};
             }
             continue;
         }
-        if (cur.chunk == 0) {  // the second pass begins: row r's (max, sum), once all arrived
-            if (warp == 0) {
-                if (lane == 0) await_arrivals(&counts[r], blocks);
-                __syncwarp();
-                MaxSum v{kNegInf, 0.0f};
-                for (int b = lane; b < blocks; b += 32)
-                    v = merge(v, await_slot(&slots[r * blocks + b]));
-                v = warp_merge(v);
-                if (lane == 0) row_shared[r & 1] = v;
-            }
+        if (cur.chunk == 0) {  // the second pass begins: row r's (max, sum) from its slots
+            MaxSum v{kNegInf, 0.0f};
+            for (int b = threadIdx.x; b < blocks; b += threads)  // one slot a thread
+                v = merge(v, await_slot(&slots[r * blocks + b]));
+            v = warp_merge(v);
+            if (lane == 0) warp_row[r & 1][warp] = v;
             __syncthreads();
-            m = row_shared[r & 1].m;
-            inv = 1.0f / row_shared[r & 1].s;
+            const MaxSum row =
+                warp_merge(lane < warps ? warp_row[r & 1][lane] : MaxSum{kNegInf, 0.0f});
+            m = row.m;
+            inv = 1.0f / row.s;
         }
         T* dst = out + r * out_stride;
         const bool same_frame = frame_head(dst) == pl.head;
