@@ -28,6 +28,28 @@ __device__ __forceinline__ void absorb_pack(MaxSum& acc, uint4 raw) {
     absorb(acc, x, Vec<T>::kSize);
 }
 
+// absorb over a chunk of packs (those live(p)): one max over all of them, so at most one rescale.
+template <typename T, int PACKS, class Live>
+__device__ __forceinline__ void absorb_packs(MaxSum& acc, const uint4 (&raw)[PACKS], Live live) {
+    float pm = acc.m;
+#pragma unroll
+    for (int p = 0; p < PACKS; ++p)
+        if (live(p)) pm = pack_max<T>(pm, raw[p]);
+    if (pm > acc.m) {
+        acc.s *= ex2((acc.m - pm) * kLog2e);
+        acc.m = pm;
+    }
+    const float shift = sum_shift(acc.m);
+#pragma unroll
+    for (int p = 0; p < PACKS; ++p) {
+        if (!live(p)) continue;
+        float x[Vec<T>::kSize];
+        unpack<T>(raw[p], x);
+#pragma unroll
+        for (int k = 0; k < Vec<T>::kSize; ++k) acc.s += ex2((x[k] - shift) * kLog2e);
+    }
+}
+
 // The normalised pack from raw input (the two-pass kernel's second read):
 // exp(x - m) / sum, as exp2((x - m) * log2(e)) times one reciprocal.
 template <typename T>
@@ -186,8 +208,8 @@ __global__ void __launch_bounds__(1024)
         return Place{src - head, head, min(packs, begin + size),
                      begin + c.chunk * chunk_packs + threadIdx.x};
     };
-    auto slot_of = [&](int64_t n, int p) {
-        return &ring[((n % kStages) * PACKS + p) * threads + threadIdx.x];
+    auto slot_of = [&](int stage, int p) {
+        return &ring[(stage * PACKS + p) * threads + threadIdx.x];
     };
     // Chunk n's copies: whole packs by cp.async (the first read marked evict_last in L2, the
     // second evict_first), the edge packs too where the bytes around the row lie inside the
@@ -195,7 +217,7 @@ __global__ void __launch_bounds__(1024)
     // chunk, empty past the sequence's end.
     const LoadPolicy<L2Evict::kLast> first_read;
     const LoadPolicy<L2Evict::kFirst> second_read;
-    auto start_copies = [&](int64_t n, const Cursor& c) {
+    auto start_copies = [&](int n, const Cursor& c) {  // n: the ring's stage
         if (c.step < rows + LAG) {
             const Place pl = place_of(c);
             const ReadableEdges edges = ReadableEdges::of<T>(row_of(c), rows, in_stride);
@@ -215,30 +237,31 @@ __global__ void __launch_bounds__(1024)
         }
         copy_async_commit();
     };
-    int64_t n_issued = 0, n = 0;
     Cursor next, cur;
     if (!valid(next)) advance(next);
     cur = next;
-    for (; n_issued < AHEAD; ++n_issued, advance(next)) start_copies(n_issued, next);
+    for (int k = 0; k < AHEAD; ++k, advance(next)) start_copies(k, next);
+    int n = 0;  // the stage of the chunk consumed; the chunk AHEAD on goes to the one before it
     MaxSum acc{kNegInf, 0.0f};
     float m = 0.0f, inv = 0.0f;
-    for (; cur.step < rows + LAG; ++n, advance(cur)) {
-        start_copies(n_issued++, next);
+    for (; cur.step < rows + LAG; n = n + 1 == kStages ? 0 : n + 1, advance(cur)) {
+        start_copies(n == 0 ? kStages - 1 : n - 1, next);
         advance(next);
-        copy_async_wait_all_but<AHEAD>();  // chunk n has landed
+        copy_async_wait_all_but<AHEAD>();  // the chunk in stage n has landed
         const int64_t r = row_of(cur);
         const Place pl = place_of(cur);
         if (cur.pass == 0) {  // the first pass: a running (max, sum)
+            uint4 raw[PACKS];
 #pragma unroll
             for (int p = 0; p < PACKS; ++p) {
                 const int64_t q = pl.q0 + p * threads;
                 if (q >= pl.end) break;
                 const int64_t f0 = q * V;
-                const uint4 raw = *slot_of(n, p);
-                absorb_pack<T>(acc, f0 >= pl.head && f0 + V <= pl.head + cols
-                                        ? raw
-                                        : mask_outside<T>(raw, f0, pl.head, cols));
+                raw[p] = *slot_of(n, p);
+                if (f0 < pl.head || f0 + V > pl.head + cols)
+                    raw[p] = mask_outside<T>(raw[p], f0, pl.head, cols);
             }
+            absorb_packs<T>(acc, raw, [&](int p) { return pl.q0 + p * threads < pl.end; });
             if (cur.chunk == chunks - 1) {  // the slice is done: its (max, sum) into the slot
                 const MaxSum w = warp_merge(acc);
                 if (lane == 0) warp_part[r & 1][warp] = w;
