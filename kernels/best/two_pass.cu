@@ -194,19 +194,27 @@ __global__ void __launch_bounds__(1024)
             }
         } while (c.step < rows + LAG && !valid(c));
     };
-    // Where a chunk's packs are: the row's frame, its head, and the slice's end in that row.
+    // Where a chunk's packs are: the row's frame and head; the packs [in_lo, in_hi) that hold
+    // only row values (the others are its edge packs); this thread's first pack q0 and how many
+    // of its PACKS lie inside the slice.
     struct Place {
         const T* frame;
-        int head;
-        int64_t end, q0;
+        int head, live;
+        int64_t in_lo, in_hi, q0;
     };
     auto place_of = [&](const Cursor& c) {
-        const int64_t r = row_of(c);
-        const T* src = in + r * in_stride;
-        const int head = frame_head(src);
-        const int64_t packs = (head + cols + V - 1) / V;
-        return Place{src - head, head, min(packs, begin + size),
-                     begin + c.chunk * chunk_packs + threadIdx.x};
+        const T* src = in + row_of(c) * in_stride;
+        Place pl;
+        pl.head = frame_head(src);
+        pl.frame = src - pl.head;
+        const int64_t packs = (pl.head + cols + V - 1) / V;
+        pl.in_lo = pl.head > 0 ? 1 : 0;
+        pl.in_hi = (pl.head + cols) % V != 0 ? packs - 1 : packs;
+        pl.q0 = begin + c.chunk * chunk_packs + threadIdx.x;
+        const int64_t left = min(packs, begin + size) - pl.q0;
+        const int64_t mine = (left + threads - 1) / threads;  // packs of this thread left
+        pl.live = left <= 0 ? 0 : static_cast<int>(mine < PACKS ? mine : PACKS);
+        return pl;
     };
     auto slot_of = [&](int stage, int p) {
         return &ring[(stage * PACKS + p) * threads + threadIdx.x];
@@ -221,18 +229,20 @@ __global__ void __launch_bounds__(1024)
         if (c.step < rows + LAG) {
             const Place pl = place_of(c);
             const ReadableEdges edges = ReadableEdges::of<T>(row_of(c), rows, in_stride);
+            const int64_t lo = edges.before ? 0 : pl.in_lo;  // packs [lo, hi) copy whole
+            const int64_t hi = edges.after ? pl.in_hi + 1 : pl.in_hi;
 #pragma unroll
             for (int p = 0; p < PACKS; ++p) {
+                if (p >= pl.live) break;
                 const int64_t q = pl.q0 + p * threads;
-                if (q >= pl.end) break;
-                const int64_t f0 = q * V;
-                if ((f0 >= pl.head || edges.before) && (f0 + V <= pl.head + cols || edges.after)) {
+                if (q >= lo && q < hi) {
                     if (c.pass == 0)
-                        first_read.copy_async(slot_of(n, p), pl.frame + f0);
+                        first_read.copy_async(slot_of(n, p), pl.frame + q * V);
                     else
-                        second_read.copy_async(slot_of(n, p), pl.frame + f0);
-                } else
+                        second_read.copy_async(slot_of(n, p), pl.frame + q * V);
+                } else {
                     *slot_of(n, p) = load_raw(pl.frame, q, pl.head, cols);
+                }
             }
         }
         copy_async_commit();
@@ -250,18 +260,22 @@ __global__ void __launch_bounds__(1024)
         copy_async_wait_all_but<AHEAD>();  // the chunk in stage n has landed
         const int64_t r = row_of(cur);
         const Place pl = place_of(cur);
-        if (cur.pass == 0) {  // the first pass: a running (max, sum)
-            uint4 raw[PACKS];
+        if (cur.pass == 0) {  // the first pass: a running (max, sum), 4 packs at a time
+            constexpr int kGroup = PACKS < 4 ? PACKS : 4;
 #pragma unroll
-            for (int p = 0; p < PACKS; ++p) {
-                const int64_t q = pl.q0 + p * threads;
-                if (q >= pl.end) break;
-                const int64_t f0 = q * V;
-                raw[p] = *slot_of(n, p);
-                if (f0 < pl.head || f0 + V > pl.head + cols)
-                    raw[p] = mask_outside<T>(raw[p], f0, pl.head, cols);
+            for (int g = 0; g < PACKS; g += kGroup) {
+                if (g >= pl.live) break;
+                uint4 raw[kGroup];
+#pragma unroll
+                for (int j = 0; j < kGroup; ++j) {
+                    if (g + j >= pl.live) break;
+                    const int64_t q = pl.q0 + (g + j) * threads;
+                    raw[j] = *slot_of(n, g + j);
+                    if (q < pl.in_lo || q >= pl.in_hi)
+                        raw[j] = mask_outside<T>(raw[j], q * V, pl.head, cols);
+                }
+                absorb_packs<T>(acc, raw, [&](int j) { return g + j < pl.live; });
             }
-            absorb_packs<T>(acc, raw, [&](int p) { return pl.q0 + p * threads < pl.end; });
             if (cur.chunk == chunks - 1) {  // the slice is done: its (max, sum) into the slot
                 const MaxSum w = warp_merge(acc);
                 if (lane == 0) warp_part[r & 1][warp] = w;
@@ -291,8 +305,8 @@ __global__ void __launch_bounds__(1024)
         const bool same_frame = frame_head(dst) == pl.head;
 #pragma unroll
         for (int p = 0; p < PACKS; ++p) {
+            if (p >= pl.live) break;
             const int64_t q = pl.q0 + p * threads;
-            if (q >= pl.end) break;
             float y[V];
             normalise<T>(*slot_of(n, p), m, inv, y);
             store_pack(dst, same_frame, q, pl.head, cols, y);
@@ -392,12 +406,13 @@ static LaunchStep make_grid_two_pass_step(const LaunchArgs& a, const Config& c,
     return s;
 }
 
-// The shapes built: lag 1 or 2; 4 packs a chunk 2 chunks ahead, or 2 packs 5 ahead.
+// The shapes built: lag 1 or 2; 4, 8 or 16 packs a thread a chunk, 2 chunks ahead.
 template <typename T, int LAG>
 static LaunchStep grid_two_pass_ring_step(const LaunchArgs& a, const Config& c,
                                           cudaError_t* err) {
     if (c.packs == 4 && c.ahead == 2) return make_grid_two_pass_step<T, LAG, 4, 2>(a, c, err);
-    if (c.packs == 2 && c.ahead == 5) return make_grid_two_pass_step<T, LAG, 2, 5>(a, c, err);
+    if (c.packs == 8 && c.ahead == 2) return make_grid_two_pass_step<T, LAG, 8, 2>(a, c, err);
+    if (c.packs == 16 && c.ahead == 2) return make_grid_two_pass_step<T, LAG, 16, 2>(a, c, err);
     *err = cudaErrorInvalidConfiguration;
     return {};
 }
