@@ -112,8 +112,8 @@ int sml_best_config_defaults(int* values, int count) {
 }
 
 // An explicit configuration, for tuning: `count` values in sml_best_config_fields()'s order
-// (path 0 group, 1 cluster, 2 two-pass, 3 grid, 4 tile, 5 grid two-pass; sizes in 16-byte
-// packs). Returns a cudaError_t (cudaErrorInvalidValue when count is not the number of fields).
+// (path 0 group, 1 cluster, 2 two-pass, 3 grid; sizes in 16-byte packs). Returns a cudaError_t
+// (cudaErrorInvalidValue when count is not the number of fields).
 int sml_best_softmax_with(const void* in, void* out, long long rows, long long cols, int dtype,
                           const int* values, int count) {
     if (count != sml::best::kConfigFieldCount) return cudaErrorInvalidValue;

@@ -204,8 +204,7 @@ def check(name, fn, x, y, rows):
 
 
 def config(path, **fields):
-    """One configuration of best: its path (0 group, 1 cluster, 2 two-pass, 3 grid, 4 tile, 5 grid
-    two-pass) and the
+    """One configuration of best: its path (0 group, 1 cluster, 2 two-pass, 3 grid, 4 tile) and the
     fields of sml::best::Config it sets (kernels/best_softmax.h says what each means; sizes in
     16-byte packs). Fields left out keep Config{}'s defaults; BestLib.values() checks the names."""
     return dict(fields, path=path)
@@ -315,19 +314,6 @@ def tune_configs(cols, dtype_bytes, sm_count):
             for l2 in (1, 3):  # 0 and 2 (no L2 policies) measured slower at every N
                 out.append((f"two-pass {cluster}x1024 l2={l2}",
                             config(2, threads=1024, cluster=cluster, l2=l2)))
-        # The grid two-pass: a block an SM on one row at a time, 1 row between a row's two
-        # reads (lag 2 measured no faster), 4, 8 or 16 packs a thread a chunk, 2 chunks ahead, in
-        # blocks of the fewest threads that take the slice in whole chunks, and of 1024.
-        slice = -(-((cols + 2 * vec - 2) // vec) // sm_count)
-        for ppt in (4, 8, 16):
-            chunks = -(-slice // (1024 * ppt))
-            fit = -(-(-(-(-(-slice // chunks)) // ppt)) // 32) * 32
-            for threads in sorted({1024, max(128, fit)}):
-                if 3 * ppt * threads * 16 > 227 * 1024:
-                    continue  # the ring would not fit in shared memory
-                out.append((f"grid-two-pass {sm_count}x{threads}x{ppt}p lag1",
-                            config(5, threads=threads, cluster=sm_count, lag=1, packs=ppt,
-                                   ahead=2)))
     if packs > 8192:  # past one block's registers: two passes of one block a row, as on a GPU
         # without clusters; blocks of fewer threads let two or four rows share an SM, so one
         # row's second pass overlaps another's first

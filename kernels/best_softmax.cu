@@ -345,9 +345,8 @@ Config choose_for(int64_t cols, DType dtype, bool aligned, bool flat, const Devi
     return choose(cols, dtype, aligned, limits, resident);
 }
 
-// The grid paths' slots: a (max, sum) per row and block (kernels/best/slots.cuh).
 size_t workspace_bytes(const SoftmaxProblem& problem, const Config& config) {
-    if (config.path != Config::Path::kGrid && config.path != Config::Path::kGridTwoPass) return 0;
+    if (config.path != Config::Path::kGrid) return 0;
     return static_cast<size_t>(problem.rows) * static_cast<size_t>(config.cluster) *
            sizeof(uint64_t);
 }
@@ -399,9 +398,6 @@ std::string Config::describe() const {
                    " packs, lag " + std::to_string(lag) + ", " + std::to_string(grid_ahead()) +
                    " rows ahead" +
                    (grid_teams() > 1 ? ", " + std::to_string(grid_teams()) + " teams" : "");
-        case Path::kGridTwoPass:
-            return "grid two-pass " + n + " blocks x " + t + " threads, lag " +
-                   std::to_string(lag);
     }
     return "unknown path: " + fields();  // e.g. a bad number through the C entry point
 }

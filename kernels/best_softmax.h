@@ -21,8 +21,7 @@ namespace sml::best {
 // Sizes are in 16-byte packs (4 fp32 or 8 fp16/bf16 values), so one shape moves the same bytes in
 // every dtype.
 #define SML_BEST_CONFIG_FIELDS(X)                                                            \
-    /* which kernel: group, cluster (with or without a stash), two-pass, grid, tile or */   \
-    /* grid two-pass */                                                                      \
+    /* which kernel: group, cluster (with or without a stash), two-pass, grid or tile */     \
     X(Path, path, Path::kGroup)                                                              \
     /* group, tile: lanes per row (1..32) */                                                 \
     X(int, width, 0)                                                                         \
@@ -31,16 +30,14 @@ namespace sml::best {
     X(int, packs, 0)                                                                         \
     /* threads per block (group: 0 means group_threads()'s default, one warp) */             \
     X(int, threads, 0)                                                                       \
-    /* cluster / two-pass / grid: blocks per row (grid: per team); grid two-pass: blocks */ \
-    /* of the grid */                                                                        \
+    /* cluster / two-pass / grid: blocks per row (grid: per team) */                         \
     X(int, cluster, 1)                                                                       \
     /* two-pass: kL2Policy | kL2Reverse, how its second read finds L2 */                     \
     X(int, l2, 0)                                                                            \
     /* group: rows per group; 0 is the default, 2 / 2 / 1 for 1 / 2 / 4 packs; tile: rows */ \
     /* per block */                                                                          \
     X(int, rows, 0)                                                                          \
-    /* grid: rows a block reduces ahead of the row it finishes (2, 3 or 4); grid */         \
-    /* two-pass: rows read between a row's two reads (1 or 2) */                             \
+    /* grid: rows a block reduces ahead of the row it finishes (2, 3 or 4) */                \
     X(int, lag, 0)                                                                           \
     /* grid: rows of loads in flight past the row reduced; 0 is 2 (2 or 4) */                \
     X(int, ahead, 0)                                                                         \
@@ -52,7 +49,7 @@ namespace sml::best {
 
 // Which of best's kernels runs a problem, and how it is shaped.
 struct Config {
-    enum class Path { kGroup, kCluster, kTwoPass, kGrid, kTile, kGridTwoPass };
+    enum class Path { kGroup, kCluster, kTwoPass, kGrid, kTile };
     // Two-pass flags (best_two_pass_kernel): evict_last / evict_first L2 policies on the first /
     // second read; the second pass backwards over the slice.
     static constexpr int kL2Policy = 1, kL2Reverse = 2;

@@ -42,7 +42,6 @@ static int64_t capacity(const Config& c, DType t) {
         case Config::Path::kGrid:
             return int64_t{c.cluster} * c.threads * c.packs * vec;
         case Config::Path::kTwoPass:
-        case Config::Path::kGridTwoPass:
             return kUnlimitedCols;
         case Config::Path::kTile:  // values a row's lanes hold, wherever the row starts
             return int64_t{c.width} * c.packs + vec;
@@ -75,9 +74,6 @@ cudaError_t plan_with(const LaunchArgs& args, const Config& config,
             break;
         case Config::Path::kTile:
             s = tile_step(args, config, &err);
-            break;
-        case Config::Path::kGridTwoPass:
-            s = grid_two_pass_step(args, config, &err);
             break;
     }
     if (err != cudaSuccess) return err;
@@ -123,8 +119,7 @@ static cudaError_t plan_chosen(const LaunchArgs& args, Config* chosen,
     // stores whole packs where the input had them, so two passes.
     if (c.path == Config::Path::kGrid && !same_frames(args)) c = two_passes;
     cudaError_t err = plan_with(args, c, steps);
-    const bool grid = c.path == Config::Path::kGrid || c.path == Config::Path::kGridTwoPass;
-    if (err == cudaErrorCooperativeLaunchTooLarge && grid) {
+    if (err == cudaErrorCooperativeLaunchTooLarge && c.path == Config::Path::kGrid) {
         // Fewer blocks fit at once than the GPU has SMs (MPS, a MIG slice, another kernel's
         // reservation): two passes, which need no resident grid.
         (void)cudaGetLastError();

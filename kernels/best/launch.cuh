@@ -21,8 +21,6 @@ LaunchStep cluster_step(const LaunchArgs& a, const Config& c, cudaError_t* err);
 LaunchStep two_pass_step(const LaunchArgs& a, const Config& c, cudaError_t* err);  // two_pass.cu
 LaunchStep grid_step(const LaunchArgs& a, const Config& c, cudaError_t* err);      // grid.cu
 LaunchStep tile_step(const LaunchArgs& a, const Config& c, cudaError_t* err);      // tile.cu
-LaunchStep grid_two_pass_step(const LaunchArgs& a, const Config& c,
-                              cudaError_t* err);  // two_pass.cu
 
 // The kernel a cluster-path configuration runs, for the occupancy calculator (cluster.cu).
 const void* cluster_kernel(DType dtype, const Config& c);

@@ -63,18 +63,8 @@ struct LoadPolicy {
             : "l"(src), "l"(policy));
         return v;
     }
-    // The same 16 bytes into shared memory by cp.async (see copy_async16 below).
-    __device__ void copy_async(uint4* dst, const void* src) const {
-        const unsigned to = static_cast<unsigned>(__cvta_generic_to_shared(dst));
-        asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2;" ::"r"(to),
-                     "l"(src), "l"(policy)
-                     : "memory");
-    }
 #else
     __device__ uint4 operator()(const uint4* src) const { return *src; }
-    __device__ void copy_async(uint4* dst, const void* src) const {
-        *dst = *static_cast<const uint4*>(src);
-    }
 #endif
 };
 __device__ __forceinline__ void store16(uint4* dst, uint4 v) {
