@@ -18,8 +18,7 @@
 //                     the most rows resident on an SM
 //     <= 131072       cluster of 2..8 blocks of <= 512 threads, 8 packs, read MN, write MN
 //                     the size that keeps the most rows resident
-//     <= 262144       cluster of 16 blocks of <= 512 threads, 8 packs,   read MN, write MN
-//                     or 4 in twice the threads where as many fit an SM
+//     <= 262144       cluster of 16 blocks of <= 512 threads             read MN, write MN
 //     <= ~700000      stash: the same 16 x 512 threads x 8 packs, the    read MN, write MN
 //                     rest of each slice in shared memory, while two
 //                     blocks fit an SM (whole rows of 2 MB: the grid)
@@ -247,19 +246,10 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     }
     if (best_blocks > 0) return c;
     // [N <= 262144] 16 blocks (a "non-portable" cluster) of at most 512 threads. Why: still two
-    // blocks an SM; 8 blocks of 1024 hold as much with one an SM, and ran slower. 4 packs a
-    // thread in twice the threads where as many blocks stay resident (ties to fewer packs, as for
-    // one block a row). Why: 8 packs in 352-384 threads leave two blocks an SM, 22-24 warps; 4
-    // packs keep the two blocks with twice the warps (fp16 N = 336375: 98.5% against 93.2%).
+    // blocks an SM; 8 blocks of 1024 hold as much with one an SM, and ran slower.
     if (largest > portable && threads_for(largest, per_thread) <= 512) {
         c.cluster = largest;
         c.threads = threads_for(largest, per_thread);
-        if (resident) {
-            Config four = c;
-            four.packs = 4;
-            four.threads = threads_for(largest, 4);
-            if (four.threads <= 1024 && resident(four) >= resident(c)) return four;
-        }
         return c;
     }
     // [N <= ~700000] the stash: the same 16 x 512 threads x 8 packs, each thread's further packs

@@ -4,7 +4,6 @@
 // The GPU side (every path against float64) is tests/gpu_test_best.cpp.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <random>
 #include <set>
 #include <sstream>
@@ -297,52 +296,6 @@ TEST(BestDispatch, TileTakesShortRowsOffTheirPacksAndHoldsThem) {
         }
     }
     EXPECT_GT(tiles, 500);
-}
-
-// 16-block clusters: 4 packs a thread in twice the threads wherever that keeps as many blocks
-// resident as 8 packs do, never where fewer fit. The occupancy here is a model (registers of 64 a
-// thread at 8 packs and 40 at 4, 2048 threads an SM); on a GPU the calculator answers.
-TEST(BestDispatch, SixteenBlockClustersTakeFourPacksWhereAsManyBlocksFit) {
-    const best::ResidentBlocks model = [](const Config& c) {
-        const int regs = c.packs >= 8 ? 64 : 40;
-        return std::min(2048 / c.threads, 65536 / (c.threads * regs));
-    };
-    std::mt19937_64 gen(11);
-    int fours = 0, eights = 0;
-    for (int i = 0; i < 2000; ++i) {
-        const DType t = i % 2 == 0 ? DType::f32 : DType::f16;
-        const int vec = 16 / dtype_size(t);
-        // Rows of 32769 to 65536 packs: past 8 blocks of 512 threads x 8 packs, within 16.
-        const int64_t packs = 32769 + int64_t(gen() % 32768);
-        const int64_t cols = packs * vec;
-        const Config c = pick(cols, t, true, kH100, model);
-        SCOPED_TRACE(std::to_string(cols) + " " + dtype_name(t) + ": " + c.describe());
-        if (c.path != Path::kCluster || c.cluster != 16 || c.stash > 0) continue;
-        Config eight = c, four = c;
-        eight.packs = 8;
-        eight.threads = static_cast<int>(((packs + 15) / 16 + 7) / 8 + 31) / 32 * 32;
-        four.packs = 4;
-        four.threads = static_cast<int>(((packs + 15) / 16 + 3) / 4 + 31) / 32 * 32;
-        ASSERT_TRUE(c.packs == 4 || c.packs == 8);
-        if (c.packs == 4) {
-            ++fours;
-            EXPECT_EQ(c.threads, four.threads);
-            EXPECT_LE(c.threads, 1024);
-            EXPECT_GE(model(four), model(eight));
-        } else {
-            ++eights;
-            EXPECT_EQ(c.threads, eight.threads);
-            EXPECT_TRUE(four.threads > 1024 || model(four) < model(eight));
-        }
-    }
-    EXPECT_GT(fours, 50);
-    EXPECT_GT(eights, 50);
-    // The measured case: fp16 N = 336375 is 8 packs x 352 threads or 4 x 672, two blocks an SM
-    // either way under the model, so 4.
-    EXPECT_EQ(pick(336375, DType::f16, false, kH100, model).describe(),
-              "cluster 16 x 672 threads x 4 packs");
-    // Without a GPU to ask, 8 packs as before.
-    EXPECT_EQ(pick(336375, DType::f16, false).packs, 8);
 }
 
 // For random N and every dtype, alignment and GPU: the row fits, and the launch is legal.
