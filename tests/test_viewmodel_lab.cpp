@@ -131,8 +131,10 @@ TEST(ViewModelLab, RunFillsTheGutter) {
                                         {lab::role::kGlobalSectorEfficiencyPct, 12.5}}});
     lines.lines.push_back(
         LineCounters{"kernels/warp_softmax.cu", 71, {{lab::role::kInstExecuted, 100}}});
-    lines.lines.push_back(
-        LineCounters{"kernels/softmax_device.cuh", 70, {{lab::role::kInstExecuted, 9999}}});
+    lines.lines.push_back(LineCounters{"kernels/softmax_device.cuh",
+                                       70,
+                                       {{lab::role::kInstExecuted, 9999},
+                                        {lab::role::kSharedWavefronts, 5}}});
     p.source_lines = lines;
     s.points.push_back(p);
     r.session = s;
@@ -149,6 +151,9 @@ TEST(ViewModelLab, RunFillsTheGutter) {
     EXPECT_EQ(ed.result()->status, lab::status::kOk);
     const std::vector<std::string> m = ed.gutter_metrics();
     EXPECT_NE(std::find(m.begin(), m.end(), lab::role::kGlobalSectorEfficiencyPct), m.end());
+    // Only the header's lines have shared wavefronts: not offered for this file.
+    EXPECT_EQ(std::find(m.begin(), m.end(), lab::role::kSharedWavefronts), m.end());
+    EXPECT_FALSE(ed.set_gutter_metric(lab::role::kSharedWavefronts));
     EXPECT_EQ(ed.gutter_metric(), lab::role::kInstExecuted);  // the first, by default
     std::optional<GutterCell> c70 = ed.gutter(70), c71 = ed.gutter(71);
     ASSERT_TRUE(c70 && c71);

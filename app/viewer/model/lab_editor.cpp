@@ -216,12 +216,8 @@ std::vector<std::string> LabEditor::gutter_metrics() const {
     if (!result_ || !result_->session || result_->session->points.empty()) return out;
     const PointRecord& p = result_->session->points.front();
     if (!p.source_lines || !p.source_lines->available) return out;
-    for (const lab::SassRole& r : lab::sass_roles()) {
-        bool any = false;
-        for (const LineCounters& l : p.source_lines->lines) any = any || l.values.count(r.role);
-        if (any) out.push_back(r.role);
-    }
-    return out;
+    // The counters this file's own lines have: the header's lines may carry others.
+    return recorded_roles(*p.source_lines, source_name_);
 }
 
 bool LabEditor::set_gutter_metric(const std::string& role) {
