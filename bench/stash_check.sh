@@ -16,13 +16,8 @@ START=$(date +%s)
 say() { echo "[$(( $(date +%s) - START ))s] $*" | tee -a "$OUT/stash-check.txt"; }
 say "stash_check on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader), $(date -u +%Y-%m-%dT%H:%M:%SZ), commit ${SML_GIT_COMMIT:-unknown}"
 LIB=/tmp/libsmlbest.so
-(bash bench/build_libsmlbest.sh "$LIB" . >"$OUT/lib-build.log" 2>&1; echo $? >/tmp/lib.rc) &
-cmake -S . -B build-dev -G Ninja -DCMAKE_BUILD_TYPE=Release -DSML_WITH_GUI=OFF \
-  -DSML_WITH_CAIRO=OFF -DCMAKE_CUDA_ARCHITECTURES=90 >"$OUT/configure.log" 2>&1
-cmake --build build-dev -j14 --target gpu_test_best softmaxlab-cli >"$OUT/build.log" 2>&1
-say "build rc=$?"
-wait
-say "libsmlbest build rc=$(cat /tmp/lib.rc)"
+source bench/device_build.sh
+device_build "$LIB" gpu_test_best softmaxlab-cli
 CLI=build-dev/app/cli/softmaxlab-cli
 for p in "" a100 rtx4090 t4; do
   SML_DEVICE_PROFILE=$p ./build-dev/tests/gpu_test_best >"$OUT/gpu_test_best-${p:-gpu}.log" 2>&1

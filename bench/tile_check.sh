@@ -18,13 +18,8 @@ START=$(date +%s)
 say() { echo "[$(( $(date +%s) - START ))s] $*" | tee -a "$OUT/tile-check.txt"; }
 say "tile_check on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader), $(date -u +%Y-%m-%dT%H:%M:%SZ), commit ${SML_GIT_COMMIT:-unknown}"
 LIB=/tmp/libsmlbest.so
-(bash bench/build_libsmlbest.sh "$LIB" . >"$OUT/lib-build.log" 2>&1; echo $? >/tmp/lib.rc) &
-cmake -S . -B build-dev -G Ninja -DCMAKE_BUILD_TYPE=Release -DSML_WITH_GUI=OFF \
-  -DSML_WITH_CAIRO=OFF -DCMAKE_CUDA_ARCHITECTURES=90 >"$OUT/configure.log" 2>&1
-cmake --build build-dev -j12 --target gpu_test_best >"$OUT/build.log" 2>&1
-say "gpu_test_best build rc=$?"
-wait
-say "libsmlbest build rc=$(cat /tmp/lib.rc)"
+source bench/device_build.sh
+device_build "$LIB" gpu_test_best
 ./build-dev/tests/gpu_test_best --gtest_filter="${FILTER:-*}" >"$OUT/gpu_test_best.log" 2>&1
 say "gpu_test_best rc=$?: $(grep -E '^\[  (PASSED|FAILED) ' "$OUT/gpu_test_best.log" | tr '\n' ' ')"
 grep -E "^\[  FAILED  \]" "$OUT/gpu_test_best.log" | head -20 | tee -a "$OUT/tile-check.txt"
