@@ -30,7 +30,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import peers  # noqa: E402  (BestLib, Timer, DTYPES, TOLERANCE, max_error)
+import peers  # noqa: E402  (BestLib, Timer, DTYPES, TOLERANCE, max_error, rowsum_tolerance)
 
 BANDS = [(16, 64), (64, 1024), (1024, 1 << 20), (1 << 20, 1 << 21), (1 << 21, (1 << 24) + 1)]
 # Calls where launch latency rules (M * N <= 2^20): rows x cols.
