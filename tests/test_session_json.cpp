@@ -242,5 +242,16 @@ TEST(SessionJson, DirectoryIsNotASessionFile) {
     EXPECT_NE(s.error().hint.find(".json"), std::string::npos) << s.error().hint;
 }
 
+// The viewer's "nearest N": on a log scale, the first of equals, none in an empty session.
+TEST(SessionModel, NearestColsIsNearestOnALogScale) {
+    EXPECT_DOUBLE_EQ(cols_apart(2, 8), 4.0);
+    EXPECT_DOUBLE_EQ(cols_apart(8, 2), 4.0);
+    EXPECT_EQ(nearest_cols({32, 4000, 8192}, 4096), 4000);  // not 32, nearer in plain distance
+    EXPECT_EQ(nearest_cols({2048, 8192}, 4096), 2048);      // equally far: the first
+    EXPECT_EQ(nearest_cols({8192, 2048}, 4096), 8192);
+    EXPECT_EQ(nearest_cols({100}, 1), 100);
+    EXPECT_EQ(nearest_cols({}, 4096), 0);
+}
+
 }  // namespace
 }  // namespace sml

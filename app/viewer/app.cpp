@@ -180,15 +180,8 @@ int App::run() {
         submit_guess();
     }
     if (s_.args.reveal) reveal_step();
-    if (s_.args.cols > 0 && !s_.all_cols.empty()) {
-        // The session's N nearest to the one asked for (log scale).
-        int64_t best = s_.all_cols.front();
-        for (int64_t c : s_.all_cols)
-            if (std::abs(std::log(double(c) / double(s_.args.cols))) <
-                std::abs(std::log(double(best) / double(s_.args.cols))))
-                best = c;
-        select_cols(best);
-    }
+    if (s_.args.cols > 0 && !s_.all_cols.empty())  // the session's N nearest to the one asked for
+        select_cols(nearest_cols(s_.all_cols, s_.args.cols));
     if (!s_.args.kernel.empty()) show_source(s_.args.kernel, s_.source_tab);
     if (s_.args.code_tab == "ptx" || s_.args.code_tab == "sass" || s_.args.code_tab == "triton") {
         s_.peer_listing = s_.args.code_tab == "triton";

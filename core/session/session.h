@@ -166,6 +166,12 @@ struct Session {
                             const std::string& variant = "") const;
 };
 
+// How many times one row length is the other (>= 1): their distance on a log scale, by which the
+// viewer takes "the nearest N" (a session without 4096 shows 4000, not 32).
+double cols_apart(int64_t a, int64_t b);
+// The N of `cols` nearest to `want` on that scale (the first of equals); 0 when cols is empty.
+int64_t nearest_cols(const std::vector<int64_t>& cols, int64_t want);
+
 // JSON I/O. Errors name the file and the problem (truncated, not JSON, wrong schema version,
 // missing field) and never throw.
 Result<Session> load_session(const std::string& path);

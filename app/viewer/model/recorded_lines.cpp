@@ -75,9 +75,7 @@ RecordedLines find_recorded_lines(const Session& session, const std::string& ker
         bool in_file = false;
         for (const LineCounters& l : p.source_lines->lines) in_file = in_file || l.file == file;
         if (!in_file) continue;
-        const double d = cols > 0 && p.cols > 0
-                             ? std::abs(std::log(double(p.cols)) - std::log(double(cols)))
-                             : 0.0;
+        const double d = cols > 0 && p.cols > 0 ? cols_apart(p.cols, cols) : 1.0;
         if (d < best_distance) best_distance = d, best = &p;
     }
     if (!best) return out;

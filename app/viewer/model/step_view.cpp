@@ -57,17 +57,8 @@ StepView step_view(const LessonBook& book, int index, const Session* session) {
                 break;
             }
         if (v.cols == 0 && has(step.experiment.cols)) v.cols = step.experiment.cols;
-        if (v.cols == 0 && !cols.empty() && step.experiment.cols > 0) {
-            // The nearest N on a log scale: a session without 4096 shows 4000, not 32.
-            v.cols = *std::min_element(cols.begin(), cols.end(), [&](int64_t a, int64_t b) {
-                const double want = static_cast<double>(step.experiment.cols);
-                auto dist = [&](int64_t c) {
-                    const double r = static_cast<double>(c) / want;
-                    return r >= 1 ? r : 1 / r;
-                };
-                return dist(a) < dist(b);
-            });
-        }
+        if (v.cols == 0 && step.experiment.cols > 0)  // the nearest N on a log scale
+            v.cols = nearest_cols(cols, step.experiment.cols);
     }
 
     const LessonExperiment& e = step.experiment;
