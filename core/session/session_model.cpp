@@ -1,7 +1,7 @@
 // Small queries on the session model (the JSON side lives in session_json.cpp).
-#include "core/session/session.h"
-
 #include <algorithm>
+
+#include "core/session/session.h"
 
 namespace sml {
 
