@@ -146,14 +146,11 @@ static LaunchStep make_cluster_step(const LaunchArgs& a, const Config& c, cudaEr
 template <typename T>
 static LaunchStep cluster_step_of(const LaunchArgs& a, const Config& c, cudaError_t* err) {
     if (c.stash > 0) {  // 8 packs in registers and the rest in shared memory
-        if (c.packs == 8 && c.cluster > 1 && valid_threads(c.threads, 512))
+        // A cluster's blocks: up to 512 threads (two an SM); one block a row: up to 1024.
+        if (c.packs == 8 && c.cluster >= 1 && valid_threads(c.threads, c.cluster > 1 ? 512 : 1024))
             return make_cluster_launch<T>("best_stash", best_stash_kernel<T, true>,
-                                          best_stash_kernel<T, true>, c.threads, stash_bytes(c), a,
-                                          c.cluster, err);
-        if (c.packs == 8 && c.cluster == 1 && valid_threads(c.threads))  // one block a row
-            return make_cluster_launch<T>("best_stash", best_stash_kernel<T, false>,
                                           best_stash_kernel<T, false>, c.threads, stash_bytes(c), a,
-                                          1, err);
+                                          c.cluster, err);
         *err = cudaErrorInvalidConfiguration;
         return {};
     }
