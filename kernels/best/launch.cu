@@ -106,7 +106,8 @@ static ResidentBlocks occupancy_of(const LaunchArgs& args) {
 
 // choose() with this GPU's occupancy, planned; where the GPU cannot schedule the chosen cluster
 // (16 blocks need a GPC with 16 free SMs; a MIG slice may have none), two passes over 8 blocks,
-// and where it cannot keep the grid path's blocks resident at once, two passes.
+// and where it cannot keep the grid path's blocks resident at once or grant one block's stash,
+// two passes.
 // *chosen receives the configuration the steps run.
 static cudaError_t plan_chosen(const LaunchArgs& args, Config* chosen,
                                std::vector<LaunchStep>* steps) {
@@ -119,31 +120,28 @@ static cudaError_t plan_chosen(const LaunchArgs& args, Config* chosen,
     // stores whole packs where the input had them, so two passes.
     if (c.path == Config::Path::kGrid && !same_frames(args)) c = two_passes;
     cudaError_t err = plan_with(args, c, steps);
-    if (err == cudaErrorCooperativeLaunchTooLarge && c.path == Config::Path::kGrid) {
-        // Fewer blocks fit at once than the GPU has SMs (MPS, a MIG slice, another kernel's
-        // reservation): two passes, which need no resident grid.
+    auto fall_back = [&](const Config& next) {
         (void)cudaGetLastError();
         steps->clear();
-        c = two_passes;
+        c = next;
         err = plan_with(args, c, steps);
-    }
-    if (err != cudaSuccess && c.path == Config::Path::kCluster && c.cluster == 1 && c.stash > 0) {
-        // One block's stash larger than this GPU grants (a limit the profile did not know):
-        // two passes.
-        (void)cudaGetLastError();
-        steps->clear();
-        c = two_passes;
-        err = plan_with(args, c, steps);
-    }
+    };
+    // Two passes where this GPU refuses a shape its limits allowed: the grid, where fewer blocks
+    // fit at once than it has SMs (MPS, a MIG slice, another kernel's reservation; two passes
+    // need no resident grid), and one block's stash, where it grants less shared memory (a limit
+    // the profile did not know).
+    const bool grid_not_resident =
+        err == cudaErrorCooperativeLaunchTooLarge && c.path == Config::Path::kGrid;
+    const bool stash_refused =
+        err != cudaSuccess && c.path == Config::Path::kCluster && c.cluster == 1 && c.stash > 0;
+    if (grid_not_resident || stash_refused) fall_back(two_passes);
     if (err == cudaErrorInvalidClusterSize && c.path == Config::Path::kCluster) {
-        (void)cudaGetLastError();
-        steps->clear();
-        c = Config{};
-        c.path = Config::Path::kTwoPass;
-        c.cluster = 8;
-        c.threads = 1024;
-        c.l2 = Config::kL2Policy;
-        err = plan_with(args, c, steps);
+        Config eight;  // two passes over 8 blocks: a portable cluster
+        eight.path = Config::Path::kTwoPass;
+        eight.cluster = 8;
+        eight.threads = 1024;
+        eight.l2 = Config::kL2Policy;
+        fall_back(eight);
     }
     *chosen = c;
     return err;
