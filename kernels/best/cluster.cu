@@ -187,28 +187,16 @@ static const void* cluster_kernel_of(const Config& c) {
 }
 
 LaunchStep cluster_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
-    switch (a.problem.dtype) {
-        case DType::f32:
-            return cluster_step_of<float>(a, c, err);
-        case DType::f16:
-            return cluster_step_of<__half>(a, c, err);
-        case DType::bf16:
-            return cluster_step_of<__nv_bfloat16>(a, c, err);
-    }
-    *err = cudaErrorInvalidValue;
-    return {};
+    return for_dtype(
+        a.problem.dtype,
+        [&](auto t) { return cluster_step_of<typename decltype(t)::type>(a, c, err); },
+        [&] { return rejected(err, cudaErrorInvalidValue); });
 }
 
 const void* cluster_kernel(DType dtype, const Config& c) {
-    switch (dtype) {
-        case DType::f32:
-            return cluster_kernel_of<float>(c);
-        case DType::f16:
-            return cluster_kernel_of<__half>(c);
-        case DType::bf16:
-            return cluster_kernel_of<__nv_bfloat16>(c);
-    }
-    return nullptr;
+    return for_dtype(
+        dtype, [&](auto t) { return cluster_kernel_of<typename decltype(t)::type>(c); },
+        [] { return static_cast<const void*>(nullptr); });
 }
 
 }  // namespace best

@@ -379,16 +379,10 @@ static LaunchStep grid_step_of(const LaunchArgs& a, const Config& c, cudaError_t
 }
 
 LaunchStep grid_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
-    switch (a.problem.dtype) {
-        case DType::f32:
-            return grid_step_of<float>(a, c, err);
-        case DType::f16:
-            return grid_step_of<__half>(a, c, err);
-        case DType::bf16:
-            return grid_step_of<__nv_bfloat16>(a, c, err);
-    }
-    *err = cudaErrorInvalidValue;
-    return {};
+    return for_dtype(
+        a.problem.dtype,
+        [&](auto t) { return grid_step_of<typename decltype(t)::type>(a, c, err); },
+        [&] { return rejected(err, cudaErrorInvalidValue); });
 }
 
 }  // namespace best

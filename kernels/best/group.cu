@@ -107,22 +107,11 @@ static LaunchStep group_rows_step(const LaunchArgs& a, const Config& c, cudaErro
 
 template <typename T>
 static LaunchStep group_step_of(const LaunchArgs& a, const Config& c, cudaError_t* err) {
-    if (c.packs == 1) {
-        switch (c.width) {
-            case 1:
-                return group_rows_step<T, 1>(a, c, err);
-            case 2:
-                return group_rows_step<T, 2>(a, c, err);
-            case 4:
-                return group_rows_step<T, 4>(a, c, err);
-            case 8:
-                return group_rows_step<T, 8>(a, c, err);
-            case 16:
-                return group_rows_step<T, 16>(a, c, err);
-            case 32:
-                return group_rows_step<T, 32>(a, c, err);
-        }
-    } else if (c.width == 32) {  // 2 or 4 packs a lane: only their default rows are compiled
+    if (c.packs == 1)
+        return for_width(
+            c.width, [&](auto w) { return group_rows_step<T, decltype(w)::value>(a, c, err); },
+            [&] { return rejected(err, cudaErrorInvalidConfiguration); });
+    if (c.width == 32) {  // 2 or 4 packs a lane: only their default rows are compiled
         if (c.packs == 2 && c.rows_per_group() == 2) return make_group_step<T, 2, 32, 2>(a, c, err);
         if (c.packs == 4 && c.rows_per_group() == 1) return make_group_step<T, 4, 32, 1>(a, c, err);
     }
@@ -131,16 +120,10 @@ static LaunchStep group_step_of(const LaunchArgs& a, const Config& c, cudaError_
 }
 
 LaunchStep group_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
-    switch (a.problem.dtype) {
-        case DType::f32:
-            return group_step_of<float>(a, c, err);
-        case DType::f16:
-            return group_step_of<__half>(a, c, err);
-        case DType::bf16:
-            return group_step_of<__nv_bfloat16>(a, c, err);
-    }
-    *err = cudaErrorInvalidValue;
-    return {};
+    return for_dtype(
+        a.problem.dtype,
+        [&](auto t) { return group_step_of<typename decltype(t)::type>(a, c, err); },
+        [&] { return rejected(err, cudaErrorInvalidValue); });
 }
 
 }  // namespace best

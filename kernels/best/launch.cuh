@@ -2,10 +2,13 @@
 // the unit that holds its kernels, and the helpers they build a LaunchStep with.
 #pragma once
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/best/shapes.h"
 #include "kernels/best_launch.h"
@@ -40,6 +43,51 @@ bool contiguous_same_frames(const LaunchArgs& a);  // launch.cu
 inline LaunchStep refused() {
     (void)cudaGetLastError();
     return {};
+}
+
+// An empty step and *err = why: a configuration this launch does not build.
+inline LaunchStep rejected(cudaError_t* err, cudaError_t why) {
+    *err = why;
+    return {};
+}
+
+// A dtype's element type as a value a generic lambda can take (Element<float>{}, ...).
+template <typename T>
+struct Element {
+    using type = T;
+};
+// Each path's launch picks its kernel's instantiation through these two: f(Element<T>{}) for
+// the element type of `dtype` (float, __half, __nv_bfloat16), and f(std::integral_constant<int,
+// W>{}) for a sub-warp width W of 1, 2, 4, 8, 16 or 32 lanes; otherwise() for anything else.
+template <class F, class G>
+auto for_dtype(DType dtype, F&& f, G&& otherwise) {
+    switch (dtype) {
+        case DType::f32:
+            return f(Element<float>{});
+        case DType::f16:
+            return f(Element<__half>{});
+        case DType::bf16:
+            return f(Element<__nv_bfloat16>{});
+    }
+    return otherwise();
+}
+template <class F, class G>
+auto for_width(int width, F&& f, G&& otherwise) {
+    switch (width) {
+        case 1:
+            return f(std::integral_constant<int, 1>{});
+        case 2:
+            return f(std::integral_constant<int, 2>{});
+        case 4:
+            return f(std::integral_constant<int, 4>{});
+        case 8:
+            return f(std::integral_constant<int, 8>{});
+        case 16:
+            return f(std::integral_constant<int, 16>{});
+        case 32:
+            return f(std::integral_constant<int, 32>{});
+    }
+    return otherwise();
 }
 
 inline bool valid_threads(int t, int max_threads = 1024) {

@@ -145,22 +145,9 @@ static LaunchStep tile_width_step(const LaunchArgs& a, const Config& c, cudaErro
 
 template <typename T>
 static LaunchStep tile_step_of(const LaunchArgs& a, const Config& c, cudaError_t* err) {
-    switch (c.width) {
-        case 1:
-            return tile_width_step<T, 1>(a, c, err);
-        case 2:
-            return tile_width_step<T, 2>(a, c, err);
-        case 4:
-            return tile_width_step<T, 4>(a, c, err);
-        case 8:
-            return tile_width_step<T, 8>(a, c, err);
-        case 16:
-            return tile_width_step<T, 16>(a, c, err);
-        case 32:
-            return tile_width_step<T, 32>(a, c, err);
-    }
-    *err = cudaErrorInvalidConfiguration;
-    return {};
+    return for_width(
+        c.width, [&](auto w) { return tile_width_step<T, decltype(w)::value>(a, c, err); },
+        [&] { return rejected(err, cudaErrorInvalidConfiguration); });
 }
 
 LaunchStep tile_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
@@ -170,16 +157,9 @@ LaunchStep tile_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
         *err = cudaErrorInvalidValue;
         return {};
     }
-    switch (p.dtype) {
-        case DType::f32:
-            return tile_step_of<float>(a, c, err);
-        case DType::f16:
-            return tile_step_of<__half>(a, c, err);
-        case DType::bf16:
-            return tile_step_of<__nv_bfloat16>(a, c, err);
-    }
-    *err = cudaErrorInvalidValue;
-    return {};
+    return for_dtype(
+        p.dtype, [&](auto t) { return tile_step_of<typename decltype(t)::type>(a, c, err); },
+        [&] { return rejected(err, cudaErrorInvalidValue); });
 }
 
 }  // namespace best

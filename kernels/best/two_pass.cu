@@ -139,16 +139,10 @@ static LaunchStep two_pass_step_of(const LaunchArgs& a, const Config& c, cudaErr
 }
 
 LaunchStep two_pass_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
-    switch (a.problem.dtype) {
-        case DType::f32:
-            return two_pass_step_of<float>(a, c, err);
-        case DType::f16:
-            return two_pass_step_of<__half>(a, c, err);
-        case DType::bf16:
-            return two_pass_step_of<__nv_bfloat16>(a, c, err);
-    }
-    *err = cudaErrorInvalidValue;
-    return {};
+    return for_dtype(
+        a.problem.dtype,
+        [&](auto t) { return two_pass_step_of<typename decltype(t)::type>(a, c, err); },
+        [&] { return rejected(err, cudaErrorInvalidValue); });
 }
 
 }  // namespace best
