@@ -10,24 +10,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-assets/screenshots/lab}"
-viewer=build/app/viewer/softmaxlab
-session=$(ls assets/sessions/*.json | sort | tail -1)  # the newest recording
 mkdir -p "$out"
-shot() {  # name, WxH, extra args...
-  local name=$1 size=$2
-  shift 2
-  local tmp
-  tmp=$(mktemp --suffix=.png)
-  CUDA_VISIBLE_DEVICES= xvfb-run -a -s "-screen 0 ${size}x24" "$viewer" --no-settings \
-    --size "$size" --frames 6 --predict off --session "$session" --screenshot "$tmp" "$@" \
-    >/dev/null 2>&1
-  pngquant --force --quality 70-95 --speed 1 --output "$out/$name.png" 256 "$tmp"
-  rm -f "$tmp"
-  echo "$out/$name.png"
-}
+source scripts/screenshot-common.sh
 # Step 5 with smem's code at N = 4096: instructions per line beside the lesson.
-shot gutter-smem-1600 1600x1000 --lesson 5 --kernel smem --cols 4096
+shot gutter-smem-1600 1600x1000 --predict off --lesson 5 --kernel smem --cols 4096
 # Step 3: warp's SASS at N = 1024, a count on every instruction, the source beside it.
-shot gutter-warp-sass-1600 1600x1000 --lesson 3 --kernel warp --cols 1024 --code sass --zoom code
+shot gutter-warp-sass-1600 1600x1000 --predict off --lesson 3 --kernel warp --cols 1024 --code sass --zoom code
 # A projector: the code panel alone, text 1.5x.
-shot gutter-warp-1280 1280x720 --lesson 3 --kernel warp --cols 1024 --zoom code --text-scale 1.5
+shot gutter-warp-1280 1280x720 --predict off --lesson 3 --kernel warp --cols 1024 --zoom code --text-scale 1.5

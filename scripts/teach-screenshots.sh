@@ -8,24 +8,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-assets/screenshots/teach}"
-viewer=build/app/viewer/softmaxlab
-session=$(ls assets/sessions/*.json | sort | tail -1)  # the newest recording
 mkdir -p "$out"
+source scripts/screenshot-common.sh
 # A learner's first guess for each step's first question (then R reveals the rest).
 guesses=(90 3 85 4 3 5e6 66 80 1.4)
-shot() {  # name, extra args...
-  local name=$1
-  shift
-  local tmp
-  tmp=$(mktemp --suffix=.png)
-  xvfb-run -a -s "-screen 0 1280x720x24" "$viewer" --no-settings --size 1280x720 --frames 6 \
-    --text-scale 1.5 --session "$session" --screenshot "$tmp" "$@" >/dev/null 2>&1
-  pngquant --force --quality 70-95 --speed 1 --output "$out/$name.png" 256 "$tmp"
-  rm -f "$tmp"
-  echo "$out/$name.png"
-}
+teach() { shot "$1" 1280x720 --text-scale 1.5 "${@:2}"; }  # name, viewer args...
 for k in $(seq 0 8); do
-  shot "step$k-predict" --lesson "$k"
-  shot "step$k-revealed" --lesson "$k" --guess "${guesses[$k]}" --reveal
-  shot "step$k-zh" --lesson "$k" --lang zh --guess "${guesses[$k]}" --reveal
+  teach "step$k-predict" --lesson "$k"
+  teach "step$k-revealed" --lesson "$k" --guess "${guesses[$k]}" --reveal
+  teach "step$k-zh" --lesson "$k" --lang zh --guess "${guesses[$k]}" --reveal
 done
