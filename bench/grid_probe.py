@@ -16,13 +16,10 @@ import peers
 
 
 def grid_shape(cols, blocks, sm_count, ppt=4):
-    """The grid path's shape for `blocks` blocks a row: main threads for the row's inner packs
-    (all but a 128-byte line's worth unless every row is whole packs), the edge warp, and as many
-    teams as fit one block an SM."""
-    whole = cols % 4 == 0
-    inner = max(0, cols // 4 - (0 if whole else 8))
-    threads = -(-(-(-peers.slice_packs(inner, blocks) // ppt)) // 32) * 32 + (0 if whole else 32)
-    return threads, max(1, sm_count // blocks)
+    """The grid path's block for `blocks` blocks a row of fp32 (peers.grid_threads), the most
+    threads it may have, and as many teams as fit one block an SM."""
+    threads, most = peers.grid_threads(cols, 4, blocks, ppt)
+    return threads, most, max(1, sm_count // blocks)
 
 
 def main():
@@ -46,8 +43,8 @@ def main():
                                                           stash=stash)
         for blocks in (4, 8, 16):
             for ppt in (4, 8):
-                threads, teams = grid_shape(cols, blocks, sm_count, ppt)
-                if threads > (1024 if ppt <= 2 else 2048 // ppt + (0 if cols % 4 == 0 else 32)):
+                threads, most, teams = grid_shape(cols, blocks, sm_count, ppt)
+                if threads > most:
                     continue
                 for lag in (2, 4) if ppt == 4 else (2,):
                     shapes[f"grid {blocks}x{threads}x{ppt}p teams{teams} lag{lag}"] = \

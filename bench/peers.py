@@ -215,6 +215,19 @@ def slice_packs(packs, blocks):
     return -(-(-(-packs // blocks)) // 8) * 8
 
 
+def grid_threads(cols, vec, blocks, ppt):
+    """The grid kernel's block for rows of `cols` values over `blocks` blocks at `ppt` packs a
+    thread (best_grid_kernel), and the most threads it may have (grid_max_threads,
+    kernels/best/shapes.h): main threads for the block's slice of the row's main packs -- all of
+    a row of whole packs, else all but a 128-byte line's worth -- and at least one per block of a
+    team (the first `blocks` threads read the slots), plus the edge warp for rows with edges."""
+    whole = cols % vec == 0
+    inner = max(0, cols // vec - (0 if whole else 8))
+    main = max(-(-(-(-slice_packs(inner, blocks) // ppt)) // 32) * 32, -(-blocks // 32) * 32)
+    edge = 0 if whole else 32
+    return main + edge, (1024 if ppt <= 2 else 2048 // ppt + edge)
+
+
 def tune_configs(cols, dtype_bytes, sm_count):
     """The configurations of best worth trying at this N: (label, config() dict).
 
@@ -282,17 +295,8 @@ def tune_configs(cols, dtype_bytes, sm_count):
                                        stash=stash)))
     if packs >= 65536:  # the grid: a block per SM in each of 1-4 teams, each on every teams-th row
         blocks = sm_count
-        # Its main threads hold the row's main packs (all of a row of whole packs, else all but
-        # a 128-byte line's worth); other rows add the edge warp (best_grid_kernel).
-        whole = cols % vec == 0
-        inner = max(0, cols // vec - (0 if whole else 8))
-        inner_slice = slice_packs(inner, blocks)
         for ppt in (2, 4, 8):  # 1 pack a thread measured slower at every N (tune-5)
-            # At least a thread per block of a team: the first `blocks` threads read the slots.
-            threads = max(-(-(-(-inner_slice // ppt)) // 32) * 32, -(-blocks // 32) * 32)
-            threads += 0 if whole else 32
-            # grid_max_threads
-            max_threads = 1024 if ppt <= 2 else 2048 // ppt + (0 if whole else 32)
+            threads, max_threads = grid_threads(cols, vec, blocks, ppt)
             if not 128 <= threads <= max_threads:
                 continue
             for teams in (1, 2, 3, 4):
