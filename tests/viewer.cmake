@@ -19,6 +19,9 @@ foreach(src ${_sml_vm_tests})
 endforeach()
 
 find_program(SML_XVFB_RUN xvfb-run)
+# Every screenshot test runs the viewer through this: a private X server of the given size, and
+# the viewer's own exit status (tests/scripts/xvfb.sh says why not xvfb-run's).
+set(_xvfb "sh '${CMAKE_CURRENT_SOURCE_DIR}/scripts/xvfb.sh' '${SML_XVFB_RUN}'")
 set(_sml_viewer_skip "")
 if(NOT TARGET softmaxlab)
   set(_sml_viewer_skip "the viewer is not built (GUI libraries missing: see third_party/README.md)")
@@ -52,7 +55,7 @@ set_tests_properties(viewer_fixture_setup PROPERTIES LABELS cpu FIXTURES_SETUP v
 function(sml_viewer_shot name args)
   set(png ${_shots}/${name}.png)
   add_test(NAME viewer_screenshot_${name}
-           COMMAND sh -c "'${SML_XVFB_RUN}' -a -s '-screen 0 1600x1000x24' '$<TARGET_FILE:softmaxlab>' --no-settings --size 1600x1000 --frames 4 --screenshot '${png}' ${args} && '$<TARGET_FILE:png_check>' '${png}' 1600 1000 500")
+           COMMAND sh -c "${_xvfb} 1600x1000 '$<TARGET_FILE:softmaxlab>' --no-settings --size 1600x1000 --frames 4 --screenshot '${png}' ${args} && '$<TARGET_FILE:png_check>' '${png}' 1600 1000 500")
   # xvfb-run -a picks a free display, but two starting at once can race for the same one.
   set_tests_properties(viewer_screenshot_${name} PROPERTIES LABELS cpu TIMEOUT 120
                        FIXTURES_REQUIRED viewer_session RESOURCE_LOCK xvfb)
@@ -76,7 +79,7 @@ sml_viewer_shot(step2_zh_light "--lesson 2 --session '${_fixture}' --theme light
 function(sml_viewer_projector_shot name args)
   set(png ${_shots}/${name}.png)
   add_test(NAME viewer_screenshot_${name}
-           COMMAND sh -c "'${SML_XVFB_RUN}' -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:softmaxlab>' --no-settings --size 1280x720 --frames 6 --text-scale 1.5 --screenshot '${png}' ${args} && '$<TARGET_FILE:png_check>' '${png}' 1280 720 300")
+           COMMAND sh -c "${_xvfb} 1280x720 '$<TARGET_FILE:softmaxlab>' --no-settings --size 1280x720 --frames 6 --text-scale 1.5 --screenshot '${png}' ${args} && '$<TARGET_FILE:png_check>' '${png}' 1280 720 300")
   set_tests_properties(viewer_screenshot_${name} PROPERTIES LABELS cpu TIMEOUT 120
                        FIXTURES_REQUIRED viewer_session RESOURCE_LOCK xvfb)
 endfunction()
@@ -92,7 +95,7 @@ sml_viewer_shot(step3_ptx "--lesson 3 --code ptx --session '${_fixture}'")
 sml_viewer_shot(compare "--lesson 7 --session '${_fixture}' --compare '${_other_gpu}'")
 # A second session of another dtype: a banner says why it is not compared, and the viewer runs on.
 add_test(NAME viewer_screenshot_compare_other_dtype
-         COMMAND sh -c "'${SML_XVFB_RUN}' -a -s '-screen 0 1600x1000x24' '$<TARGET_FILE:softmaxlab>' --no-settings --size 1600x1000 --screenshot '${_shots}/compare_other_dtype.png' --session '${_fixture}' --compare '${_other_fp16}' 2>&1 && '$<TARGET_FILE:png_check>' '${_shots}/compare_other_dtype.png' 1600 1000 500")
+         COMMAND sh -c "${_xvfb} 1600x1000 '$<TARGET_FILE:softmaxlab>' --no-settings --size 1600x1000 --screenshot '${_shots}/compare_other_dtype.png' --session '${_fixture}' --compare '${_other_fp16}' 2>&1 && '$<TARGET_FILE:png_check>' '${_shots}/compare_other_dtype.png' 1600 1000 500")
 set_tests_properties(viewer_screenshot_compare_other_dtype PROPERTIES LABELS cpu TIMEOUT 120
                      FIXTURES_REQUIRED viewer_session RESOURCE_LOCK xvfb
                      PASS_REGULAR_EXPRESSION "banner: Cannot compare: .*has no fp32 points \\(it has: fp16\\).*ok .*compare_other_dtype.png")
@@ -102,7 +105,7 @@ sml_viewer_shot(step2_triton "--lesson 2 --code triton --session '${_fixture}'")
 # A corrupt session: an in-app error banner (echoed to stderr in screenshot mode); the viewer
 # still renders the picture, then exits 1 because the session it was given did not open.
 add_test(NAME viewer_screenshot_corrupt_session
-         COMMAND sh -c "'${SML_XVFB_RUN}' -a -s '-screen 0 1600x1000x24' '$<TARGET_FILE:softmaxlab>' --no-settings --size 1600x1000 --screenshot '${_shots}/corrupt_session.png' --session '${_corrupt}' 2>&1; test $? -eq 1 && '$<TARGET_FILE:png_check>' '${_shots}/corrupt_session.png' 1600 1000 500")
+         COMMAND sh -c "${_xvfb} 1600x1000 '$<TARGET_FILE:softmaxlab>' --no-settings --size 1600x1000 --screenshot '${_shots}/corrupt_session.png' --session '${_corrupt}' 2>&1; test $? -eq 1 && '$<TARGET_FILE:png_check>' '${_shots}/corrupt_session.png' 1600 1000 500")
 set_tests_properties(viewer_screenshot_corrupt_session PROPERTIES LABELS cpu TIMEOUT 120
                      FIXTURES_REQUIRED viewer_session RESOURCE_LOCK xvfb
                      PASS_REGULAR_EXPRESSION "banner: Cannot open session:.*ok .*corrupt_session.png")
@@ -112,7 +115,7 @@ set_tests_properties(viewer_screenshot_corrupt_session PROPERTIES LABELS cpu TIM
 file(GLOB _sml_recorded CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/assets/sessions/*.json)
 if(_sml_recorded)
   add_test(NAME viewer_screenshot_recorded_replay
-           COMMAND sh -c "CUDA_VISIBLE_DEVICES= '${SML_XVFB_RUN}' -a -s '-screen 0 1600x1000x24' '$<TARGET_FILE:softmaxlab>' --no-settings --size 1600x1000 --lesson 1 --screenshot '${_shots}/recorded_replay.png' 2>&1 && '$<TARGET_FILE:png_check>' '${_shots}/recorded_replay.png' 1600 1000 500")
+           COMMAND sh -c "CUDA_VISIBLE_DEVICES= ${_xvfb} 1600x1000 '$<TARGET_FILE:softmaxlab>' --no-settings --size 1600x1000 --lesson 1 --screenshot '${_shots}/recorded_replay.png' 2>&1 && '$<TARGET_FILE:png_check>' '${_shots}/recorded_replay.png' 1600 1000 500")
   set_tests_properties(viewer_screenshot_recorded_replay PROPERTIES LABELS cpu TIMEOUT 120
                        RESOURCE_LOCK xvfb
                        PASS_REGULAR_EXPRESSION "banner: Replaying a session recorded on .*Run is disabled: .*ok .*recorded_replay.png"
@@ -128,7 +131,7 @@ if(_sml_recorded)
     list(GET _parts 1 _args)
     list(GET _parts 2 _expect)
     add_test(NAME viewer_screenshot_recorded_${_name}
-             COMMAND sh -c "CUDA_VISIBLE_DEVICES= '${SML_XVFB_RUN}' -a -s '-screen 0 1600x1000x24' '$<TARGET_FILE:softmaxlab>' --no-settings --size 1600x1000 --predict off ${_args} --screenshot '${_shots}/recorded_${_name}.png' 2>&1 && '$<TARGET_FILE:png_check>' '${_shots}/recorded_${_name}.png' 1600 1000 500")
+             COMMAND sh -c "CUDA_VISIBLE_DEVICES= ${_xvfb} 1600x1000 '$<TARGET_FILE:softmaxlab>' --no-settings --size 1600x1000 --predict off ${_args} --screenshot '${_shots}/recorded_${_name}.png' 2>&1 && '$<TARGET_FILE:png_check>' '${_shots}/recorded_${_name}.png' 1600 1000 500")
     set_tests_properties(viewer_screenshot_recorded_${_name} PROPERTIES LABELS cpu TIMEOUT 120
                          RESOURCE_LOCK xvfb PASS_REGULAR_EXPRESSION "${_expect}"
                          FAIL_REGULAR_EXPRESSION "Cannot open session")

@@ -10,6 +10,7 @@
 # the message and, where files are involved, that their bytes and inode are unchanged.
 set -u
 CASE=$1 CLI=$2 VIEWER=$3 XVFB=$4 PNG_CHECK=$5 FIX=$6
+XVFB_SH=$(cd "$(dirname "$0")" && pwd)/xvfb.sh  # before the cd below: $0 may be relative
 WORK=$7/$CASE
 rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK" || exit 1
 # No GPU, the same everywhere: the CLI and viewer take their no-GPU paths even on a GPU machine.
@@ -39,7 +40,7 @@ run() {
 shot() {
     want=$1
     shift
-    run "$want" "$XVFB" -a -s "-screen 0 1600x1000x24" "$VIEWER" --size 1600x1000 --frames 3 "$@"
+    run "$want" sh "$XVFB_SH" "$XVFB" 1600x1000 "$VIEWER" --size 1600x1000 --frames 3 "$@"
 }
 
 expect() {
