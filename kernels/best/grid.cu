@@ -313,7 +313,7 @@ static LaunchStep make_grid_step(const LaunchArgs& a, const Config& c, cudaError
     // threads. Rows with edges need their output rows at the input rows' offsets from 16 bytes.
     const int main_threads = c.threads - (whole ? 0 : 32);
     const int64_t slice = blocks < 1 ? 0 : slice_packs(grid_main_packs(p.cols, vec, whole), blocks);
-    if (a.workspace == nullptr || blocks < 1 || blocks > main_threads || teams > 64 ||
+    if (a.workspace == nullptr || blocks < 1 || blocks > main_threads || teams > kMaxGridTeams ||
         p.rows > 0x7fffffff || !valid_threads(c.threads, grid_max_threads(P, wide)) ||
         slice > int64_t{main_threads} * P || (!whole && !same_frames(a))) {
         *err = cudaErrorInvalidValue;
@@ -326,7 +326,7 @@ static LaunchStep make_grid_step(const LaunchArgs& a, const Config& c, cudaError
     int per_sm = 0;
     *err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, c.threads, smem);
     if (*err != cudaSuccess) return refused();
-    if (int64_t{per_sm} * a.limits.sm_count < int64_t{blocks} * teams) {
+    if (int64_t{per_sm} * sms_here(a) < int64_t{blocks} * teams) {
         *err = cudaErrorCooperativeLaunchTooLarge;
         return {};
     }

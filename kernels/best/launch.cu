@@ -31,6 +31,17 @@ bool contiguous_same_frames(const LaunchArgs& a) {
            (reinterpret_cast<uintptr_t>(a.in) & 15u) == (reinterpret_cast<uintptr_t>(a.out) & 15u);
 }
 
+int sms_here(const LaunchArgs& a) {
+    if (a.limits.profile.empty()) return a.limits.sm_count;
+    int device = 0, sms = 0;
+    if (cudaGetDevice(&device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return a.limits.sm_count;
+    }
+    return sms;
+}
+
 // Values a configuration holds on chip per row; the two-pass path has no limit.
 static int64_t capacity(const Config& c, DType t) {
     const int64_t vec = vec_of(t);
@@ -119,6 +130,12 @@ static cudaError_t plan_chosen(const LaunchArgs& args, Config* chosen,
     // Output rows at other offsets from 16 bytes than the input's (a rare layout): the grid
     // stores whole packs where the input had them, so two passes.
     if (c.path == Config::Path::kGrid && !same_frames(args)) c = two_passes;
+    // The grid in teams (GPUs without clusters) as many teams as fill the GPU that runs it. The
+    // profile of a smaller GPU chose the path and a team's blocks from its class's limits; on the
+    // H100 it emulates, a grid of that class's SMs would leave the rest idle while copy, which the
+    // run is measured against, uses them all. On a GPU of the class itself nothing changes.
+    if (c.path == Config::Path::kGrid && !args.limits.has_clusters())
+        c.teams = std::clamp(sms_here(args) / c.cluster, 1, kMaxGridTeams);
     cudaError_t err = plan_with(args, c, steps);
     auto fall_back = [&](const Config& next) {
         (void)cudaGetLastError();

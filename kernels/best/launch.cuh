@@ -36,6 +36,10 @@ bool same_frames(const LaunchArgs& a);  // launch.cu
 // True when the rows sit back to back in both tensors (strides equal to N) and the two tensors
 // start at the same offset from 16 bytes: one flat run each, with the same pack boundaries.
 bool contiguous_same_frames(const LaunchArgs& a);  // launch.cu
+// The SMs of the GPU this runs on: a.limits.sm_count on a real GPU, the real GPU's where a device
+// profile restricts the limits (a profile's SM count chooses paths; a cooperative grid is sized
+// to, and must be resident on, the GPU that runs it).
+int sms_here(const LaunchArgs& a);  // launch.cu
 
 // An empty step for a launch the runtime refused (an attribute, an occupancy query): the
 // runtime's last error is cleared, so the refusal does not surface again at the next launch's

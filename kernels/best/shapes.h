@@ -32,6 +32,8 @@ inline int64_t slice_packs(int64_t packs, int blocks) {
 constexpr int grid_max_threads(int packs, bool wide = false) {
     return packs <= 2 ? 1024 : 2048 / packs + (wide ? 32 : 0);
 }
+// Teams the grid kernel runs at most (its launch refuses more).
+constexpr int kMaxGridTeams = 64;
 // Packs of a row with edges that are not main packs (below): a 128-byte line's worth.
 constexpr int kGridLinePacks = 128 / 16;
 // A row's main packs on the grid: all of a `whole` row (whole packs, every row on 16 bytes), all
