@@ -3,35 +3,39 @@
 # gpu_test_best for this GPU, runs gpu_test_best as this GPU and under TEST_PROFILES, then
 # sweeps best (1 GiB a point, against the same run's copy) under every profile at the sweep's
 # N from 128 to 65536 (fp32) and at DRAWS N drawn log-uniformly from 128 to 65536 in each of
-# fp32, fp16 and bf16, from a seed drawn at run time unless SEED is given (it is printed).
+# fp32, fp16 and bf16 plus DRAWS_LONG drawn uniformly from 16385 to 65536 (rows past one
+# block's registers), from a seed drawn at run time unless SEED is given (it is printed).
 # Prints one table per set. This is emulation: the kernels run on this GPU with dispatch,
-# ranges and shared memory restricted to each class's limits. Output under $OUT.
+# ranges and shared memory restricted to each class's limits. Output under $OUT, three files
+# (the device tool brings back eight at most): profile-check.txt, sweeps.tar.gz, logs.tar.gz.
 #
 #   SML_GIT_COMMIT=<hash> bash bench/profile_check.sh
-# Environment: TEST_PROFILES (default "t4 rtx3060 l4 a10g"), DRAWS (default 8), SEED.
+# Environment: TEST_PROFILES (default "t4 rtx3060 l4 a10g"), DRAWS (8), DRAWS_LONG (6), SEED.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/.."
 OUT=${OUT:-$PWD/out}
-mkdir -p "$OUT"
+LOGS="$OUT/logs"
+mkdir -p "$LOGS" "$OUT/sweeps"
 START=$(date +%s)
 LOG="$OUT/profile-check.txt"
 say() { echo "[$(( $(date +%s) - START ))s] $*" | tee -a "$LOG"; }
 say "profile_check on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader), $(date -u +%Y-%m-%dT%H:%M:%SZ), commit ${SML_GIT_COMMIT:-unknown}"
 source bench/device_build.sh
-device_build /tmp/libsmlbest.so gpu_test_best softmaxlab-cli
+OUT="$LOGS" device_build /tmp/libsmlbest.so gpu_test_best softmaxlab-cli
 CLI=build-dev/app/cli/softmaxlab-cli
 for p in "" ${TEST_PROFILES:-t4 rtx3060 l4 a10g}; do
-  SML_DEVICE_PROFILE=$p ./build-dev/tests/gpu_test_best >"$OUT/gpu_test_best-${p:-gpu}.log" 2>&1
-  say "gpu_test_best ${p:-this GPU} rc=$?: $(grep -E '^\[  (PASSED|FAILED) ' "$OUT/gpu_test_best-${p:-gpu}.log" | tr '\n' ' ')"
+  SML_DEVICE_PROFILE=$p ./build-dev/tests/gpu_test_best >"$LOGS/gpu_test_best-${p:-gpu}.log" 2>&1
+  say "gpu_test_best ${p:-this GPU} rc=$?: $(grep -E '^\[  (PASSED|FAILED) ' "$LOGS/gpu_test_best-${p:-gpu}.log" | tr '\n' ' ')"
 done
 SEED=${SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 DRAWN=$(python3 -c "
 import math, random
 r = random.Random($SEED)
-print(','.join(str(round(math.exp(r.uniform(math.log(128), math.log(65536))))) for _ in range(${DRAWS:-8})))")
+n = [round(math.exp(r.uniform(math.log(128), math.log(65536)))) for _ in range(${DRAWS:-8})]
+n += [r.randint(16385, 65536) for _ in range(${DRAWS_LONG:-6})]  # past one block's registers
+print(','.join(map(str, n)))")
 say "drawn N (seed $SEED): $DRAWN"
 FIXED=128,256,512,1000,1024,1025,2048,3000,4096,8192,8193,12288,16384,16385,32768,40000,49152,65536
-mkdir -p "$OUT/sweeps"
 for p in $("$CLI" list --profiles | awk '{print $1}'); do
   "$CLI" --device-profile "$p" sweep --kernels best --cols "$FIXED" --metrics off \
     --out "$OUT/sweeps/fixed-fp32-$p.json" >"$OUT/sweeps/fixed-fp32-$p.log" 2>&1
@@ -61,4 +65,5 @@ for kind in ("fixed", "drawn"):
               f"{sum(p['pct_of_copy'] >= 90 for p in pts)} | {ok} | {names} |")
 PY
 tar -C "$OUT" -czf "$OUT/sweeps.tar.gz" sweeps && rm -rf "$OUT/sweeps"
+tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$LOGS"
 say "done"
