@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -167,6 +168,33 @@ class BestAllN : public ::testing::TestWithParam<DType> {};
 TEST_P(BestAllN, MatchesFloat64ReferenceEveryElement) {
     SML_REQUIRE_GPU();
     for (int64_t n : kCols) check_case(GetParam(), rows_for(n), n, n, n, 0, nullptr);
+}
+
+// Every shape the dispatcher takes for contiguous rows from 1 to 2^21 values on this GPU (or
+// under SML_DEVICE_PROFILE), each at the first and the last N of a geometric walk where it was
+// the choice: a launch that cannot run or a wrong element fails here even at N no list above
+// names (a one-block stash of exactly 48 KB, fp32 N = 43755 without clusters, was refused once).
+TEST_P(BestAllN, EveryShapeTheDispatcherTakesRuns) {
+    SML_REQUIRE_GPU();
+    DeviceLimits limits;
+    ASSERT_TRUE(query_device_limits(0, &limits));
+    std::map<std::string, std::pair<int64_t, int64_t>> first_last;  // by describe()
+    for (int64_t n = 1; n <= (int64_t{1} << 21); n += n / 32 + 1) {
+        const SoftmaxProblem p = SoftmaxProblem::contiguous(rows_for(n), n, GetParam());
+        const best::Config c = best::launch_config(p, limits);
+        if (c.path == best::Config::Path::kTile) continue;  // ContiguousRowsOffTheirPacks
+        auto [it, fresh] = first_last.try_emplace(c.describe(), n, n);
+        if (!fresh) it->second.second = n;
+    }
+    EXPECT_GE(first_last.size(), 20u);
+    for (const auto& [shape, ends] : first_last) {
+        SCOPED_TRACE(shape);
+        check_case(GetParam(), rows_for(ends.first), ends.first, ends.first, ends.first, 0,
+                   nullptr);
+        if (ends.second != ends.first)
+            check_case(GetParam(), rows_for(ends.second), ends.second, ends.second, ends.second, 0,
+                       nullptr);
+    }
 }
 
 // Rows that start off 16 bytes and input/output rows at different offsets in their frames:

@@ -320,8 +320,7 @@ static LaunchStep make_grid_step(const LaunchArgs& a, const Config& c, cudaError
         return {};
     }
     const size_t smem = grid_staged_bytes(c.threads, P, AHEAD);
-    *err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                static_cast<int>(smem));
+    *err = allow_dynamic_smem(reinterpret_cast<const void*>(kernel), smem, a.limits);
     if (*err != cudaSuccess) return refused();
     int per_sm = 0;
     *err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, c.threads, smem);

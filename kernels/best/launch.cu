@@ -95,14 +95,12 @@ cudaError_t plan_with(const LaunchArgs& args, const Config& config,
 // Resident blocks per SM of a cluster-path configuration (one block a row, or a cluster's
 // blocks, which run the kernel that exchanges through DSMEM), from the occupancy calculator.
 static ResidentBlocks occupancy_of(const LaunchArgs& args) {
-    return [dtype = args.problem.dtype](const Config& c) {
+    return [dtype = args.problem.dtype, limits = args.limits](const Config& c) {
         const void* kernel = cluster_kernel(dtype, c);
         int blocks = 0;
         const size_t smem = stash_bytes(c);
-        // A stash over 48 KB needs the opt-in before the calculator counts it.
-        if (kernel != nullptr && smem > 48 * 1024 &&
-            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 static_cast<int>(smem)) != cudaSuccess) {
+        // A large stash needs the opt-in before the calculator counts it.
+        if (kernel != nullptr && allow_dynamic_smem(kernel, smem, limits) != cudaSuccess) {
             (void)cudaGetLastError();
             return 0;  // this GPU cannot give a block that much
         }

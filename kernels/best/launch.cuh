@@ -6,6 +6,7 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -114,6 +115,21 @@ inline LaunchStep step_for(const char* name, const void* func, const cudaLaunchC
     return s;
 }
 
+// Lets `kernel` launch with `smem` bytes of dynamic shared memory. Past 48 KB less the kernel's
+// own static shared memory a block needs the kernel's opt-in (a stash of exactly 48 KB beside a
+// few static bytes is refused without it). The opt-in asked for is the GPU's whole limit, not
+// this launch's size, so planning one shape never lowers the limit another planned shape of
+// the same kernel launches under. Larger than the GPU grants: the runtime's refusal.
+inline cudaError_t allow_dynamic_smem(const void* kernel, size_t smem, const DeviceLimits& limits) {
+    if (smem == 0) return cudaSuccess;
+    cudaFuncAttributes f{};
+    if (cudaError_t e = cudaFuncGetAttributes(&f, kernel); e != cudaSuccess) return e;
+    const int64_t most =
+        int64_t{limits.smem_per_block_optin} - static_cast<int64_t>(f.sharedSizeBytes);
+    return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                static_cast<int>(std::max<int64_t>(most, smem)));
+}
+
 // Launches with a cluster of `cluster` blocks along x (cudaLaunchKernelEx). Clusters above 8
 // blocks are "non-portable": they need an opt-in per kernel, and a GPU (or a MIG slice) may have
 // no GPC that holds one -- then this returns cudaErrorInvalidClusterSize and plan_chosen
@@ -133,11 +149,8 @@ LaunchStep make_cluster_launch(const char* name, RowKernel<T> clustered, RowKern
         *err = cudaErrorNotSupported;
         return {};
     }
-    if (smem > 48 * 1024) {
-        *err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    static_cast<int>(smem));
-        if (*err != cudaSuccess) return refused();
-    }
+    *err = allow_dynamic_smem(reinterpret_cast<const void*>(kernel), smem, a.limits);
+    if (*err != cudaSuccess) return refused();
     if (cluster > 8) {
         *err = cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
         if (*err != cudaSuccess) return refused();

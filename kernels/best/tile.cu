@@ -109,11 +109,8 @@ static LaunchStep make_tile_step(const LaunchArgs& a, const Config& c, cudaError
     }
     // The run's frame: its values, plus up to a pack's worth before them, in whole packs.
     const size_t smem = static_cast<size_t>((c.rows * p.cols + 2 * vec - 1) / vec) * 16;
-    if (smem > 48 * 1024) {
-        *err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    static_cast<int>(smem));
-        if (*err != cudaSuccess) return refused();
-    }
+    *err = allow_dynamic_smem(reinterpret_cast<const void*>(kernel), smem, a.limits);
+    if (*err != cudaSuccess) return refused();
     LaunchStep s;
     s.name = "best_tile";
     s.func = reinterpret_cast<const void*>(kernel);
