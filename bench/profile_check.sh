@@ -10,7 +10,8 @@
 # (the device tool brings back eight at most): profile-check.txt, sweeps.tar.gz, logs.tar.gz.
 #
 #   SML_GIT_COMMIT=<hash> bash bench/profile_check.sh
-# Environment: TEST_PROFILES (default "t4 rtx3060 l4 a10g"), DRAWS (8), DRAWS_LONG (6), SEED.
+# Environment: TEST_PROFILES (default "t4 rtx3060 l4 a10g"), DRAWS (8), DRAWS_LONG (6), SEED;
+# TUNE and TUNE_ONLY (below) for bench/peers.py --tune runs in the same call.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/.."
 OUT=${OUT:-$PWD/out}
@@ -64,6 +65,17 @@ for kind in ("fixed", "drawn"):
         print(f"| {profile} | {dtype} | {len(pts)} | {w['pct_of_copy']:.1f}% | {w['cols']} | "
               f"{sum(p['pct_of_copy'] >= 90 for p in pts)} | {ok} | {names} |")
 PY
+# Side by side in one process (bench/peers.py --tune): each "profile:dtype:N,N..." of TUNE
+# ("-" for this GPU as it is), the configurations whose labels match TUNE_ONLY.
+for t in ${TUNE:-}; do
+  IFS=: read -r p d cols <<<"$t"
+  [ "$p" = - ] && p=""
+  (cd bench && SML_DEVICE_PROFILE=$p timeout 150 python3 peers.py --lib /tmp/libsmlbest.so --tune \
+    --dtype "$d" --cols "$cols" --only "${TUNE_ONLY:-auto}" --samples 20 \
+    --out "$OUT/sweeps/tune-${p:-gpu}-$d" >"$OUT/sweeps/tune-${p:-gpu}-$d.txt" 2>&1)
+  say "tune ${p:-this GPU} $d at $cols: rc=$?"
+  sed -n '/^| N |/,$p' "$OUT/sweeps/tune-${p:-gpu}-$d.txt" | tee -a "$LOG"
+done
 tar -C "$OUT" -czf "$OUT/sweeps.tar.gz" sweeps && rm -rf "$OUT/sweeps"
 tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$LOGS"
 say "done"

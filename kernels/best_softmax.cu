@@ -218,7 +218,14 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
             c = b;
         }
     }
-    if (most_rows > 0) return c;
+    // 16-bit rows whose one-block shape keeps one block an SM [fp16 N > ~36000]: more rows
+    // below where a shape keeps them. Why: a 16-bit pack is twice the values of an fp32 pack, so
+    // twice the arithmetic per byte, and one block of 608-704 threads an SM ran at 90-95% of copy
+    // where clusters of 2-4 blocks ran at 98.5-99.7% (fp32 rows of those bytes: 99-100% either
+    // way; docs/best-tuning.md).
+    const bool one_row_an_sm = most_rows == 1 && !fp32;
+    if (most_rows > 0 && !one_row_an_sm) return c;
+    const Config one = c;
     // [N <= 131072] a cluster of 2..8 blocks of at most 512 threads, 8 packs a thread, the blocks
     // reducing through DSMEM (Hopper and newer). Why: two blocks share an SM, so one's loads
     // overlap the other's stores; of the sizes that fit, the one with the most rows in flight
@@ -240,6 +247,19 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
             best_blocks = blocks;
             c = b;
         }
+    }
+    if (one_row_an_sm) {
+        // A cluster where it keeps more than one row an SM; without clusters, one block of 512
+        // threads with the rest of its slice in shared memory where two such blocks fit an SM.
+        if (best_blocks > c.cluster) return c;
+        if (limits.has_clusters()) return one;
+        Config s = one;
+        s.threads = 512;
+        s.stash = static_cast<int>((slice_packs(packs, 1) + s.threads - 1) / s.threads) - s.packs;
+        const int64_t bytes = int64_t{s.stash} * s.threads * 16;
+        const int blocks =
+            resident ? resident(s) : (2 * (bytes + 2048) <= limits.smem_per_sm ? 2 : 1);
+        return s.stash > 0 && bytes + 1024 <= limits.smem_per_block_optin && blocks >= 2 ? s : one;
     }
     if (best_blocks > 0) return c;
     // [N <= 262144] 16 blocks (a "non-portable" cluster) of at most 512 threads. Why: still two

@@ -90,6 +90,38 @@ TEST(BestDispatch, OccupancyDecidesThePacksAThread) {
               "cluster 1 x 32 threads x 8 packs");
 }
 
+// 16-bit rows whose one-block shape keeps one block an SM take a shape that keeps more rows an
+// SM where one does; fp32 rows of the same bytes stay in one block (measured: fp16 N = 37364 in
+// one block of 608 threads at 90% of copy, in clusters of 2-4 at 98.6-99.7%; fp32 N = 18684 at
+// 99.9% in one block). Resident blocks as the occupancy calculator counts them: 64 registers a
+// thread, and the stash in an SM's 100 KB of shared memory.
+TEST(BestDispatch, SixteenBitRowsAtOneBlockAnSmTakeMoreRows) {
+    auto registers = [](const Config& c) {
+        const int by_smem = 100 * 1024 / (c.stash * c.threads * 16 + 1024);
+        return std::min({65536 / (c.threads * 64), 2048 / c.threads, by_smem});
+    };
+    const Config fp16 = pick(37364, DType::f16, false, kH100, registers);
+    EXPECT_EQ(fp16.path, Path::kCluster);
+    EXPECT_GE(fp16.cluster, 2) << fp16.describe();
+    EXPECT_GT(registers(fp16), fp16.cluster) << fp16.describe();  // more than a row an SM
+    const Config fp32 = pick(18684, DType::f32, true, kH100, registers);
+    EXPECT_EQ(fp32.cluster, 1) << fp32.describe();
+    EXPECT_EQ(fp32.stash, 0) << fp32.describe();
+    // Where the cluster keeps no more rows (a block of 928 threads: two of 464 keep one row an
+    // SM), the one block stays.
+    EXPECT_EQ(pick(58111, DType::f16, true, kH100, registers).describe(),
+              "cluster 1 x 928 threads x 8 packs");
+    // Without clusters: one block of 512 threads, the rest of its slice in shared memory, two
+    // blocks an SM; where two such blocks do not fit an SM's shared memory, the one block.
+    DeviceLimits ampere99 = ampere();
+    ampere99.smem_per_block_optin = 99 * 1024;
+    ampere99.smem_per_sm = 100 * 1024;
+    const Config stash = pick(37364, DType::f16, false, ampere99, registers);
+    EXPECT_EQ(stash.describe(), "cluster 1 x 512 threads x 8 packs + 2 in shared memory");
+    EXPECT_EQ(pick(65536, DType::f16, true, ampere99, registers).describe(),
+              "cluster 1 x 1024 threads x 8 packs");
+}
+
 TEST(BestDispatch, GroupRowsPerGroupDefaultsByPacks) {
     Config c = pick(64);
     EXPECT_EQ(c.rows_per_group(), 2);
@@ -330,9 +362,25 @@ TEST(BestDispatch, EveryShapeHoldsItsRowAndIsALegalLaunch) {
                         ASSERT_EQ(c.path, Path::kCluster);
                         ASSERT_EQ(c.packs, 8);
                         ASSERT_EQ(c.cluster, 1);
-                        ASSERT_EQ(c.threads, 1024);
                         ASSERT_LE(int64_t{c.stash} * c.threads * 16 + 1024,
                                   limits.smem_per_block_optin);
+                        if (c.threads == 512) {  // 16-bit rows, two blocks an SM
+                            ASSERT_NE(t, DType::f32);
+                            ASSERT_LE(2 * (int64_t{c.stash} * c.threads * 16 + 2048),
+                                      limits.smem_per_sm);
+                        } else {
+                            ASSERT_EQ(c.threads, 1024);
+                        }
+                    }
+                    // 16-bit rows that one block of 8 packs would hold at one block an SM: a
+                    // shape that keeps more rows an SM, where one does (a cluster of up to 512
+                    // threads a block, or without clusters the 512-thread stash).
+                    if (t != DType::f32 && c.path == Path::kCluster && c.cluster == 1 &&
+                        c.stash == 0 && c.packs == 8 && limits.has_clusters()) {
+                        Config two = c;
+                        two.cluster = 2;
+                        two.threads = (c.threads / 2 + 31) / 32 * 32;
+                        ASSERT_LE(1024 / two.threads, 2) << "a cluster of 2 keeps more rows";
                     }
                     if (c.path == Path::kGrid) {  // blocks on every SM; 4 packs a thread
                         // Rows that are not whole packs have an edge warp on the main threads.
