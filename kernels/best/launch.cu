@@ -109,6 +109,10 @@ static ResidentBlocks occupancy_of(const LaunchArgs& args) {
             (void)cudaGetLastError();
             return std::max(1, 2048 / c.threads);  // unknown: as if threads were the only limit
         }
+        // The calculator asks this GPU; a device profile's class may have less shared memory an
+        // SM (1 KB of it reserved a block), and a stash that fits twice here may fit once there.
+        if (smem > 0 && !limits.profile.empty())
+            blocks = std::min(blocks, static_cast<int>(limits.smem_per_sm / (smem + 1024)));
         return blocks;
     };
 }
