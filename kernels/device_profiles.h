@@ -6,7 +6,9 @@
 // two (the L2 stays the real one: it is what caches the run), and the code architecture the
 // profile's GPU would run: so on an H100 the `a100` profile
 // turns thread-block clusters off, allows 163 KB of shared memory a block and 108 SMs. That is an
-// emulation of the dispatch and the ranges, not of the other GPU's speed.
+// emulation of the dispatch and the ranges, not of the other GPU's speed. The SM count decides
+// paths (can the class's SMs hold a row's team of blocks?); a cooperative grid is still sized to
+// the real GPU, as the copy a run is measured against is (kernels/best/launch.cu).
 #pragma once
 
 #include <string>

@@ -23,6 +23,7 @@
 #include "core/reference/reference.h"
 #include "gpu_env.h"
 #include "kernels/best_launch.h"
+#include "kernels/launch.h"
 #include "kernels/registry.h"
 
 namespace sml {
@@ -407,6 +408,30 @@ TEST(BestPaths, EveryPathMatchesReference) {
             check_case(t, 5, n16 - 9, n16 - 9, n16 + 3, 3, &stash16);
         }
     }
+}
+
+// Without clusters, the grid in teams is sized to the GPU that runs it: a profile decides the
+// path and a team's blocks (13 of 320 threads a row in a T4's 64 KB at fp32 N = 65536), the launch
+// runs as many teams as fill this GPU's SMs. Capped at the T4's 40 SMs on a larger GPU, the grid
+// would be measured against a copy that uses them all.
+TEST(BestPaths, TeamGridFillsTheGpuItRunsOn) {
+    SML_REQUIRE_GPU();
+    const Result<DeviceLimits> real = read_device_limits(0, "");
+    ASSERT_TRUE(real.ok());
+    const Result<DeviceLimits> t4 = read_device_limits(0, "t4");
+    ASSERT_TRUE(t4.ok());
+    if (real->sm_count < 13) GTEST_SKIP() << "a GPU of fewer SMs than a T4 team's 13 blocks";
+    LaunchArgs a;  // no buffers: cudaMalloc-aligned, contiguous
+    a.problem = SoftmaxProblem::contiguous(8, 65536);
+    a.limits = *t4;
+    const best::Config c = best::plan_config(a);
+    ASSERT_EQ(c.path, best::Config::Path::kGrid) << c.describe();
+    EXPECT_EQ(c.cluster, 13) << c.describe();
+    EXPECT_EQ(c.grid_teams(), std::min(real->sm_count / 13, 64)) << c.describe();
+    // The choice as a T4 itself would make it (no GPU to ask): 3 teams on its 40 SMs.
+    EXPECT_EQ(best::choose_for(65536, DType::f32, true, true, *t4).grid_teams(),
+              std::min(t4->sm_count, 40) / 13);
+    check_case(DType::f32, 29, 65536, 65536, 65536, 0, &c);
 }
 
 // predict() follows the path plan() takes: one read while the row fits on chip, two after.
