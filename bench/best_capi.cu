@@ -111,6 +111,17 @@ int sml_best_config_defaults(int* values, int count) {
     return count;
 }
 
+// Writes the configuration the registry's `best` runs for a contiguous [rows, cols] problem
+// into values[0, count), in sml_best_config_fields()'s order: the dispatcher's pick, for tuning
+// variants of it. Returns the number of fields, or -1 when count is not that number.
+int sml_best_config_auto(long long rows, long long cols, int dtype, int* values, int count) {
+    if (count != sml::best::kConfigFieldCount) return -1;
+    const sml::LaunchArgs a = make_args(nullptr, nullptr, rows, cols, dtype);
+    const sml::best::ConfigValues v = sml::best::config_values(sml::best::plan_config(a));
+    std::copy(v.begin(), v.end(), values);
+    return count;
+}
+
 // An explicit configuration, for tuning: `count` values in sml_best_config_fields()'s order
 // (path 0 group, 1 cluster, 2 two-pass, 3 grid; sizes in 16-byte packs). Returns a cudaError_t
 // (cudaErrorInvalidValue when count is not the number of fields).

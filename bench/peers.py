@@ -76,6 +76,8 @@ class BestLib:
                 raise RuntimeError(f"{path}: sml_best_config_defaults disagrees on the fields")
             self.defaults = dict(zip(self.fields, values))
             self.lib.sml_best_softmax_with.argtypes = [vp, vp, ll, ll, i, ctypes.POINTER(i), i]
+            if hasattr(self.lib, "sml_best_config_auto"):
+                self.lib.sml_best_config_auto.argtypes = [ll, ll, i, ctypes.POINTER(i), i]
 
     def _check(self, code):
         if code != 0:
@@ -91,6 +93,17 @@ class BestLib:
         assert not unknown, f"not fields of sml::best::Config: {sorted(unknown)}"
         return (ctypes.c_int * len(self.fields))(
             *[config.get(f, self.defaults[f]) for f in self.fields])
+
+    def auto(self, rows, cols, code):
+        """The dispatcher's own pick for a contiguous [rows, cols] problem, as a config() dict
+        (None where the library predates sml_best_config_auto)."""
+        if self.fields is None or not hasattr(self.lib, "sml_best_config_auto"):
+            return None
+        values = (ctypes.c_int * len(self.fields))()
+        if self.lib.sml_best_config_auto(rows, cols, code, values, len(self.fields)) != len(
+                self.fields):
+            raise RuntimeError("sml_best_config_auto disagrees on the fields")
+        return dict(zip(self.fields, values))
 
     def run(self, x, y, code, values=None):
         """best on x into y: the dispatcher's pick, or the configuration values() made."""
@@ -215,13 +228,14 @@ def slice_packs(packs, blocks):
     return -(-(-(-packs // blocks)) // 8) * 8
 
 
-def grid_threads(cols, vec, blocks, ppt):
+def grid_threads(cols, vec, blocks, ppt, edges=False):
     """The grid kernel's block for rows of `cols` values over `blocks` blocks at `ppt` packs a
     thread (best_grid_kernel), and the most threads it may have (grid_max_threads,
     kernels/best/shapes.h): main threads for the block's slice of the row's main packs -- all of
     a row of whole packs, else all but a 128-byte line's worth -- and at least one per block of a
-    team (the first `blocks` threads read the slots), plus the edge warp for rows with edges."""
-    whole = cols % vec == 0
+    team (the first `blocks` threads read the slots), plus the edge warp for rows with edges
+    (and for every row with `edges`, Config's field of that name)."""
+    whole = cols % vec == 0 and not edges
     inner = max(0, cols // vec - (0 if whole else 8))
     main = max(-(-(-(-slice_packs(inner, blocks) // ppt)) // 32) * 32, -(-blocks // 32) * 32)
     edge = 0 if whole else 32
@@ -409,7 +423,19 @@ def main():
         sample_rows = sorted(set([0, 1, rows // 2, rows - 1] + list(range(min(rows, 16)))))
         contenders = [("copy", lambda: y.copy_(x))]
         if args.tune:
-            for label, cfg in tune_configs(cols, esize, sm_count):
+            candidates = tune_configs(cols, esize, sm_count)
+            # The dispatcher's grid on rows of whole packs that are not whole 128-byte lines,
+            # through the kernel with the edge warp, which starts the other warps on a line.
+            pick = best.auto(rows, cols, code)
+            if (pick is not None and pick["path"] == 3 and "edges" in pick
+                    and cols % (16 // esize) == 0 and cols * esize % 128 != 0):
+                blocks, ppt = pick["cluster"], pick["packs"]
+                threads, most = grid_threads(cols, 16 // esize, blocks, ppt, edges=True)
+                if threads <= most:  # over 512 threads at 4 packs: the kWide kernel, lag 3
+                    lag = 3 if threads > 2048 // ppt else pick["lag"]
+                    candidates.append(("auto edges",
+                                       dict(pick, edges=1, threads=threads, lag=lag)))
+            for label, cfg in candidates:
                 if args.only and not any(t in label for t in args.only.split("|")):
                     continue
                 values = None if cfg is None else best.values(cfg)

@@ -416,7 +416,8 @@ std::string Config::describe() const {
             return "grid " + n + " blocks x " + t + " threads x " + std::to_string(packs) +
                    " packs, lag " + std::to_string(lag) + ", " + std::to_string(grid_ahead()) +
                    " rows ahead" +
-                   (grid_teams() > 1 ? ", " + std::to_string(grid_teams()) + " teams" : "");
+                   (grid_teams() > 1 ? ", " + std::to_string(grid_teams()) + " teams" : "") +
+                   (edges != 0 ? ", edge warp" : "");
     }
     return "unknown path: " + fields();  // e.g. a bad number through the C entry point
 }

@@ -45,7 +45,10 @@ namespace sml::best {
     X(int, teams, 0)                                                                         \
     /* cluster: packs a thread holds in shared memory past `packs` (8) in registers (the */  \
     /* stash kernel; clusters of 2 or more blocks) */                                        \
-    X(int, stash, 0)
+    X(int, stash, 0)                                                                         \
+    /* grid: 1 runs rows of whole packs through the kernel for rows with edges too, whose */ \
+    /* edge warp aligns the other warps' packs to the row's first 128-byte line (tuning) */  \
+    X(int, edges, 0)
 
 // Which of best's kernels runs a problem, and how it is shaped.
 struct Config {

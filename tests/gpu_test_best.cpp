@@ -344,6 +344,18 @@ TEST(BestPaths, EveryPathMatchesReference) {
         }
         check_case(t, 7, 30008, 30009, 30017, 0, &grid16);
         check_case(t, 7, 256, 256, 256, 0, &grid16);
+        // The same rows of whole packs forced through the kernel with the edge warp (Config's
+        // `edges`): rows on 128-byte lines (N = 30016 fp32) and off them, and in teams.
+        best::Config grid16_edges = grid16;
+        grid16_edges.edges = 1;
+        best::Config teams2_edges = teams2;
+        teams2_edges.edges = 1;
+        teams2_edges.threads = 288;
+        for (int64_t rows : {1, 2, 7, 37}) {
+            check_case(t, rows, 30008, 30008, 30008, 0, &grid16_edges);
+            check_case(t, rows, 30016, 30016, 30016, 0, &grid16_edges);
+            check_case(t, rows, 30008, 30008, 30008, 0, &teams2_edges);
+        }
         // Rows with no inner pack, or none but edges: the edge warp holds all of each row.
         for (int64_t n : {1, 3, 5, 9, 17}) check_case(t, 7, n, n, n, 1, &grid16, 1);
         // One block a row with its stash (GPUs without clusters): 1024 threads x 8 packs in
