@@ -224,11 +224,11 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
             c = b;
         }
     }
-    // 16-bit rows whose one-block shape keeps one block an SM [fp16 N > ~36000]: more rows
-    // below where a shape keeps them. Why: a 16-bit pack is twice the values of an fp32 pack, so
-    // twice the arithmetic per byte, and one block of 608-704 threads an SM ran at 90-95% of copy
-    // where clusters of 2-4 blocks ran at 98.5-99.7% (fp32 rows of those bytes: 99-100% either
-    // way; docs/best-tuning.md).
+    // 16-bit rows whose one-block shape keeps one block an SM [fp16 N > ~36000]: the shape below
+    // that keeps more rows an SM, where there is one. Why: a 16-bit pack is twice the values of
+    // an fp32 pack, so twice the arithmetic per byte, and one block of 608-704 threads an SM ran
+    // at 90-95% of copy where clusters of 2-4 blocks ran at 98.5-99.7% (fp32 rows of those
+    // bytes: 98.5-100% either way; docs/best-tuning.md).
     const bool one_row_an_sm = most_rows == 1 && !fp32;
     if (most_rows > 0 && !one_row_an_sm) return c;
     const Config one = c;

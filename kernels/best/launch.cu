@@ -132,7 +132,7 @@ static cudaError_t plan_chosen(const LaunchArgs& args, Config* chosen,
     // Output rows at other offsets from 16 bytes than the input's (a rare layout): the grid
     // stores whole packs where the input had them, so two passes.
     if (c.path == Config::Path::kGrid && !same_frames(args)) c = two_passes;
-    // The grid in teams (GPUs without clusters) as many teams as fill the GPU that runs it. The
+    // The grid in teams (GPUs without clusters) runs as many teams as fill the GPU it runs on. The
     // profile of a smaller GPU chose the path and a team's blocks from its class's limits; on the
     // H100 it emulates, a grid of that class's SMs would leave the rest idle while copy, which the
     // run is measured against, uses them all. On a GPU of the class itself nothing changes.
