@@ -65,6 +65,7 @@ for kind in ("fixed", "drawn"):
         print(f"| {profile} | {dtype} | {len(pts)} | {w['pct_of_copy']:.1f}% | {w['cols']} | "
               f"{sum(p['pct_of_copy'] >= 90 for p in pts)} | {ok} | {names} |")
 PY
+python3 bench/profile_table.py "$OUT/sweeps" | tee -a "$LOG"  # the README's table
 # Side by side in one process (bench/peers.py --tune): each "profile:dtype:N,N..." of TUNE
 # ("-" for this GPU as it is), the configurations whose labels match TUNE_ONLY.
 for t in ${TUNE:-}; do
