@@ -241,6 +241,26 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     c.packs = per_thread;
     const int portable = limits.has_clusters() ? 8 : 1;
     const int largest = limits.has_clusters() ? 16 : 1;
+    // A stash shape: `cluster` blocks of `threads`, 8 packs a thread in registers and the rest
+    // of the block's slice in shared memory; its blocks an SM (without a GPU to ask, a block
+    // takes its stash plus 2 KB); and whether one block's stash fits the GPU's opt-in.
+    auto stash_shape = [&](int cluster, int threads) {
+        Config s;
+        s.path = Config::Path::kCluster;
+        s.cluster = cluster;
+        s.threads = threads;
+        s.packs = per_thread;
+        s.stash = static_cast<int>((slice_packs(packs, cluster) + threads - 1) / threads) -
+                  per_thread;
+        return s;
+    };
+    auto stash_blocks = [&](const Config& s) {
+        const int64_t block_smem = int64_t{s.stash} * s.threads * 16 + 2048;
+        return resident ? resident(s) : (2 * block_smem <= limits.smem_per_sm ? 2 : 1);
+    };
+    auto stash_fits = [&](const Config& s) {
+        return s.stash > 0 && int64_t{s.stash} * s.threads * 16 + 1024 <= limits.smem_per_block_optin;
+    };
     int best_blocks = 0;
     for (int cl = 2; cl <= portable; ++cl) {
         Config b = c;
@@ -259,13 +279,8 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
         // threads with the rest of its slice in shared memory where two such blocks fit an SM.
         if (best_blocks > c.cluster) return c;
         if (limits.has_clusters()) return one;
-        Config s = one;
-        s.threads = 512;
-        s.stash = static_cast<int>((slice_packs(packs, 1) + s.threads - 1) / s.threads) - s.packs;
-        const int64_t bytes = int64_t{s.stash} * s.threads * 16;
-        const int blocks =
-            resident ? resident(s) : (2 * (bytes + 2048) <= limits.smem_per_sm ? 2 : 1);
-        return s.stash > 0 && bytes + 1024 <= limits.smem_per_block_optin && blocks >= 2 ? s : one;
+        const Config s = stash_shape(1, 512);
+        return stash_fits(s) && stash_blocks(s) >= 2 ? s : one;
     }
     if (best_blocks > 0) return c;
     // [N <= 262144] 16 blocks (a "non-portable" cluster) of at most 512 threads. Why: still two
@@ -286,13 +301,8 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
         limits.has_clusters() && grid.threads <= grid_max_threads(grid.packs, /*wide=*/!whole);
     const bool grid_wins = whole && grid_fits && grid.teams == 2 && grid.threads >= 256;
     if (largest > portable && !grid_wins) {
-        Config s = c;
-        s.cluster = largest;
-        s.threads = 512;
-        s.stash = static_cast<int>((slice_packs(packs, largest) + s.threads - 1) / s.threads) -
-                  per_thread;
-        const int64_t block_smem = int64_t{s.stash} * s.threads * 16 + 2048;
-        const int blocks = resident ? resident(s) : (2 * block_smem <= limits.smem_per_sm ? 2 : 1);
+        const Config s = stash_shape(largest, 512);
+        const int blocks = stash_blocks(s);
         // At 14 packs a thread in the stash [N ~ 700000]. Why: there fp32 rows ran faster on the
         // grid, while fp16 and bf16 rows still ran faster on the stash.
         const bool grid_beats_stash = fp32 && s.stash >= 14 && grid_fits;
@@ -316,13 +326,8 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     // in registers and the rest of the row in shared memory, where the GPU's opt-in holds it.
     // Why: the row is read once; two passes read it twice (80% of copy at fp32 N = 65536).
     if (!limits.has_clusters()) {
-        Config s = c;
-        s.cluster = 1;
-        s.threads = 1024;
-        s.packs = per_thread;
-        s.stash = static_cast<int>((slice_packs(packs, 1) + s.threads - 1) / s.threads) - s.packs;
-        const int64_t stash = int64_t{s.stash} * s.threads * 16;
-        if (s.stash > 0 && stash + 1024 <= limits.smem_per_block_optin) return s;
+        const Config s = stash_shape(1, 1024);
+        if (stash_fits(s)) return s;
         // [no clusters, past the stash] the grid kernel in teams (team_grid_for). Why: one read;
         // two passes read twice (80% of copy at fp32 N = 65536 where a team grid ran at 94-95%).
         const Config teams = team_grid_for(cols, vec, whole, limits);
