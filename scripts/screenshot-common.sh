@@ -8,7 +8,8 @@ shot() {  # name, WxH, viewer args...
   local name=$1 size=$2 tmp
   shift 2
   tmp=$(mktemp --suffix=.png)
-  CUDA_VISIBLE_DEVICES= xvfb-run -a -s "-screen 0 ${size}x24" "$viewer" --no-settings \
+  # tests/scripts/xvfb.sh: xvfb-run with an authority file of its own, and the viewer's status.
+  CUDA_VISIBLE_DEVICES= sh tests/scripts/xvfb.sh xvfb-run "$size" "$viewer" --no-settings \
     --size "$size" --frames 6 --session "$session" --screenshot "$tmp" "$@" >/dev/null 2>&1
   pngquant --force --quality 70-95 --speed 1 --output "$out/$name.png" 256 "$tmp"
   rm -f "$tmp"
