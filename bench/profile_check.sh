@@ -10,8 +10,9 @@
 # (the device tool brings back eight at most): profile-check.txt, sweeps.tar.gz, logs.tar.gz.
 #
 #   SML_GIT_COMMIT=<hash> bash bench/profile_check.sh
-# Environment: TEST_PROFILES (default "t4 rtx3060 l4 a10g"), DRAWS (8), DRAWS_LONG (6), SEED;
-# TUNE and TUNE_ONLY (below) for bench/peers.py --tune runs in the same call.
+# Environment: TEST_PROFILES (default "t4 rtx3060 l4 a10g"), SWEEP_PROFILES (default every
+# profile; "none" skips the sweeps), DRAWS (8), DRAWS_LONG (6), SEED; TUNE and TUNE_ONLY (below)
+# for bench/peers.py --tune runs in the same call.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/.."
 OUT=${OUT:-$PWD/out}
@@ -37,7 +38,9 @@ n += [r.randint(16385, 65536) for _ in range(${DRAWS_LONG:-6})]  # past one bloc
 print(','.join(map(str, n)))")
 say "drawn N (seed $SEED): $DRAWN"
 FIXED=128,256,512,1000,1024,1025,2048,3000,4096,8192,8193,12288,16384,16385,32768,40000,49152,65536
-for p in $("$CLI" list --profiles | awk '{print $1}'); do
+SWEEP_PROFILES=${SWEEP_PROFILES:-$("$CLI" list --profiles | awk '{print $1}')}
+[ "$SWEEP_PROFILES" = none ] && SWEEP_PROFILES=
+for p in $SWEEP_PROFILES; do
   "$CLI" --device-profile "$p" sweep --kernels best --cols "$FIXED" --metrics off \
     --out "$OUT/sweeps/fixed-fp32-$p.json" >"$OUT/sweeps/fixed-fp32-$p.log" 2>&1
   say "sweep $p fp32 at the sweep's N: rc=$?"
