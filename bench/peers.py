@@ -232,10 +232,10 @@ def grid_threads(cols, vec, blocks, ppt, edges=False):
     """The grid kernel's block for rows of `cols` values over `blocks` blocks at `ppt` packs a
     thread (best_grid_kernel), and the most threads it may have (grid_max_threads,
     kernels/best/shapes.h): main threads for the block's slice of the row's main packs -- all of
-    a row of whole packs, else all but a 128-byte line's worth -- and at least one per block of a
-    team (the first `blocks` threads read the slots), plus the edge warp for rows with edges
-    (and for every row with `edges`, Config's field of that name)."""
-    whole = cols % vec == 0 and not edges
+    a row of whole 128-byte lines, else all but a line's worth -- and at least one per block of a
+    team (the first `blocks` threads read the slots), plus the edge warp for every other row (and
+    for every row with `edges`, Config's field of that name)."""
+    whole = cols % (8 * vec) == 0 and not edges  # whole 128-byte lines (grid_whole_lines)
     inner = max(0, cols // vec - (0 if whole else 8))
     main = max(-(-(-(-slice_packs(inner, blocks) // ppt)) // 32) * 32, -(-blocks // 32) * 32)
     edge = 0 if whole else 32
@@ -375,6 +375,11 @@ def main():
     ap.add_argument("--only", metavar="TEXT", help="--tune: only the configurations whose label "
                     "contains TEXT (\"grid 132x256x4p lag4 ahead2 teams2\"), e.g. under ncu; "
                     "TEXT|TEXT... for any of several")
+    ap.add_argument("--config", action="append", default=[], metavar="FIELD=V,FIELD=V...",
+                    help="--tune: also time this configuration of best, given as fields of "
+                    "sml::best::Config (kernels/best_softmax.h), e.g. path=3,cluster=13,"
+                    "threads=288,packs=4,lag=4,ahead=2,teams=10; labelled \"cfg\" and its "
+                    "fields; may be repeated")
     ap.add_argument("--no-peers", action="store_true", help="only copy and best")
     ap.add_argument("--triton-max-block", type=int, default=1 << 19, metavar="ELEMENTS",
                     help="skip the Triton tutorial where its BLOCK_SIZE (next_pow2(N)) is larger: "
@@ -402,6 +407,20 @@ def main():
         print("error: no CUDA device; run this on a machine with an NVIDIA GPU", file=sys.stderr)
         return 1
 
+    configs = []
+    for spec in args.config:
+        try:
+            given = {k.strip(): int(v) for k, v in (kv.split("=") for kv in spec.split(","))}
+        except ValueError:
+            ap.error(f"--config {spec!r}: give FIELD=INTEGER pairs separated by commas, e.g. "
+                     "path=3,cluster=13,threads=288")
+        if "path" not in given:
+            ap.error(f"--config {spec!r}: name the path (path=0 group, 1 cluster, 2 two-pass, "
+                     "3 grid, 4 tile)")
+        configs.append((spec, given))
+    if configs and not args.tune:
+        ap.error("--config needs --tune")
+
     torch.manual_seed(0)
     tdtype, code = getattr(torch, DTYPES[args.dtype][0]), DTYPES[args.dtype][1]
     esize = torch.tensor([], dtype=tdtype).element_size()
@@ -424,17 +443,18 @@ def main():
         contenders = [("copy", lambda: y.copy_(x))]
         if args.tune:
             candidates = tune_configs(cols, esize, sm_count)
-            # The dispatcher's grid on rows of whole packs that are not whole 128-byte lines,
-            # through the kernel with the edge warp, which starts the other warps on a line.
+            # The dispatcher's grid on rows of whole 128-byte lines (no edge warp) through the
+            # kernel with the edge warp, which every other row takes (grid_whole_lines).
             pick = best.auto(rows, cols, code)
             if (pick is not None and pick["path"] == 3 and "edges" in pick
-                    and cols % (16 // esize) == 0 and cols * esize % 128 != 0):
+                    and cols * esize % 128 == 0):
                 blocks, ppt = pick["cluster"], pick["packs"]
                 threads, most = grid_threads(cols, 16 // esize, blocks, ppt, edges=True)
                 if threads <= most:  # over 512 threads at 4 packs: the kWide kernel, lag 3
                     lag = 3 if threads > 2048 // ppt else pick["lag"]
                     candidates.append(("auto edges",
                                        dict(pick, edges=1, threads=threads, lag=lag)))
+            candidates += [("cfg " + spec, given) for spec, given in configs]
             for label, cfg in candidates:
                 if args.only and not any(t in label for t in args.only.split("|")):
                     continue

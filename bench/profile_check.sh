@@ -69,16 +69,23 @@ for kind in ("fixed", "drawn"):
               f"{sum(p['pct_of_copy'] >= 90 for p in pts)} | {ok} | {names} |")
 PY
 python3 bench/profile_table.py "$OUT/sweeps" | tee -a "$LOG"  # the README's table
-# Side by side in one process (bench/peers.py --tune): each "profile:dtype:N,N..." of TUNE
-# ("-" for this GPU as it is), the configurations whose labels match TUNE_ONLY.
+# Side by side in one process (bench/peers.py --tune): each "profile:dtype:N,N...[:CFG;CFG...]"
+# of TUNE ("-" for this GPU as it is), the configurations whose labels match TUNE_ONLY, and each
+# CFG (peers.py --config FIELD=V,FIELD=V..., labelled "cfg ...": give TUNE_ONLY "auto|cfg").
+k=0
 for t in ${TUNE:-}; do
-  IFS=: read -r p d cols <<<"$t"
+  IFS=: read -r p d cols cfgs <<<"$t"
   [ "$p" = - ] && p=""
+  k=$((k + 1))
+  given=()
+  IFS=';' read -ra specs <<<"${cfgs:-}"
+  for c in "${specs[@]}"; do given+=(--config "$c"); done
+  name="tune-$k-${p:-gpu}-$d"
   (cd bench && SML_DEVICE_PROFILE=$p timeout 150 python3 peers.py --lib /tmp/libsmlbest.so --tune \
-    --dtype "$d" --cols "$cols" --only "${TUNE_ONLY:-auto}" --samples 20 \
-    --out "$OUT/sweeps/tune-${p:-gpu}-$d" >"$OUT/sweeps/tune-${p:-gpu}-$d.txt" 2>&1)
-  say "tune ${p:-this GPU} $d at $cols: rc=$?"
-  sed -n '/^| N |/,$p' "$OUT/sweeps/tune-${p:-gpu}-$d.txt" | tee -a "$LOG"
+    --dtype "$d" --cols "$cols" --only "${TUNE_ONLY:-auto}" --samples 20 "${given[@]}" \
+    --out "$OUT/sweeps/$name" >"$OUT/sweeps/$name.txt" 2>&1)
+  say "tune ${p:-this GPU} $d at $cols ${cfgs:+(and $cfgs)}: rc=$?"
+  sed -n '/^| N |/,$p' "$OUT/sweeps/$name.txt" | tee -a "$LOG"
 done
 tar -C "$OUT" -czf "$OUT/sweeps.tar.gz" sweeps && rm -rf "$OUT/sweeps"
 tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$LOGS"

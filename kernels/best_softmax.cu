@@ -60,7 +60,8 @@
 //     viewed in an "aligned frame" (its address rounded down to 16 bytes); packs wholly inside
 //     the row move as vectors and only the two edge packs are masked and stored element by
 //     element. On the grid path an extra warp a block holds them and the packs up to the row's
-//     first 128-byte line, so the other warps run the code of aligned rows on whole lines.
+//     first 128-byte line (in every row that is not whole lines), so the other warps run the
+//     code of aligned rows on whole lines.
 //   - exp(x - m) is computed as exp2((x - m) * log2(e)): one FMUL plus the hardware EX2.
 //     One reciprocal per row, then a multiply per element.
 //   - Stores carry the streaming hint (st.global.cs): the output is never read again.
@@ -117,7 +118,8 @@ Config two_pass_for(int64_t packs, const DeviceLimits& limits) {
 
 // The grid path's shape for a row of `cols` values, `vec` a pack: one block per SM and team, 4
 // packs a thread, 2 rows of loads ahead. The block's main threads hold the row's main packs
-// (all of a `whole` row: whole packs, every row on 16 bytes); other rows add the edge warp.
+// (all of a `whole` row, one of whole 128-byte lines: grid_whole_lines); other rows add the edge
+// warp.
 // Blocks of up to 256 threads [N <= 540672 on 132 SMs] run two teams, as many as the registers
 // hold (2 x 256 threads x 128), so an SM has a second block to run while one waits; longer rows
 // one team. The lag is 4 rows, except on the kWide kernel (over 512 threads), where it is 3.
@@ -296,9 +298,10 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     // Rows of whole packs take the grid instead where it runs two teams of 256 threads
     // [N > 516096]. Why: with no edges to handle, the grid's two teams overlap just as well.
     const bool whole = aligned && cols % vec == 0;
-    const Config grid = grid_for(cols, vec, whole, limits);
+    const bool lines = grid_whole_lines(cols, vec, aligned);  // else the grid has an edge warp
+    const Config grid = grid_for(cols, vec, lines, limits);
     const bool grid_fits =
-        limits.has_clusters() && grid.threads <= grid_max_threads(grid.packs, /*wide=*/!whole);
+        limits.has_clusters() && grid.threads <= grid_max_threads(grid.packs, /*wide=*/!lines);
     const bool grid_wins = whole && grid_fits && grid.teams == 2 && grid.threads >= 256;
     if (largest > portable && !grid_wins) {
         const Config s = stash_shape(largest, 512);
@@ -330,7 +333,7 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
         if (stash_fits(s)) return s;
         // [no clusters, past the stash] the grid kernel in teams (team_grid_for). Why: one read;
         // two passes read twice (80% of copy at fp32 N = 65536 where a team grid ran at 94-95%).
-        const Config teams = team_grid_for(cols, vec, whole, limits);
+        const Config teams = team_grid_for(cols, vec, lines, limits);
         if (teams.path == Config::Path::kGrid) return teams;
     }
     // Longer: two passes. Why: the row no longer fits in the whole GPU's registers.

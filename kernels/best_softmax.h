@@ -46,8 +46,8 @@ namespace sml::best {
     /* cluster: packs a thread holds in shared memory past `packs` (8) in registers (the */  \
     /* stash kernel; clusters of 2 or more blocks) */                                        \
     X(int, stash, 0)                                                                         \
-    /* grid: 1 runs rows of whole packs through the kernel for rows with edges too, whose */ \
-    /* edge warp aligns the other warps' packs to the row's first 128-byte line (tuning) */  \
+    /* grid: 1 runs rows of whole 128-byte lines through the kernel with the edge warp, */   \
+    /* which other rows always take (tuning: the dispatcher's rule, grid_whole_lines) */     \
     X(int, edges, 0)
 
 // Which of best's kernels runs a problem, and how it is shaped.

@@ -292,8 +292,8 @@ TEST(BestPaths, EveryPathMatchesReference) {
     // The grid path: every block on every row, LAG rows between reducing and finishing a row.
     // Row counts below, at and above the ring of LAG + AHEAD + 1 rows, so its start, its wrap and
     // its end are all run; some grids are smaller than the GPU (any size that is resident works).
-    // Rows that are not whole packs add an edge warp to the main threads, which hold the inner
-    // packs: some shapes below leave their main threads' packs just enough for their rows.
+    // Rows that are not whole 128-byte lines add an edge warp to the main threads, which hold the
+    // inner packs: some shapes below leave their main threads' packs just enough for their rows.
     auto grid = [](int blocks, int threads, int packs, int lag, int ahead, int teams = 1) {
         best::Config c;
         c.path = best::Config::Path::kGrid;
@@ -334,18 +334,20 @@ TEST(BestPaths, EveryPathMatchesReference) {
             check_case(t, rows, 30001, 30003, 30011, 1, &teams2, 1);
             check_case(t, rows, 12345, 12345, 12353, 0, &teams3);
         }
-        // Rows of whole packs, every one on 16 bytes: the kernel's kWhole form, with no edge
-        // warp. Then the same rows with an output stride that keeps each output row at its input
-        // row's offset from 16 bytes (edges, no kWhole), and rows so short that most blocks hold
-        // no pack.
+        // Rows of whole 128-byte lines (N = 30016), every one on 16 bytes: the kernel's kWhole
+        // form, with no edge warp. Rows of whole packs off a line (N = 30008) have the edge warp,
+        // also with an output stride that keeps each output row at its input row's offset from
+        // 16 bytes; and rows so short that most blocks hold no pack.
         for (int64_t rows : {1, 2, 6, 7, 8, 11, 37}) {
+            check_case(t, rows, 30016, 30016, 30016, 0, &grid16);
+            check_case(t, rows, 30016, 30024, 30016, 0, &teams2);
             check_case(t, rows, 30008, 30008, 30008, 0, &grid16);
             check_case(t, rows, 30008, 30016, 30008, 0, &teams2);
         }
         check_case(t, 7, 30008, 30009, 30017, 0, &grid16);
         check_case(t, 7, 256, 256, 256, 0, &grid16);
-        // The same rows of whole packs forced through the kernel with the edge warp (Config's
-        // `edges`): rows on 128-byte lines (N = 30016 fp32) and off them, and in teams.
+        // Rows of whole lines forced through the kernel with the edge warp (Config's `edges`),
+        // one team and in teams; and rows off a line, which take it anyway.
         best::Config grid16_edges = grid16;
         grid16_edges.edges = 1;
         best::Config teams2_edges = teams2;
@@ -354,7 +356,7 @@ TEST(BestPaths, EveryPathMatchesReference) {
         for (int64_t rows : {1, 2, 7, 37}) {
             check_case(t, rows, 30008, 30008, 30008, 0, &grid16_edges);
             check_case(t, rows, 30016, 30016, 30016, 0, &grid16_edges);
-            check_case(t, rows, 30008, 30008, 30008, 0, &teams2_edges);
+            check_case(t, rows, 30016, 30016, 30016, 0, &teams2_edges);
         }
         // Rows with no inner pack, or none but edges: the edge warp holds all of each row.
         for (int64_t n : {1, 3, 5, 9, 17}) check_case(t, 7, n, n, n, 1, &grid16, 1);

@@ -159,10 +159,12 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     EXPECT_EQ(pick(393216).describe(), "cluster 16 x 512 threads x 8 packs + 4 in shared memory");
     // Rows of whole packs on 16 bytes take the grid where it runs two teams of 256 threads a
     // block (2 MB rows), finishing a row 4 steps after reducing it...
-    EXPECT_EQ(pick(524280).describe(),
+    EXPECT_EQ(pick(524288).describe(),
               "grid 132 blocks x 256 threads x 4 packs, lag 4, 2 rows ahead, 2 teams");
-    EXPECT_EQ(pick(524288).describe(), pick(524280).describe());
     EXPECT_EQ(pick(540672).describe(), pick(524288).describe());
+    // ...where the rows are whole 128-byte lines: off a line, the grid's blocks have the edge
+    // warp too (288 threads), too many for two teams, so the stash.
+    EXPECT_EQ(pick(524280).describe(), "cluster 16 x 512 threads x 8 packs + 8 in shared memory");
     // ...other rows stay with the stash, up to 14 packs a thread there (fp32 N ~ 700000).
     EXPECT_EQ(pick(524289).describe(), "cluster 16 x 512 threads x 8 packs + 9 in shared memory");
     EXPECT_EQ(pick(524288, DType::f32, false).describe(), pick(524289).describe());
@@ -174,7 +176,7 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     EXPECT_EQ(pick(1400001, DType::bf16).describe(),
               "cluster 16 x 512 threads x 8 packs + 14 in shared memory");
     EXPECT_EQ(pick(540673).describe(), "cluster 16 x 512 threads x 8 packs + 9 in shared memory");
-    // Past 14 (2.75 MB rows), one team of the grid, lag 4. Rows that are not whole packs add
+    // Past 14 (2.75 MB rows), one team of the grid, lag 4. Rows that are not whole lines add
     // the edge warp to the threads that hold their main packs (196600 of them at N = 786433:
     // 1496 a block, 374 threads); past 512 threads, the kWide kernel at lag 3.
     EXPECT_EQ(pick(786432).describe(),
@@ -193,12 +195,14 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
               "cluster 16 x 608 threads x 8 packs");
     EXPECT_EQ(pick(524289, DType::f32, true, kH100, one_stash).describe(),
               "grid 132 blocks x 288 threads x 4 packs, lag 4, 2 rows ahead");
-    // The grid holds 2048 packs a block: of a whole row, or of the main packs of another (all
-    // but 8 of its packs).
+    // The grid holds 2048 packs a block: of a row of whole 128-byte lines, or of the main packs
+    // of another (all but 8 of its packs), whole packs or not.
     EXPECT_EQ(pick(132 * 2048 * 4).path, Path::kGrid);
+    EXPECT_EQ(pick(132 * 2048 * 4 + 4).describe(),
+              "grid 132 blocks x 544 threads x 4 packs, lag 3, 2 rows ahead");
     EXPECT_EQ(pick(132 * 2048 * 4 + 35).path, Path::kGrid);
     // Longer rows are read twice, on a cluster of one block per 8192 packs.
-    EXPECT_EQ(pick(132 * 2048 * 4 + 4).describe(),
+    EXPECT_EQ(pick(132 * 2048 * 4 + 36).describe(),
               "two-pass cluster 16 x 1024 threads, L2 evict_last/first");
     EXPECT_EQ(pick(132 * 2048 * 4 + 37).describe(),
               "two-pass cluster 16 x 1024 threads, L2 evict_last/first");
@@ -383,8 +387,9 @@ TEST(BestDispatch, EveryShapeHoldsItsRowAndIsALegalLaunch) {
                         ASSERT_LE(1024 / two.threads, 2) << "a cluster of 2 keeps more rows";
                     }
                     if (c.path == Path::kGrid) {  // blocks on every SM; 4 packs a thread
-                        // Rows that are not whole packs have an edge warp on the main threads.
-                        const bool whole = aligned && cols % (16 / dtype_size(t)) == 0;
+                        // Rows that are not whole 128-byte lines have an edge warp on the main
+                        // threads (grid_whole_lines).
+                        const bool whole = aligned && cols * dtype_size(t) % 128 == 0;
                         const int main_threads = c.threads - (whole ? 0 : 32);
                         if (limits.has_clusters()) {
                             ASSERT_EQ(c.cluster, limits.sm_count);

@@ -77,8 +77,9 @@ __device__ __forceinline__ bool unwritten(MaxSum v) {
 // tensor's own first and last rows, where the bytes around the row may lie outside the tensor,
 // and masked once it has landed; its outputs are stored one by one. So the output's rows must
 // sit at the input's offsets in their frames (the launch checks it: otherwise two passes).
-// kWhole (chosen at launch): every row starts on 16 bytes and ends on a pack's end, so there is
-// no edge warp.
+// kWhole (chosen at launch): every row is whole 128-byte lines on 16 bytes (grid_whole_lines),
+// so there is no edge warp. Rows of whole packs off a line take the edge warp too: it starts the
+// main warps' loads on a line, where the kWhole form would touch a sector more a warp.
 // The edge warp takes a place of the main threads' 512 at 4 packs a thread, which then hold 1920
 // packs a block, not 2048. Rows of 1920 to 2048 a block [fp32 N ~ 1013800-1081300] take the
 // kWide kernel, which has the warp on top: 17 warps, so ptxas gives each thread 96 registers,
@@ -292,7 +293,7 @@ template <typename T, int P, int LAG, int AHEAD>
 static LaunchStep make_grid_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
     const SoftmaxProblem& p = a.problem;
     const int vec = vec_of(p.dtype);
-    const bool whole = rows_aligned(a) && p.cols % vec == 0 && c.edges == 0;
+    const bool whole = grid_whole_lines(p.cols, vec, rows_aligned(a)) && c.edges == 0;
     // Rows with edges on more threads than grid_max_threads(P): the kWide kernel, lag 3 only.
     const bool wide = !whole && c.threads > grid_max_threads(P);
     auto* kernel = whole ? best_grid_kernel<T, P, LAG, AHEAD, true>
