@@ -228,14 +228,16 @@ def slice_packs(packs, blocks):
     return -(-(-(-packs // blocks)) // 8) * 8
 
 
-def grid_threads(cols, vec, blocks, ppt, edges=False):
+def grid_threads(cols, vec, blocks, ppt, edges=0):
     """The grid kernel's block for rows of `cols` values over `blocks` blocks at `ppt` packs a
     thread (best_grid_kernel), and the most threads it may have (grid_max_threads,
     kernels/best/shapes.h): main threads for the block's slice of the row's main packs -- all of
     a row of whole 128-byte lines, else all but a line's worth -- and at least one per block of a
     team (the first `blocks` threads read the slots), plus the edge warp for every other row (and
-    for every row with `edges`, Config's field of that name)."""
-    whole = cols % (8 * vec) == 0 and not edges  # whole 128-byte lines (grid_whole_lines)
+    for every row with `edges` 1, Config's field of that name; none on whole packs with -1)."""
+    whole = cols % (8 * vec) == 0 and edges <= 0  # whole 128-byte lines (grid_whole_lines)
+    if edges < 0:  # Config's edges = -1: rows of whole packs without the edge warp
+        whole = cols % vec == 0
     inner = max(0, cols // vec - (0 if whole else 8))
     main = max(-(-(-(-slice_packs(inner, blocks) // ppt)) // 32) * 32, -(-blocks // 32) * 32)
     edge = 0 if whole else 32
@@ -444,16 +446,19 @@ def main():
         if args.tune:
             candidates = tune_configs(cols, esize, sm_count)
             # The dispatcher's grid on rows of whole 128-byte lines (no edge warp) through the
-            # kernel with the edge warp, which every other row takes (grid_whole_lines).
+            # kernel with the edge warp, which every other row takes (grid_whole_lines); on rows
+            # of whole packs off a line, without it.
             pick = best.auto(rows, cols, code)
             if (pick is not None and pick["path"] == 3 and "edges" in pick
-                    and cols * esize % 128 == 0):
+                    and cols % (16 // esize) == 0):
                 blocks, ppt = pick["cluster"], pick["packs"]
-                threads, most = grid_threads(cols, 16 // esize, blocks, ppt, edges=True)
+                lines = cols * esize % 128 == 0
+                edges = 1 if lines else -1
+                threads, most = grid_threads(cols, 16 // esize, blocks, ppt, edges=edges)
                 if threads <= most:  # over 512 threads at 4 packs: the kWide kernel, lag 3
-                    lag = 3 if threads > 2048 // ppt else pick["lag"]
-                    candidates.append(("auto edges",
-                                       dict(pick, edges=1, threads=threads, lag=lag)))
+                    lag = 3 if threads > 2048 // ppt else 4
+                    candidates.append(("auto edges" if lines else "auto no edges",
+                                       dict(pick, edges=edges, threads=threads, lag=lag)))
             candidates += [("cfg " + spec, given) for spec, given in configs]
             for label, cfg in candidates:
                 if args.only and not any(t in label for t in args.only.split("|")):

@@ -429,7 +429,9 @@ std::string Config::describe() const {
                    " packs, lag " + std::to_string(lag) + ", " + std::to_string(grid_ahead()) +
                    " rows ahead" +
                    (grid_teams() > 1 ? ", " + std::to_string(grid_teams()) + " teams" : "") +
-                   (edges != 0 ? ", edge warp" : "");
+                   (edges > 0   ? ", edge warp"
+                    : edges < 0 ? ", no edge warp"
+                                : "");
     }
     return "unknown path: " + fields();  // e.g. a bad number through the C entry point
 }

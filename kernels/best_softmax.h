@@ -47,7 +47,8 @@ namespace sml::best {
     /* stash kernel; clusters of 2 or more blocks) */                                        \
     X(int, stash, 0)                                                                         \
     /* grid: 1 runs rows of whole 128-byte lines through the kernel with the edge warp, */   \
-    /* which other rows always take (tuning: the dispatcher's rule, grid_whole_lines) */     \
+    /* which other rows take; -1 runs rows of whole packs off a line without it (tuning */   \
+    /* the dispatcher's rule, grid_whole_lines) */                                           \
     X(int, edges, 0)
 
 // Which of best's kernels runs a problem, and how it is shaped.
