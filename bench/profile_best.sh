@@ -8,12 +8,17 @@
 # warm-up). SOURCE=1 also collects per-instruction counts (SourceCounters) and writes the SASS
 # page, every instruction with its executions and stall samples, to
 # $OUT/sass-<dtype>-<cols>-<n>.csv.gz: where a kernel's issue slots go, instruction by instruction.
+# CONFIGS="FIELD=V,...;FIELD=V,..." adds configurations (peers.py --config; their labels are
+# "cfg " and the fields); SML_DEVICE_PROFILE restricts dispatch to a class, as everywhere.
 set -o pipefail
 OUT=${OUT:-/tmp/sml-out}
 mkdir -p "$OUT"
 dtype=$1 cols=$2 regex=$3
 shift 3
 LIB=/tmp/libsmlbest.so
+given=()
+IFS=';' read -ra specs <<<"${CONFIGS:-}"
+for c in "${specs[@]}"; do given+=(--config "$c"); done
 # Built every time: a warm machine may hold a library from an earlier call's tree.
 bash bench/build_libsmlbest.sh $LIB || exit 1
 n=0
@@ -26,7 +31,7 @@ for label in "$@"; do
             --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats \
             --section InstructionStats ${SOURCE:+--section SourceCounters --export /tmp/ncu-$n} \
             python3 bench/peers.py --lib $LIB --tune --samples 20 --dtype "$dtype" --cols "$cols" \
-            --only "$label" 2>&1
+            --only "$label" "${given[@]}" 2>&1
     } > "$OUT/ncu-$dtype-$cols-$n.txt"
     if [ -n "$SOURCE" ]; then
         ncu --import /tmp/ncu-$n.ncu-rep --page source --print-source sass --csv 2>&1 |
