@@ -30,9 +30,11 @@
 //                     with L2 eviction policies on its two reads         the second from L2),
 //                     (the row no longer fits on chip)                   write MN
 //
-//   fp16 and bf16 rows take the path of the fp32 row of the same bytes, except one: where one
+//   fp16 and bf16 rows take the path of the fp32 row of the same bytes, except two: where one
 //   block would be the only block on its SM, a 16-bit row (twice the values per byte, so twice
-//   the arithmetic) takes a cluster that keeps more rows an SM [fp16 N ~ 36000-57000].
+//   the arithmetic) takes a cluster that keeps more rows an SM [fp16 N ~ 36000-57000]; and on
+//   the grid, whole packs off a line skip the edge warp where it would cost the block its
+//   registers [fp16 N ~ 2027600-2162600].
 //
 // What changed since step 6 (online)
 //   - The row is read from DRAM once whenever it fits on chip, and "on chip" now means the
@@ -298,10 +300,20 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     // Rows of whole packs take the grid instead where it runs two teams of 256 threads
     // [N > 516096]. Why: with no edges to handle, the grid's two teams overlap just as well.
     const bool whole = aligned && cols % vec == 0;
-    const bool lines = grid_whole_lines(cols, vec, aligned);  // else the grid has an edge warp
-    const Config grid = grid_for(cols, vec, lines, limits);
+    // The grid's edge warp: on every row that is not whole 128-byte lines (grid_whole_lines),
+    // except 16-bit rows of whole packs where it would take the block past 512 threads [halves
+    // N ~ 2027600-2162600]. Why: that kWide kernel has 96 registers a thread, and its 16-bit
+    // forms spill: 85-87% of copy, against 91.4-94.9% without the edge warp (fp16 and bf16
+    // N = 2103144); fp32 rows ran 1-1.5 points faster with it (fp32 N = 1021604).
+    bool edge_warp = !grid_whole_lines(cols, vec, aligned);
+    Config grid = grid_for(cols, vec, !edge_warp, limits);
+    if (edge_warp && whole && !fp32 && grid.threads > grid_max_threads(grid.packs)) {
+        edge_warp = false;
+        grid = grid_for(cols, vec, true, limits);
+        grid.edges = -1;  // the launch's kWhole form on rows of whole packs
+    }
     const bool grid_fits =
-        limits.has_clusters() && grid.threads <= grid_max_threads(grid.packs, /*wide=*/!lines);
+        limits.has_clusters() && grid.threads <= grid_max_threads(grid.packs, /*wide=*/edge_warp);
     const bool grid_wins = whole && grid_fits && grid.teams == 2 && grid.threads >= 256;
     if (largest > portable && !grid_wins) {
         const Config s = stash_shape(largest, 512);
@@ -333,7 +345,7 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
         if (stash_fits(s)) return s;
         // [no clusters, past the stash] the grid kernel in teams (team_grid_for). Why: one read;
         // two passes read twice (80% of copy at fp32 N = 65536 where a team grid ran at 94-95%).
-        const Config teams = team_grid_for(cols, vec, lines, limits);
+        const Config teams = team_grid_for(cols, vec, grid_whole_lines(cols, vec, aligned), limits);
         if (teams.path == Config::Path::kGrid) return teams;
     }
     // Longer: two passes. Why: the row no longer fits in the whole GPU's registers.

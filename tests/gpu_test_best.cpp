@@ -353,7 +353,12 @@ TEST(BestPaths, EveryPathMatchesReference) {
         best::Config teams2_edges = teams2;
         teams2_edges.edges = 1;
         teams2_edges.threads = 288;
+        // And rows of whole packs off a line without it (`edges` -1, the dispatcher's choice for
+        // 16-bit rows where the edge warp would need the kWide kernel).
+        best::Config grid16_no_edges = grid16;
+        grid16_no_edges.edges = -1;
         for (int64_t rows : {1, 2, 7, 37}) {
+            check_case(t, rows, 30008, 30008, 30008, 0, &grid16_no_edges);
             check_case(t, rows, 30008, 30008, 30008, 0, &grid16_edges);
             check_case(t, rows, 30016, 30016, 30016, 0, &grid16_edges);
             check_case(t, rows, 30016, 30016, 30016, 0, &teams2_edges);

@@ -189,6 +189,13 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
               "grid 132 blocks x 512 threads x 4 packs, lag 4, 2 rows ahead");
     EXPECT_EQ(pick((int64_t{1} << 20) - 1).describe(),
               "grid 132 blocks x 544 threads x 4 packs, lag 3, 2 rows ahead");
+    // 16-bit rows there: whole packs off a line skip the edge warp (the kWide kernel spills in
+    // 16 bits); rows with edges cannot.
+    EXPECT_EQ(pick(2103144, DType::f16).describe(),
+              "grid 132 blocks x 512 threads x 4 packs, lag 4, 2 rows ahead, no edge warp");
+    EXPECT_EQ(pick(2103145, DType::bf16).describe(),
+              "grid 132 blocks x 544 threads x 4 packs, lag 3, 2 rows ahead");
+    EXPECT_EQ(pick(2103144, DType::f32).path, Path::kTwoPass);
     // Where the occupancy calculator says a stash fits only once an SM, the stash is not taken.
     auto one_stash = [](const Config& c) { return c.stash > 0 ? 1 : 2; };
     EXPECT_EQ(pick(300000, DType::f32, true, kH100, one_stash).describe(),
@@ -388,8 +395,15 @@ TEST(BestDispatch, EveryShapeHoldsItsRowAndIsALegalLaunch) {
                     }
                     if (c.path == Path::kGrid) {  // blocks on every SM; 4 packs a thread
                         // Rows that are not whole 128-byte lines have an edge warp on the main
-                        // threads (grid_whole_lines).
-                        const bool whole = aligned && cols * dtype_size(t) % 128 == 0;
+                        // threads (grid_whole_lines), except 16-bit rows of whole packs that
+                        // would need the kWide kernel for it (edges = -1).
+                        if (c.edges < 0) {
+                            ASSERT_NE(t, DType::f32);
+                            ASSERT_TRUE(aligned && cols % (16 / dtype_size(t)) == 0);
+                            ASSERT_LE(c.threads, 512);
+                        }
+                        const bool whole =
+                            (aligned && cols * dtype_size(t) % 128 == 0) || c.edges < 0;
                         const int main_threads = c.threads - (whole ? 0 : 32);
                         if (limits.has_clusters()) {
                             ASSERT_EQ(c.cluster, limits.sm_count);

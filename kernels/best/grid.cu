@@ -82,12 +82,12 @@ __device__ __forceinline__ bool unwritten(MaxSum v) {
 // main warps' loads on a line, where the kWhole form would touch a sector more a warp.
 // The edge warp takes a place of the main threads' 512 at 4 packs a thread, which then hold 1920
 // packs a block, not 2048. Rows of 1920 to 2048 a block [fp32 N ~ 1013800-1081300] take the
-// kWide kernel, which has the warp on top: 17 warps, 120 registers a thread, and the ring of
-// lag 4 would spill. So kWide is built for lag 3 only. (The register cap is grid_max_registers:
-// __launch_bounds__(544) made ptxas keep to 96, and the 16-bit kWide kernels spilled, at 85-87%
-// of copy against 94.5% without the edge warp.)
+// kWide kernel, which has the warp on top: 17 warps, so ptxas gives each thread 96 registers,
+// not 128 (a quarter of the SM's registers for 5 of them), and the ring of lag 4 spills. So kWide
+// is built for lag 3 only. (120 registers, which 17 warps would seem to fit, leave no block
+// resident: the launch is refused.) Its 16-bit forms still spill a little (28 bytes a thread).
 template <typename T, int PACKS, int LAG, int AHEAD, bool kWhole, bool kWide = false>
-__global__ void __maxnreg__(grid_max_registers(PACKS, kWide))
+__global__ void __launch_bounds__(grid_max_threads(PACKS, kWide))
     best_grid_kernel(const T* __restrict__ in, T* __restrict__ out, int rows, int64_t cols,
                      int64_t in_stride, int64_t out_stride, uint64_t* __restrict__ slots,
                      int teams) {

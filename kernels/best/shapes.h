@@ -32,13 +32,6 @@ inline int64_t slice_packs(int64_t packs, int blocks) {
 constexpr int grid_max_threads(int packs, bool wide = false) {
     return packs <= 2 ? 1024 : 2048 / packs + (wide ? 32 : 0);
 }
-// Registers a thread of that block may have: the SM's 65536 over its threads, in 8s, at most 255
-// (for 544 threads, 120: 17 warps of 3840).
-constexpr int grid_max_registers(int packs, bool wide = false) {
-    return 65536 / grid_max_threads(packs, wide) / 8 * 8 > 255
-               ? 255
-               : 65536 / grid_max_threads(packs, wide) / 8 * 8;
-}
 // Teams the grid kernel runs at most (its launch refuses more).
 constexpr int kMaxGridTeams = 64;
 // Packs of a row with edges that are not main packs (below): a 128-byte line's worth.
