@@ -145,18 +145,28 @@ static Config grid_for(int64_t cols, int vec, bool whole, const DeviceLimits& li
 // Without clusters, past what one block holds: the grid kernel in teams. Each row goes to the
 // fewest blocks that hold its main packs at 4 a thread, in blocks of up to 512 threads (the
 // grid's register budget) whose staging ring of (ahead + 1) x 4 packs a thread fits the GPU's
-// opt-in shared memory; as many teams as fill the SMs, one block an SM. Fewer, larger blocks:
-// a row's slot exchange is paid per block. No fit (more blocks than SMs): path stays kGroup.
+// opt-in shared memory; as many teams as fill the SMs, one block an SM.
+// Fewer, larger blocks: a row's slot exchange is paid per block. No fit (more blocks than SMs):
+// path stays kGroup.
 // Why the grid and not two passes: the row is read once (fp32 N = 65536 under the profiles of
 // 99 KB and 64 KB classes: 94-95% and 91.7-93.4% of copy; two passes 80%). A GPU of fewer SMs
 // runs fewer teams, and its slower memory takes longer over a row, so each team's slot
 // exchange weighs less there than on the H100 where it was measured.
 static Config team_grid_for(int64_t cols, int vec, bool whole, const DeviceLimits& limits) {
     Config c;
-    const int packs = 4, ahead = 2, edge = whole ? 0 : 32;
-    const int64_t ring = int64_t{ahead + 1} * packs * 16;  // staging bytes a thread
-    const int64_t most =
-        std::min<int64_t>(grid_max_threads(packs), limits.smem_per_block_optin / ring) / 32 * 32;
+    const int packs = 4, edge = whole ? 0 : 32;
+    // Threads whose ring of (ahead + 1) x 4 packs fits the opt-in, less 2 KB for the kernel's
+    // own shared memory. Two rows ahead, unless that leaves fewer than 512 threads a block (a
+    // T4's 64 KB: 320); then one, for 480. Why: one block an SM of 10 warps is latency-bound,
+    // and the edge warp's extra work showed there (fp32 rows with edges at 75-85% of copy).
+    auto most_threads = [&](int ahead) {
+        const int64_t ring = int64_t{ahead + 1} * packs * 16;  // staging bytes a thread
+        return std::min<int64_t>(grid_max_threads(packs),
+                                 (limits.smem_per_block_optin - 2048) / ring) /
+               32 * 32;
+    };
+    const int ahead = most_threads(2) >= grid_max_threads(packs) ? 2 : 1;
+    const int64_t most = most_threads(ahead);
     const int64_t main_most = most - edge;
     const int64_t main_packs = grid_main_packs(cols, vec, whole);
     if (main_most < 32) return c;
@@ -439,7 +449,7 @@ std::string Config::describe() const {
         case Path::kGrid:
             return "grid " + n + " blocks x " + t + " threads x " + std::to_string(packs) +
                    " packs, lag " + std::to_string(lag) + ", " + std::to_string(grid_ahead()) +
-                   " rows ahead" +
+                   (grid_ahead() == 1 ? " row ahead" : " rows ahead") +
                    (grid_teams() > 1 ? ", " + std::to_string(grid_teams()) + " teams" : "") +
                    (edges > 0   ? ", edge warp"
                     : edges < 0 ? ", no edge warp"

@@ -39,7 +39,7 @@ namespace sml::best {
     X(int, rows, 0)                                                                          \
     /* grid: rows a block reduces ahead of the row it finishes (2, 3 or 4) */                \
     X(int, lag, 0)                                                                           \
-    /* grid: rows of loads in flight past the row reduced; 0 is 2 (2 or 4) */                \
+    /* grid: rows of loads in flight past the row reduced; 0 is 2 (1 at lag 4, 2 or 4) */    \
     X(int, ahead, 0)                                                                         \
     /* grid: teams of `cluster` blocks, each on every teams-th row; 0 is 1 */                \
     X(int, teams, 0)                                                                         \

@@ -269,17 +269,17 @@ TEST(BestDispatch, WithoutClustersOneBlockThenItsStashThenTwoPasses) {
               "cluster 1 x 1024 threads x 8 packs + 6 in shared memory");
     EXPECT_EQ(pick(65536, DType::f32, true, ada).describe(),
               "grid 8 blocks x 512 threads x 4 packs, lag 4, 2 rows ahead, 16 teams");
-    // 64 KB holds the staging ring of 320 threads a block, so more, smaller blocks; a GPU of
-    // fewer SMs (a T4's 40) runs fewer teams, and one of fewer SMs than a row's blocks reads
-    // twice.
+    // 64 KB holds the staging ring of 2 rows ahead for only 320 threads a block, so one row
+    // ahead, for 480; a GPU of fewer SMs (a T4's 40) runs fewer teams, and one of fewer SMs than
+    // a row's blocks reads twice.
     DeviceLimits small = ampere();
     small.smem_per_block_optin = 64 * 1024;
     EXPECT_EQ(pick(65536, DType::f32, true, small).describe(),
-              "grid 13 blocks x 320 threads x 4 packs, lag 4, 2 rows ahead, 10 teams");
+              "grid 9 blocks x 480 threads x 4 packs, lag 4, 1 row ahead, 14 teams");
     small.sm_count = 40;
     EXPECT_EQ(pick(65536, DType::f32, true, small).describe(),
-              "grid 13 blocks x 320 threads x 4 packs, lag 4, 2 rows ahead, 3 teams");
-    small.sm_count = 12;
+              "grid 9 blocks x 480 threads x 4 packs, lag 4, 1 row ahead, 4 teams");
+    small.sm_count = 8;
     EXPECT_EQ(pick(65536, DType::f32, true, small).describe(),
               "two-pass cluster 1 x 1024 threads, L2 evict_last/first");
     EXPECT_EQ(pick(65536, DType::f32, true, ampere()).describe(),

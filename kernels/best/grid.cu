@@ -60,8 +60,9 @@ __device__ __forceinline__ bool unwritten(MaxSum v) {
 //   3. passes the step's barrier; warp 0 merges the warps' (max, sum) of row i and publishes it,
 //      every warp merges the slot warps' results of row f and stores its slice of row f,
 //   4. reads row f + 1's slots (one per thread, for the first K threads) for the next step.
-// The dispatcher takes a lag of 4 rows (3 on the kWide kernel, below); lag 2 and AHEAD 4 are
-// built for the tuning harness.
+// The dispatcher takes a lag of 4 rows (3 on the kWide kernel, below) and AHEAD 2 (1 where the
+// GPU's shared memory holds no more, as on a T4); lag 2 and AHEAD 4 are built for the tuning
+// harness.
 // Every block holds the same slots of every row: its slice [begin, begin + size) of the row's
 // main packs, so a thread's slots begin + threadIdx.x + p * threads never move from row to row
 // and are worked out once (worked out per row, addresses and bounds took much of the kernel's
@@ -364,6 +365,8 @@ static LaunchStep grid_lag_step(const LaunchArgs& a, const Config& c, cudaError_
     if (c.lag == 2 && ahead == 2) return make_grid_step<T, P, 2, 2>(a, c, err);
     if (c.lag == 2 && ahead == 4) return make_grid_step<T, P, 2, 4>(a, c, err);
     if (c.lag == 4 && ahead == 2) return make_grid_step<T, P, 4, 2>(a, c, err);
+    if constexpr (P == 4)  // the grid in teams where the opt-in holds only a short ring (a T4)
+        if (c.lag == 4 && ahead == 1) return make_grid_step<T, P, 4, 1>(a, c, err);
     if constexpr (P == 4)  // the kWide kernel's (lag 4 spills there)
         if (c.lag == 3 && ahead == 2) return make_grid_step<T, P, 3, 2>(a, c, err);
     if (c.lag == 4 && ahead == 4) return make_grid_step<T, P, 4, 4>(a, c, err);
