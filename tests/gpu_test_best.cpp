@@ -430,26 +430,29 @@ TEST(BestPaths, EveryPathMatchesReference) {
 }
 
 // Without clusters, the grid in teams is sized to the GPU that runs it: a profile decides the
-// path and a team's blocks (13 of 320 threads a row in a T4's 64 KB at fp32 N = 65536), the launch
-// runs as many teams as fill this GPU's SMs. Capped at the T4's 40 SMs on a larger GPU, the grid
-// would be measured against a copy that uses them all.
+// path and a team's blocks (9 of 480 threads, one row ahead, in a T4's 64 KB at fp32
+// N = 65536), the launch runs as many teams as fill this GPU's SMs. Capped at the T4's 40 SMs on
+// a larger GPU, the grid would be measured against a copy that uses them all.
 TEST(BestPaths, TeamGridFillsTheGpuItRunsOn) {
     SML_REQUIRE_GPU();
     const Result<DeviceLimits> real = read_device_limits(0, "");
     ASSERT_TRUE(real.ok());
     const Result<DeviceLimits> t4 = read_device_limits(0, "t4");
     ASSERT_TRUE(t4.ok());
-    if (real->sm_count < 13) GTEST_SKIP() << "a GPU of fewer SMs than a T4 team's 13 blocks";
+    // The choice as a T4 itself would make it (no GPU to ask): 4 teams of 9 on its 40 SMs.
+    const best::Config on_t4 = best::choose_for(65536, DType::f32, true, true, *t4);
+    ASSERT_EQ(on_t4.path, best::Config::Path::kGrid) << on_t4.describe();
+    EXPECT_EQ(on_t4.cluster, 9) << on_t4.describe();
+    EXPECT_EQ(on_t4.grid_ahead(), 1) << on_t4.describe();
+    EXPECT_EQ(on_t4.grid_teams(), std::min(t4->sm_count, 40) / 9) << on_t4.describe();
+    if (real->sm_count < on_t4.cluster) GTEST_SKIP() << "a GPU of fewer SMs than a T4 team";
     LaunchArgs a;  // no buffers: cudaMalloc-aligned, contiguous
     a.problem = SoftmaxProblem::contiguous(8, 65536);
     a.limits = *t4;
     const best::Config c = best::plan_config(a);
     ASSERT_EQ(c.path, best::Config::Path::kGrid) << c.describe();
-    EXPECT_EQ(c.cluster, 13) << c.describe();
-    EXPECT_EQ(c.grid_teams(), std::min(real->sm_count / 13, 64)) << c.describe();
-    // The choice as a T4 itself would make it (no GPU to ask): 3 teams on its 40 SMs.
-    EXPECT_EQ(best::choose_for(65536, DType::f32, true, true, *t4).grid_teams(),
-              std::min(t4->sm_count, 40) / 13);
+    EXPECT_EQ(c.cluster, on_t4.cluster) << c.describe();
+    EXPECT_EQ(c.grid_teams(), std::min(real->sm_count / on_t4.cluster, 64)) << c.describe();
     check_case(DType::f32, 29, 65536, 65536, 65536, 0, &c);
 }
 
@@ -471,11 +474,15 @@ TEST(BestPaths, PredictionFollowsThePath) {
     }
     // A row of 2^18 fp32 values (1 MiB) fits in the registers of a cluster of 8 SMs (Hopper);
     // without clusters, in a team of blocks of up to 512 threads x 4 packs, each within the
-    // opt-in shared memory for its staging ring of 3 x 4 packs a thread, where the GPU has SMs
-    // for the team's blocks; else it is read twice. Rows of 2^19 and 2^20 take the grid on an
-    // H100 SXM (132 SMs hold them), and one of 2^21 is read twice.
-    const int64_t team_threads =
-        std::min(512, limits.smem_per_block_optin / (3 * 4 * 16)) / 32 * 32;
+    // opt-in shared memory (less 2 KB) for its staging ring of 3 x 4 packs a thread, or 2 x 4
+    // where 3 leave fewer than 512 threads, where the GPU has SMs for the team's blocks; else it
+    // is read twice. Rows of 2^19 and 2^20 take the grid on an H100 SXM (132 SMs hold them), and
+    // one of 2^21 is read twice.
+    auto threads_at = [&](int rows_staged) {
+        return std::min(512, (limits.smem_per_block_optin - 2048) / (rows_staged * 4 * 16)) / 32 *
+               32;
+    };
+    const int64_t team_threads = threads_at(3) >= 512 ? 512 : threads_at(2);
     const int64_t team_blocks = ((int64_t{1} << 16) + team_threads * 4 - 1) / (team_threads * 4);
     EXPECT_EQ(best::choose(int64_t{1} << 18, DType::f32, true, limits).path,
               limits.has_clusters()            ? best::Config::Path::kCluster
