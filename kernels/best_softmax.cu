@@ -145,11 +145,10 @@ static Config grid_for(int64_t cols, int vec, bool whole, const DeviceLimits& li
 // Without clusters, past what one block holds: the grid kernel in teams. Each row goes to the
 // fewest blocks that hold its main packs at 4 a thread, in blocks of up to 512 threads (the
 // grid's register budget) whose staging ring of (ahead + 1) x 4 packs a thread fits the GPU's
-// opt-in shared memory; as many teams as fill the SMs, one block an SM.
-// Fewer, larger blocks: a row's slot exchange is paid per block. No fit (more blocks than SMs):
-// path stays kGroup.
+// opt-in shared memory; as many teams as fill the SMs, one block an SM. Fewer, larger blocks: a
+// row's slot exchange is paid per block. No fit (more blocks than SMs): path stays kGroup.
 // Why the grid and not two passes: the row is read once (fp32 N = 65536 under the profiles of
-// 99 KB and 64 KB classes: 94-95% and 91.7-93.4% of copy; two passes 80%). A GPU of fewer SMs
+// 99 KB and 64 KB classes: 94-95% of copy; two passes 80%). A GPU of fewer SMs
 // runs fewer teams, and its slower memory takes longer over a row, so each team's slot
 // exchange weighs less there than on the H100 where it was measured.
 static Config team_grid_for(int64_t cols, int vec, bool whole, const DeviceLimits& limits) {

@@ -39,7 +39,8 @@ namespace sml::best {
     X(int, rows, 0)                                                                          \
     /* grid: rows a block reduces ahead of the row it finishes (2, 3 or 4) */                \
     X(int, lag, 0)                                                                           \
-    /* grid: rows of loads in flight past the row reduced; 0 is 2 (1 at lag 4, 2 or 4) */    \
+    /* grid: rows of loads in flight past the row reduced; 0 is 2 (2, 4; 1 at 4 packs, */    \
+    /* lag 4) */                                                                             \
     X(int, ahead, 0)                                                                         \
     /* grid: teams of `cluster` blocks, each on every teams-th row; 0 is 1 */                \
     X(int, teams, 0)                                                                         \
@@ -47,8 +48,8 @@ namespace sml::best {
     /* stash kernel; clusters of 2 or more blocks) */                                        \
     X(int, stash, 0)                                                                         \
     /* grid: 1 runs rows of whole 128-byte lines through the kernel with the edge warp, */   \
-    /* which other rows take; -1 runs rows of whole packs off a line without it (tuning */   \
-    /* the dispatcher's rule, grid_whole_lines) */                                           \
+    /* which other rows take (grid_whole_lines; tuning); -1 runs rows of whole packs off */  \
+    /* a line without it (choose() for 16-bit rows that would need kWide; tuning) */         \
     X(int, edges, 0)
 
 // Which of best's kernels runs a problem, and how it is shaped.

@@ -295,7 +295,8 @@ template <typename T, int P, int LAG, int AHEAD>
 static LaunchStep make_grid_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
     const SoftmaxProblem& p = a.problem;
     const int vec = vec_of(p.dtype);
-    // Config's `edges` (tuning): 1, the edge warp on every row; -1, none on whole packs.
+    // Config's `edges`: 1 (tuning), the edge warp on every row; -1 (the dispatcher's choice for
+    // 16-bit rows that would need kWide, or tuning), none on rows of whole packs.
     const bool whole = c.edges < 0 ? rows_aligned(a) && p.cols % vec == 0
                                    : grid_whole_lines(p.cols, vec, rows_aligned(a)) && c.edges == 0;
     // Rows with edges on more threads than grid_max_threads(P): the kWide kernel, lag 3 only.

@@ -46,8 +46,7 @@ SML_BEST_HOST_DEVICE constexpr bool grid_whole_lines(int64_t cols, int vec, bool
     return aligned && cols % (int64_t{kGridLinePacks} * vec) == 0;
 }
 // A row's main packs on the grid: all of a `whole` row (grid_whole_lines), all but a line's worth
-// of another. The kernel cuts its slices from this, and the launch sizes
-// blocks by it.
+// of another. The kernel cuts its slices from this, and the launch sizes blocks by it.
 template <typename I>  // int in the kernel, int64_t at launch
 SML_BEST_HOST_DEVICE constexpr I grid_main_packs(I cols, int vec, bool whole) {
     return whole ? cols / vec : (cols / vec > kGridLinePacks ? cols / vec - kGridLinePacks : 0);
