@@ -27,6 +27,16 @@ DeviceLimits ampere() {  // no thread-block clusters
     return d;
 }
 
+DeviceLimits turing() {  // a T4's shared memory and SMs: the team grid one row ahead
+    DeviceLimits d = ampere();
+    d.cc_major = 7;
+    d.cc_minor = 5;
+    d.sm_count = 40;
+    d.smem_per_block_optin = 64 * 1024;
+    d.smem_per_sm = 64 * 1024;
+    return d;
+}
+
 Config pick(int64_t cols, DType t = DType::f32, bool aligned = true,
             const DeviceLimits& limits = kH100, const best::ResidentBlocks& resident = nullptr) {
     return best::choose(cols, t, aligned, limits, resident);
@@ -354,7 +364,7 @@ TEST(BestDispatch, EveryShapeHoldsItsRowAndIsALegalLaunch) {
         const int64_t cols = (int64_t{1} << e) + int64_t(gen() % (uint64_t{1} << e));
         for (DType t : {DType::f32, DType::f16, DType::bf16}) {
             for (bool aligned : {true, false}) {
-                for (const DeviceLimits& limits : {kH100, ampere()}) {
+                for (const DeviceLimits& limits : {kH100, ampere(), turing()}) {
                     const Config c = pick(cols, t, aligned, limits);
                     SCOPED_TRACE(std::to_string(cols) + " " + dtype_name(t) +
                                  (aligned ? " aligned " : " unaligned ") +
@@ -410,8 +420,13 @@ TEST(BestDispatch, EveryShapeHoldsItsRowAndIsALegalLaunch) {
                         } else {  // teams of the fewest blocks, one block an SM
                             ASSERT_LE(int64_t{c.cluster} * c.grid_teams(), limits.sm_count);
                             ASSERT_LE(c.threads, 512);
-                            ASSERT_LE(int64_t{c.ahead + 1} * c.packs * c.threads * 16,
+                            // The staging ring and 2 KB for the kernel's own shared memory;
+                            // one row ahead only where two would leave under 512 threads.
+                            ASSERT_LE(int64_t{c.grid_ahead() + 1} * c.packs * c.threads * 16 + 2048,
                                       limits.smem_per_block_optin);
+                            if (c.grid_ahead() == 1)
+                                ASSERT_GT(3 * c.packs * 512 * 16 + 2048,
+                                          limits.smem_per_block_optin);
                         }
                         ASSERT_LE(main_threads * c.packs, 2048);
                         ASSERT_GT(c.lag, c.ahead - 1);
