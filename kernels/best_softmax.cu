@@ -148,9 +148,9 @@ static Config grid_for(int64_t cols, int vec, bool whole, const DeviceLimits& li
 // opt-in shared memory; as many teams as fill the SMs, one block an SM. Fewer, larger blocks: a
 // row's slot exchange is paid per block. No fit (more blocks than SMs): path stays kGroup.
 // Why the grid and not two passes: the row is read once (fp32 N = 65536 under the profiles of
-// 99 KB and 64 KB classes: 94-95% of copy; two passes 80%). A GPU of fewer SMs
-// runs fewer teams, and its slower memory takes longer over a row, so each team's slot
-// exchange weighs less there than on the H100 where it was measured.
+// 99 KB and 64 KB classes: 94-95% of copy; two passes 80%). A GPU of fewer SMs runs fewer
+// teams, and its slower memory takes longer over a row, so each team's slot exchange weighs less
+// there than on the H100 where it was measured.
 static Config team_grid_for(int64_t cols, int vec, bool whole, const DeviceLimits& limits) {
     Config c;
     const int packs = 4, edge = whole ? 0 : 32;
@@ -314,8 +314,9 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     // N ~ 2027600-2162600]. Why: that kWide kernel has 96 registers a thread, and its 16-bit
     // forms spill: 85-87% of copy, against 91.4-94.9% without the edge warp (fp16 and bf16
     // N = 2103144); fp32 rows ran 1-1.5 points faster with it (fp32 N = 1021604).
-    bool edge_warp = !grid_whole_lines(cols, vec, aligned);
-    Config grid = grid_for(cols, vec, !edge_warp, limits);
+    const bool lines = grid_whole_lines(cols, vec, aligned);
+    bool edge_warp = !lines;
+    Config grid = grid_for(cols, vec, lines, limits);
     if (edge_warp && whole && !fp32 && grid.threads > grid_max_threads(grid.packs)) {
         edge_warp = false;
         grid = grid_for(cols, vec, true, limits);
@@ -354,7 +355,7 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
         if (stash_fits(s)) return s;
         // [no clusters, past the stash] the grid kernel in teams (team_grid_for). Why: one read;
         // two passes read twice (80% of copy at fp32 N = 65536 where a team grid ran at 94-95%).
-        const Config teams = team_grid_for(cols, vec, grid_whole_lines(cols, vec, aligned), limits);
+        const Config teams = team_grid_for(cols, vec, lines, limits);
         if (teams.path == Config::Path::kGrid) return teams;
     }
     // Longer: two passes. Why: the row no longer fits in the whole GPU's registers.

@@ -282,8 +282,8 @@ TEST(BestDispatch, WithoutClustersOneBlockThenItsStashThenTwoPasses) {
     // 64 KB holds the staging ring of 2 rows ahead for only 320 threads a block, so one row
     // ahead, for 480; a GPU of fewer SMs (a T4's 40) runs fewer teams, and one of fewer SMs than
     // a row's blocks reads twice.
-    DeviceLimits small = ampere();
-    small.smem_per_block_optin = 64 * 1024;
+    DeviceLimits small = turing();
+    small.sm_count = kH100.sm_count;  // a 64 KB class on the H100's SMs
     EXPECT_EQ(pick(65536, DType::f32, true, small).describe(),
               "grid 9 blocks x 480 threads x 4 packs, lag 4, 1 row ahead, 14 teams");
     small.sm_count = 40;

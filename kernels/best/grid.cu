@@ -366,10 +366,12 @@ static LaunchStep grid_lag_step(const LaunchArgs& a, const Config& c, cudaError_
     if (c.lag == 2 && ahead == 2) return make_grid_step<T, P, 2, 2>(a, c, err);
     if (c.lag == 2 && ahead == 4) return make_grid_step<T, P, 2, 4>(a, c, err);
     if (c.lag == 4 && ahead == 2) return make_grid_step<T, P, 4, 2>(a, c, err);
-    if constexpr (P == 4)  // the grid in teams where the opt-in holds only a short ring (a T4)
+    if constexpr (P == 4) {
+        // The grid in teams where the opt-in holds only a short ring (a T4).
         if (c.lag == 4 && ahead == 1) return make_grid_step<T, P, 4, 1>(a, c, err);
-    if constexpr (P == 4)  // the kWide kernel's (lag 4 spills there)
+        // The kWide kernel's (lag 4 spills there).
         if (c.lag == 3 && ahead == 2) return make_grid_step<T, P, 3, 2>(a, c, err);
+    }
     if (c.lag == 4 && ahead == 4) return make_grid_step<T, P, 4, 4>(a, c, err);
     *err = cudaErrorInvalidConfiguration;
     return {};
