@@ -188,6 +188,32 @@ static Config team_grid_for(int64_t cols, int vec, bool whole, const DeviceLimit
     return c;
 }
 
+// The held grid's shape for a row of `cols` values, `vec` a pack (hold.cu): blocks of 512 threads,
+// one an SM, 16 packs a thread in registers and the rest of the block's slice in shared memory,
+// in as many teams as each hold one row, on as many SMs as the GPU has. Why the most teams: a
+// team stops its traffic once a row, to merge the row's slots, and the other teams' traffic
+// fills that time. No fit (the row is longer than the whole GPU holds): path stays kGroup.
+static Config hold_for(int64_t cols, int vec, const DeviceLimits& limits) {
+    Config c;
+    const int threads = 512, packs = 16;
+    const int64_t most_stash = (limits.smem_per_block_optin - 2048) / (int64_t{threads} * 16);
+    const int sms = std::max(1, limits.sm_count);
+    for (int teams = std::min(sms, kMaxGridTeams); teams >= 1; --teams) {
+        const int blocks = sms / teams;
+        const int64_t held = (slice_packs(cols / vec, blocks) + threads - 1) / threads;
+        if (held > packs + most_stash || blocks > threads) continue;
+        c.path = Config::Path::kGrid;
+        c.cluster = blocks;
+        c.threads = threads;
+        c.packs = packs;
+        c.stash = static_cast<int>(std::max<int64_t>(0, held - packs));
+        c.teams = teams;
+        c.lag = 0;
+        return c;
+    }
+    return c;
+}
+
 // @region choose-path: the dispatch by N -- smallest on-chip home for the row, else two passes
 // Everything is in 16-byte packs, so fp16 and bf16 rows take the shape of an fp32 row of the
 // same bytes; the fp32 N of each step on an H100 is in brackets. Each threshold was measured on
@@ -358,7 +384,12 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
         const Config teams = team_grid_for(cols, vec, lines, limits);
         if (teams.path == Config::Path::kGrid) return teams;
     }
-    // Longer: two passes. Why: the row no longer fits in the whole GPU's registers.
+    // [N <= ~11.5M on 132 SMs] the held grid: each team of blocks holds one row in registers and
+    // shared memory and swaps it in place for the next. Why: the row is read once.
+    const Config held = hold_for(cols, vec, limits);
+    if (held.path == Config::Path::kGrid) return held;
+    // Longer: two passes. Why: the row no longer fits in the whole GPU's registers and shared
+    // memory.
     return two_pass_for(packs, limits);
 }
 // @endregion choose-path
@@ -447,6 +478,11 @@ std::string Config::describe() const {
             return "tile " + std::to_string(width) + " lanes x " + std::to_string(packs) +
                    " values, " + std::to_string(rows) + " rows, " + t + " threads";
         case Path::kGrid:
+            if (lag == 0)
+                return "held grid " + n + " blocks x " + t + " threads x " +
+                       std::to_string(packs) + " packs + " + std::to_string(stash) +
+                       " in shared memory" +
+                       (grid_teams() > 1 ? ", " + std::to_string(grid_teams()) + " teams" : "");
             return "grid " + n + " blocks x " + t + " threads x " + std::to_string(packs) +
                    " packs, lag " + std::to_string(lag) + ", " + std::to_string(grid_ahead()) +
                    (grid_ahead() == 1 ? " row ahead" : " rows ahead") +

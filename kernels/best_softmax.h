@@ -26,7 +26,7 @@ namespace sml::best {
     /* group, tile: lanes per row (1..32) */                                                 \
     X(int, width, 0)                                                                         \
     /* group: packs per lane and row; cluster: packs per thread in registers; grid: packs */ \
-    /* per thread; tile: values a lane holds (8, 16 or 32; values, not packs) */             \
+    /* per thread (lag 0: in registers, 8 or 16); tile: values a lane holds (8, 16 or 32) */ \
     X(int, packs, 0)                                                                         \
     /* threads per block (group: 0 means group_threads()'s default, one warp) */             \
     X(int, threads, 0)                                                                       \
@@ -37,7 +37,8 @@ namespace sml::best {
     /* group: rows per group; 0 is the default, 2 / 2 / 1 for 1 / 2 / 4 packs; tile: rows */ \
     /* per block */                                                                          \
     X(int, rows, 0)                                                                          \
-    /* grid: rows a block reduces ahead of the row it finishes (2, 3 or 4) */                \
+    /* grid: rows a block reduces ahead of the row it finishes (2, 3 or 4); 0 is the held */ \
+    /* grid (hold.cu), which finishes each row as soon as it is reduced */                  \
     X(int, lag, 0)                                                                           \
     /* grid: rows of loads in flight past the row reduced; 0 is 2 (2, 4; 1 at 4 packs, */    \
     /* lag 4) */                                                                             \
@@ -45,7 +46,7 @@ namespace sml::best {
     /* grid: teams of `cluster` blocks, each on every teams-th row; 0 is 1 */                \
     X(int, teams, 0)                                                                         \
     /* cluster: packs a thread holds in shared memory past `packs` (8) in registers (the */  \
-    /* stash kernel; clusters of 2 or more blocks) */                                        \
+    /* stash kernel; clusters of 2 or more blocks); grid, lag 0: the same past `packs` */    \
     X(int, stash, 0)                                                                         \
     /* grid: 1 runs rows of whole 128-byte lines through the kernel with the edge warp, */   \
     /* which other rows take (grid_whole_lines; tuning); -1 runs rows of whole packs off */  \

@@ -261,7 +261,8 @@ const std::vector<KernelInfo>& registry() {
             .sources = {"kernels/best_softmax.cu", "kernels/best/packs.cuh", "kernels/best/exp.cuh",
                         "kernels/best/reduce.cuh", "kernels/best/row_slice.cuh",
                         "kernels/best/group.cu", "kernels/best/tile.cu", "kernels/best/cluster.cu",
-                        "kernels/best/two_pass.cu", "kernels/best/grid.cu",
+                        "kernels/best/two_pass.cu", "kernels/best/slots.cuh", "kernels/best/grid.cu",
+                        "kernels/best/hold.cu",
                         "kernels/best/launch.cu", "kernels/best/launch.cuh",
                         "kernels/best/shapes.h"},
             .summary = "picks a sub-warp, block, cluster (DSMEM), grid or two-pass kernel by the "

@@ -1,40 +1,16 @@
 // best's path for rows longer than a 16-block cluster holds (fp32 N up to 1081344 on 132 SMs):
 // a grid with one block per SM (and team), each holding a slice of every row, the blocks meeting
-// through (max, sum) slots in global memory. And its launch.
+// through (max, sum) slots in global memory (slots.cuh). And its launch.
 #include <algorithm>
 
 #include "kernels/best/launch.cuh"
 #include "kernels/best/reduce.cuh"
 #include "kernels/best/row_slice.cuh"
+#include "kernels/best/slots.cuh"
 
 namespace sml {
 namespace best {
 
-// @region grid-slots: where the grid's blocks meet -- one 8-byte (max, sum) per row and block
-// Each block stores its slice's (max, sum) of a row into a slot of the workspace, one per row and
-// block, and reads the row's K slots to finish it. A slot is written in one 8-byte store: it
-// carries its own data, so no fence is needed (a fence waits for every load in flight). The
-// workspace is poisoned before each launch with a pattern whose sum is negative, which no real
-// sum is, so a reader knows a slot not yet written.
-constexpr unsigned char kUnwrittenByte = 0xBF;  // a slot of these bytes has sum -1.49...
-
-__device__ __forceinline__ void publish(uint64_t* slot, MaxSum v) {
-    const uint64_t bits = (uint64_t{__float_as_uint(v.s)} << 32) | __float_as_uint(v.m);
-    asm volatile("st.relaxed.gpu.global.b64 [%0], %1;" ::"l"(slot), "l"(bits) : "memory");
-}
-__device__ __forceinline__ uint64_t read_slot(const uint64_t* slot) {
-    uint64_t bits;
-    asm volatile("ld.relaxed.gpu.global.b64 %0, [%1];" : "=l"(bits) : "l"(slot) : "memory");
-    return bits;
-}
-__device__ __forceinline__ MaxSum slot_value(uint64_t bits) {
-    return MaxSum{__uint_as_float(static_cast<unsigned>(bits)),
-                  __uint_as_float(static_cast<unsigned>(bits >> 32))};
-}
-__device__ __forceinline__ bool unwritten(MaxSum v) {
-    return v.s < 0.0f;  // a real sum is >= 0 or NaN
-}
-// @endregion grid-slots
 
 // @region grid-kernel: rows longer than a cluster holds -- every SM holds a slice of every row
 // A cluster stops at 16 SMs, and on an H100 seven 16-SM clusters fit at once: 112 of 132 SMs
@@ -388,6 +364,7 @@ static LaunchStep grid_step_of(const LaunchArgs& a, const Config& c, cudaError_t
 }
 
 LaunchStep grid_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
+    if (c.lag == 0) return hold_step(a, c, err);  // the held grid (hold.cu)
     return for_dtype(
         a.problem.dtype,
         [&](auto t) { return grid_step_of<typename decltype(t)::type>(a, c, err); },

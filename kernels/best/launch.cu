@@ -50,8 +50,8 @@ static int64_t capacity(const Config& c, DType t) {
             return c.width * c.packs * vec;
         case Config::Path::kCluster:
             return int64_t{c.cluster} * c.threads * (c.packs + c.stash) * vec;
-        case Config::Path::kGrid:
-            return int64_t{c.cluster} * c.threads * c.packs * vec;
+        case Config::Path::kGrid:  // the held grid's stash too
+            return int64_t{c.cluster} * c.threads * (c.packs + c.stash) * vec;
         case Config::Path::kTwoPass:
             return kUnlimitedCols;
         case Config::Path::kTile:  // values a row's lanes hold, wherever the row starts

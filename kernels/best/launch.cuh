@@ -24,6 +24,7 @@ LaunchStep group_step(const LaunchArgs& a, const Config& c, cudaError_t* err);  
 LaunchStep cluster_step(const LaunchArgs& a, const Config& c, cudaError_t* err);   // cluster.cu
 LaunchStep two_pass_step(const LaunchArgs& a, const Config& c, cudaError_t* err);  // two_pass.cu
 LaunchStep grid_step(const LaunchArgs& a, const Config& c, cudaError_t* err);      // grid.cu
+LaunchStep hold_step(const LaunchArgs& a, const Config& c, cudaError_t* err);      // hold.cu
 LaunchStep tile_step(const LaunchArgs& a, const Config& c, cudaError_t* err);      // tile.cu
 
 // The kernel a cluster-path configuration runs, for the occupancy calculator (cluster.cu).

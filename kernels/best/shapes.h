@@ -32,6 +32,11 @@ inline int64_t slice_packs(int64_t packs, int blocks) {
 constexpr int grid_max_threads(int packs, bool wide = false) {
     return packs <= 2 ? 1024 : 2048 / packs + (wide ? 32 : 0);
 }
+// Threads a block of the held grid may have (hold.cu): at 16 packs a thread in registers, 512, so
+// each thread may use 128 registers.
+constexpr int hold_max_threads(int packs) {
+    return packs <= 8 ? 1024 : 512;
+}
 // Teams the grid kernel runs at most (its launch refuses more).
 constexpr int kMaxGridTeams = 64;
 // Packs of a row with edges that are not main packs (below): a 128-byte line's worth.

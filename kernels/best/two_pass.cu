@@ -6,36 +6,6 @@
 namespace sml {
 namespace best {
 
-// A running (max, sum) per thread, updated as each pack arrives: step 6's merge rule, one value
-// at a time.
-__device__ __forceinline__ void absorb(MaxSum& acc, const float* x, int n) {
-    float pm = acc.m;
-    for (int k = 0; k < n; ++k) pm = fmaxf(pm, x[k]);  // fmaxf skips NaN; the sum catches it
-    if (pm > acc.m) {  // rescale what is summed so far to the new max (0 if it was empty)
-        acc.s *= ex2((acc.m - pm) * kLog2e);
-        acc.m = pm;
-    }
-    const float shift = sum_shift(acc.m);  // all -inf so far: avoid -inf - -inf
-    for (int k = 0; k < n; ++k) acc.s += ex2((x[k] - shift) * kLog2e);
-}
-
-template <typename T>
-__device__ __forceinline__ void absorb_pack(MaxSum& acc, uint4 raw) {
-    float x[Vec<T>::kSize];
-    unpack<T>(raw, x);
-    absorb(acc, x, Vec<T>::kSize);
-}
-
-// The normalised pack from raw input (the two-pass kernel's second read):
-// exp(x - m) / sum, as exp2((x - m) * log2(e)) times one reciprocal.
-template <typename T>
-__device__ __forceinline__ void normalise(uint4 raw, float m, float inv,
-                                          float (&y)[Vec<T>::kSize]) {
-    unpack<T>(raw, y);
-#pragma unroll
-    for (int k = 0; k < Vec<T>::kSize; ++k) y[k] = ex2((y[k] - m) * kLog2e) * inv;
-}
-
 // @region two-pass-kernel: rows too long for on-chip -- online (max, sum), then write
 // Pass 1 keeps a running (max, sum) per thread (step 6's merge rule, `absorb`). Pass 2 reads the
 // slice again and writes it. The second read is cheap only if it comes from L2, and between the

@@ -1,0 +1,261 @@
+// best's path for rows past what the grid kernel holds (fp32 N > 1081344 on 132 SMs) while the
+// GPU's registers and shared memory still hold one row per team: the held grid. And its launch.
+#include <algorithm>
+
+#include "kernels/best/launch.cuh"
+#include "kernels/best/reduce.cuh"
+#include "kernels/best/row_slice.cuh"
+#include "kernels/best/slots.cuh"
+
+namespace sml {
+namespace best {
+
+// @region hold-kernel: rows as long as the chip -- each team holds one row, swapped in place
+// The grid kernel keeps a block's slice of LAG + AHEAD + 1 rows on its SM, so it stops where
+// five slices no longer fit. Two passes past it read the row twice (55-72% of copy). Here a
+// team of blocks (one an SM) holds exactly one row at a time, in registers (PACKS packs a
+// thread) and shared memory (`stash` packs a thread), and swaps it in place: as a thread stores
+// a pack of row r it loads the same pack of row r + 1 into the register or shared-memory place
+// that pack just left. So the team needs room for one row, not five, and reads it once.
+// In step r a block
+//   1. waits for its slice of row r (registers, and the cp.async copies into shared memory),
+//   2. takes its (max, sum) with step 6's running rule, one pass over what it holds,
+//   3. publishes that pair in the row's slot (slots.cuh) and merges the team's slots,
+//   4. stores row r, each pack followed by the load of row r + 1's pack into its place.
+// Between 1 and 4 the team's loads and stores stop: it waits for its last loads and for the
+// slowest block of the team. Several teams, each on every teams-th row, fill that time with
+// their own traffic; the dispatcher runs as many as hold a row.
+// A row's packs are counted from its first 128-byte line, so every warp's loads are whole
+// sectors wherever the row starts. The values before that line and after the last whole pack
+// (fewer than a line and a pack) are the edges: warp 0 of the team's last block holds them, a
+// few values a lane, read and written one by one. So output rows must sit at their input rows'
+// offsets from 16 bytes (the launch checks it), and a row of 2^31 values or more is refused.
+// A thread's shared-memory place is its own, read and refilled by it alone: no barrier guards
+// it. Its copy for row r + 1 is issued after the store of the value read from it, and a warp
+// issues in order, so the copy cannot land before the read.
+template <typename T, int PACKS>
+__global__ void __launch_bounds__(hold_max_threads(PACKS))
+    best_hold_kernel(const T* __restrict__ in, T* __restrict__ out, int rows, int64_t cols,
+                     int64_t in_stride, int64_t out_stride, uint64_t* __restrict__ slots,
+                     int teams, int stash) {
+    constexpr int V = Vec<T>::kSize;
+    constexpr int kLine = 128 / static_cast<int>(sizeof(T));  // values in a 128-byte line
+    constexpr int kEdges = (kLine + V + 31) / 32;  // edge values a lane of warp 0 may hold
+    extern __shared__ uint4 stashed[];             // [stash][blockDim.x]
+    __shared__ MaxSum warp_sums[32];               // the block's warps' (max, sum) of the row
+    __shared__ MaxSum warp_slots[32];              // each slot warp's merge of its 32 slots
+    const int n = static_cast<int>(cols);
+    // Teams as in the grid kernel: team t takes rows t, t + teams, ...
+    const int blocks = static_cast<int>(gridDim.x) / teams;
+    const int team = static_cast<int>(blockIdx.x) / blocks;
+    const int rank = static_cast<int>(blockIdx.x) % blocks;
+    rows = rows > team ? (rows - team + teams - 1) / teams : 0;
+    in += team * in_stride;
+    out += team * out_stride;
+    in_stride *= teams;
+    out_stride *= teams;
+    slots += int64_t{team} * blocks;
+    const int64_t slot_stride = int64_t{teams} * blocks;
+    const int threads = static_cast<int>(blockDim.x), tid = static_cast<int>(threadIdx.x);
+    const int lane = tid % 32, warp = tid / 32, warps = threads / 32;
+    const int slot_warps = (blocks + 31) / 32;
+    const bool edge_warp = rank == blocks - 1 && warp == 0;
+    // Every block's slice is cut from the longest count of whole packs a row can have, so a
+    // thread's places q = first_q + p * threads are the same for every row.
+    const int size = RowSlice<T>::size_of(n / V, blocks);
+    const int first_q = rank * size + tid;
+    const int held_most = PACKS + stash;
+
+    // Where row r lies: its values before the first 128-byte line (`lead`), its whole packs from
+    // there (`packs`), and how many of them this thread holds (`count`, its places 0..count-1).
+    struct Row {
+        const T* in;
+        T* out;
+        int lead, packs, count;
+    };
+    auto row_at = [&](int r) {
+        Row w;
+        w.in = in + r * in_stride;
+        w.out = out + r * out_stride;
+        const auto offset = static_cast<int>(reinterpret_cast<uintptr_t>(w.in) % 128);
+        w.lead = min(n, (128 - offset) % 128 / static_cast<int>(sizeof(T)));
+        w.packs = (n - w.lead) / V;
+        const int end = min(w.packs, rank * size + size);
+        w.count = min(held_most, max(0, (end - first_q + threads - 1) / threads));
+        return w;
+    };
+    // Edge value k of a lane of warp 0: its index in the row, or -1 where it holds none.
+    auto edge_index = [&](const Row& w, int k) {
+        const int e = lane + 32 * k;
+        const int after = e - w.lead;  // past the whole packs
+        if (e < w.lead) return e;
+        return after < n - w.lead - w.packs * V ? w.lead + w.packs * V + after : -1;
+    };
+    auto place = [&](int s) { return &stashed[s * threads + tid]; };
+    auto pack_in = [&](const Row& w, int p) {
+        return reinterpret_cast<const uint4*>(w.in + w.lead + (first_q + p * threads) * V);
+    };
+    auto pack_out = [&](const Row& w, int p) {
+        return reinterpret_cast<uint4*>(w.out + w.lead + (first_q + p * threads) * V);
+    };
+
+    uint4 x[PACKS];
+    float edge[kEdges];
+    // Row r's places, when nothing of another row is left in them.
+    auto load = [&](const Row& w) {
+#pragma unroll
+        for (int p = 0; p < PACKS; ++p)
+            if (p < w.count) x[p] = *pack_in(w, p);
+        for (int s = 0; s < w.count - PACKS; ++s) copy_async16(place(s), pack_in(w, PACKS + s));
+        copy_async_commit();
+        if (edge_warp) {
+#pragma unroll
+            for (int k = 0; k < kEdges; ++k) {
+                const int e = edge_index(w, k);
+                edge[k] = e >= 0 ? to_float(w.in[e]) : kNegInf;
+            }
+        }
+    };
+
+    // @region hold-step: a row's (max, sum), then its store, each pack refilled from the next row
+    Row cur = row_at(0);
+    if (rows > 0) load(cur);
+    for (int r = 0; r < rows; ++r) {
+        // 1-2. This thread's (max, sum) of row r, once its copies have landed.
+        copy_async_wait_all_but<0>();
+        MaxSum mine{kNegInf, 0.0f};
+#pragma unroll
+        for (int p = 0; p < PACKS; ++p)
+            if (p < cur.count) absorb_pack<T>(mine, x[p]);
+        for (int s = 0; s < cur.count - PACKS; ++s) absorb_pack<T>(mine, *place(s));
+        if (edge_warp) absorb(mine, edge, kEdges);
+        // 3. The block's pair into the row's slot; the team's slots merged by the first warps.
+        const MaxSum w = warp_merge(mine);
+        if (lane == 0) warp_sums[warp] = w;
+        __syncthreads();
+        if (warp == 0) {
+            const MaxSum b = warp_merge(lane < warps ? warp_sums[lane] : MaxSum{kNegInf, 0.0f});
+            if (lane == 0) publish(&slots[r * slot_stride + rank], b);
+        }
+        if (warp < slot_warps) {
+            const MaxSum v = tid < blocks ? wait_for_slot(&slots[r * slot_stride + tid])
+                                          : MaxSum{kNegInf, 0.0f};
+            const MaxSum m = warp_merge(v);
+            if (lane == 0) warp_slots[warp] = m;
+        }
+        // warp_sums and warp_slots are next written after the next row's step 2, which no warp
+        // reaches before every warp has read them (warp 0 before this barrier, all after it).
+        __syncthreads();
+        const MaxSum row =
+            warp_merge(lane < slot_warps ? warp_slots[lane] : MaxSum{kNegInf, 0.0f});
+        const float inv = 1.0f / row.s;
+        // 4. Store row r; load row r + 1 into each place as it is freed.
+        const bool more = r + 1 < rows;
+        const Row next = more ? row_at(r + 1) : Row{nullptr, nullptr, 0, 0, 0};
+#pragma unroll
+        for (int p = 0; p < PACKS; ++p) {
+            if (p < cur.count) {
+                float y[V];
+                normalise<T>(x[p], row.m, inv, y);
+                store16(pack_out(cur, p), pack<T>(y));
+            }
+            if (p < next.count) x[p] = *pack_in(next, p);
+        }
+        for (int s = 0; s < max(cur.count, next.count) - PACKS; ++s) {
+            if (PACKS + s < cur.count) {
+                float y[V];
+                normalise<T>(*place(s), row.m, inv, y);
+                store16(pack_out(cur, PACKS + s), pack<T>(y));
+            }
+            if (PACKS + s < next.count) copy_async16(place(s), pack_in(next, PACKS + s));
+        }
+        copy_async_commit();
+        if (edge_warp) {
+#pragma unroll
+            for (int k = 0; k < kEdges; ++k) {
+                const int e = edge_index(cur, k);
+                if (e >= 0) cur.out[e] = from_float<T>(ex2((edge[k] - row.m) * kLog2e) * inv);
+                const int f = more ? edge_index(next, k) : -1;
+                edge[k] = f >= 0 ? to_float(next.in[f]) : kNegInf;
+            }
+        }
+        cur = next;
+    }
+    // @endregion hold-step
+}
+
+// Shared memory of the held grid: its stash, `stash` packs a thread.
+constexpr size_t hold_stash_bytes(int threads, int stash) {
+    return static_cast<size_t>(stash) * threads * 16;
+}
+// @endregion hold-kernel
+
+template <typename T, int P>
+static LaunchStep make_hold_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
+    const SoftmaxProblem& p = a.problem;
+    auto* kernel = best_hold_kernel<T, P>;
+    const int blocks = c.cluster, teams = c.grid_teams();
+    const int vec = vec_of(p.dtype);
+    const int64_t slice = blocks < 1 ? 0 : slice_packs(p.cols / vec, blocks);
+    // Warp 0 of the last block holds the edges, and its first `blocks` threads read the slots.
+    if (a.workspace == nullptr || blocks < 1 || blocks > c.threads || teams > kMaxGridTeams ||
+        p.rows > 0x7fffffff || p.cols > 0x7fffffff || c.stash < 0 ||
+        !valid_threads(c.threads, hold_max_threads(P)) ||
+        slice > int64_t{c.threads} * (P + c.stash) || !same_frames(a)) {
+        *err = cudaErrorInvalidValue;
+        return {};
+    }
+    const size_t smem = hold_stash_bytes(c.threads, c.stash);
+    *err = allow_dynamic_smem(reinterpret_cast<const void*>(kernel), smem, a.limits);
+    if (*err != cudaSuccess) return refused();
+    int per_sm = 0;
+    *err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, c.threads, smem);
+    if (*err != cudaSuccess) return refused();
+    if (int64_t{per_sm} * sms_here(a) < int64_t{blocks} * teams) {
+        *err = cudaErrorCooperativeLaunchTooLarge;
+        return {};
+    }
+    cudaLaunchConfig_t cfg{};
+    cfg.gridDim = dim3(static_cast<unsigned>(blocks * teams));
+    cfg.blockDim = dim3(c.threads);
+    cfg.dynamicSmemBytes = smem;
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeCooperative;
+    attr[0].val.cooperative = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    LaunchStep s = step_for("best_hold", reinterpret_cast<const void*>(kernel), cfg);
+    const T* in = static_cast<const T*>(a.in);
+    T* out = static_cast<T*>(a.out);
+    auto* slot_base = static_cast<uint64_t*>(a.workspace);
+    const size_t bytes = workspace_bytes(p, c);
+    const int stash = c.stash;
+    s.launch = [=](cudaStream_t st) mutable {
+        if (cudaError_t e = cudaMemsetAsync(slot_base, kUnwrittenByte, bytes, st); e != cudaSuccess)
+            return e;
+        cfg.stream = st;
+        cfg.attrs = attr;  // the copy's own attribute array
+        return cudaLaunchKernelEx(&cfg, kernel, in, out, static_cast<int>(p.rows), p.cols,
+                                  p.in_stride, p.out_stride, slot_base, teams, stash);
+    };
+    *err = cudaSuccess;
+    return s;
+}
+
+template <typename T>
+static LaunchStep hold_step_of(const LaunchArgs& a, const Config& c, cudaError_t* err) {
+    if (c.packs == 8) return make_hold_step<T, 8>(a, c, err);
+    if (c.packs == 16) return make_hold_step<T, 16>(a, c, err);
+    *err = cudaErrorInvalidConfiguration;
+    return {};
+}
+
+LaunchStep hold_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
+    return for_dtype(
+        a.problem.dtype,
+        [&](auto t) { return hold_step_of<typename decltype(t)::type>(a, c, err); },
+        [&] { return rejected(err, cudaErrorInvalidValue); });
+}
+
+}  // namespace best
+}  // namespace sml
