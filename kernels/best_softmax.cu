@@ -188,14 +188,16 @@ static Config team_grid_for(int64_t cols, int vec, bool whole, const DeviceLimit
     return c;
 }
 
-// The held grid's shape for a row of `cols` values, `vec` a pack (hold.cu): blocks of 512 threads,
-// one an SM, 16 packs a thread in registers and the rest of the block's slice in shared memory,
-// in as many teams as each hold one row, on as many SMs as the GPU has. Why the most teams: a
-// team stops its traffic once a row, to merge the row's slots, and the other teams' traffic
-// fills that time. No fit (the row is longer than the whole GPU holds): path stays kGroup.
+// The held grid's shape for a row of `cols` values, `vec` a pack (hold.cu): blocks of 1024
+// threads, one an SM, 8 packs a thread in registers and the rest of the block's slice in shared
+// memory, in as many teams as each hold one row, on as many SMs as the GPU has. Why the most
+// teams: a team stops its traffic once a row, to merge the row's slots, and the other teams'
+// traffic fills that time (half as many teams ran 7-20 points slower at every N tried). Why 1024
+// threads of 8 packs, not 512 of 16: faster at all ten N tried, by 0.7-9 points. No fit (the
+// row is longer than the whole GPU holds): path stays kGroup.
 static Config hold_for(int64_t cols, int vec, const DeviceLimits& limits) {
     Config c;
-    const int threads = 512, packs = 16;
+    const int threads = 1024, packs = 8;
     const int64_t most_stash = (limits.smem_per_block_optin - 2048) / (int64_t{threads} * 16);
     const int sms = std::max(1, limits.sm_count);
     for (int teams = std::min(sms, kMaxGridTeams); teams >= 1; --teams) {
