@@ -188,30 +188,39 @@ static Config team_grid_for(int64_t cols, int vec, bool whole, const DeviceLimit
     return c;
 }
 
-// The held grid's shape for a row of `cols` values, `vec` a pack (hold.cu): blocks of 1024
-// threads, one an SM, 8 packs a thread in registers and the rest of the block's slice in shared
-// memory, in as many teams as each hold one row, on as many SMs as the GPU has. Why the most
-// teams: a team stops its traffic once a row, to merge the row's slots, and the other teams'
-// traffic fills that time (half as many teams ran 7-20 points slower at every N tried). Why 1024
-// threads of 8 packs, not 512 of 16: faster at all ten N tried, by 0.7-9 points. No fit (the
-// row is longer than the whole GPU holds): path stays kGroup.
+// The held grid's shape for a row of `cols` values, `vec` a pack (hold.cu): 8 packs a thread in
+// registers and the rest of the block's slice in shared memory, in as many teams as each hold
+// one row, on every SM: two blocks of 512 threads an SM where that leaves two teams or more,
+// else one of 1024. Why the most teams: a team stops its traffic once a row, to merge the row's
+// slots, and the other teams' traffic fills that time (half as many teams ran 7-20 points
+// slower at every N tried). Why two blocks an SM: an SM then has another team's block to run
+// while one waits (2-5 points faster at 6 of 6 N in two teams or more; with one team both blocks
+// wait together, and the team's 264 slots cost up to 1.7 points). Why 8 packs in registers, not
+// 16 at 512 threads a block: faster at all ten N tried, by 0.7-9 points. No fit (the row is
+// longer than the whole GPU holds): path stays kGroup.
 static Config hold_for(int64_t cols, int vec, const DeviceLimits& limits) {
     Config c;
-    const int threads = 1024, packs = 8;
-    const int64_t most_stash = (limits.smem_per_block_optin - 2048) / (int64_t{threads} * 16);
-    const int sms = std::max(1, limits.sm_count);
-    for (int teams = std::min(sms, kMaxGridTeams); teams >= 1; --teams) {
-        const int blocks = sms / teams;
-        const int64_t held = (slice_packs(cols / vec, blocks) + threads - 1) / threads;
-        if (held > packs + most_stash || blocks > threads) continue;
-        c.path = Config::Path::kGrid;
-        c.cluster = blocks;
-        c.threads = threads;
-        c.packs = packs;
-        c.stash = static_cast<int>(std::max<int64_t>(0, held - packs));
-        c.teams = teams;
-        c.lag = 0;
-        return c;
+    const int sms = std::max(1, limits.sm_count), packs = 8;
+    for (const int threads : {512, 1024}) {
+        const int per_sm = hold_blocks_per_sm(threads);
+        // A block's stash: its share of the SM's shared memory, less 2 KB for its own.
+        const int64_t smem = std::min<int64_t>(limits.smem_per_block_optin,
+                                               limits.smem_per_sm / per_sm) - 2048;
+        const int64_t most_stash = std::max<int64_t>(0, smem / (int64_t{threads} * 16));
+        for (int teams = std::min(sms * per_sm, kMaxGridTeams); teams >= 1; --teams) {
+            const int blocks = sms * per_sm / teams;
+            const int64_t held = (slice_packs(cols / vec, blocks) + threads - 1) / threads;
+            if (held > packs + most_stash || blocks > threads) continue;
+            if (per_sm > 1 && teams < 2) break;  // one team: one block an SM
+            c.path = Config::Path::kGrid;
+            c.cluster = blocks;
+            c.threads = threads;
+            c.packs = packs;
+            c.stash = static_cast<int>(std::max<int64_t>(0, held - packs));
+            c.teams = teams;
+            c.lag = 0;
+            return c;
+        }
     }
     return c;
 }
@@ -484,7 +493,9 @@ std::string Config::describe() const {
                 return "held grid " + n + " blocks x " + t + " threads x " +
                        std::to_string(packs) + " packs + " + std::to_string(stash) +
                        " in shared memory" +
-                       (grid_teams() > 1 ? ", " + std::to_string(grid_teams()) + " teams" : "");
+                       (grid_teams() > 1 ? ", " + std::to_string(grid_teams()) + " teams" : "") +
+                       (hold_groups() != 4 ? ", " + std::to_string(hold_groups()) + " copy groups"
+                                           : "");
             return "grid " + n + " blocks x " + t + " threads x " + std::to_string(packs) +
                    " packs, lag " + std::to_string(lag) + ", " + std::to_string(grid_ahead()) +
                    (grid_ahead() == 1 ? " row ahead" : " rows ahead") +

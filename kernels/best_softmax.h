@@ -41,7 +41,7 @@ namespace sml::best {
     /* grid (hold.cu), which finishes each row as soon as it is reduced */                  \
     X(int, lag, 0)                                                                           \
     /* grid: rows of loads in flight past the row reduced; 0 is 2 (2, 4; 1 at 4 packs, */    \
-    /* lag 4) */                                                                             \
+    /* lag 4); lag 0: cp.async groups a row's stash lands in, 0 is 4 (1, for tuning) */      \
     X(int, ahead, 0)                                                                         \
     /* grid: teams of `cluster` blocks, each on every teams-th row; 0 is 1 */                \
     X(int, teams, 0)                                                                         \
@@ -66,6 +66,7 @@ struct Config {
     int group_threads() const { return threads > 0 ? threads : 32; }
     int grid_ahead() const { return ahead > 0 ? ahead : 2; }
     int grid_teams() const { return teams > 0 ? teams : 1; }
+    int hold_groups() const { return ahead > 0 ? ahead : 4; }
     std::string describe() const;  // e.g. "cluster 4 x 512 threads x 4 packs"
     std::string fields() const;    // every field: "path=1 width=0 packs=4 threads=512 ..."
 };

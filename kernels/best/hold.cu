@@ -18,13 +18,16 @@ namespace best {
 // a pack of row r it loads the same pack of row r + 1 into the register or shared-memory place
 // that pack just left. So the team needs room for one row, not five, and reads it once.
 // In step r a block
-//   1. waits for its slice of row r (registers, and the cp.async copies into shared memory),
-//   2. takes its (max, sum) with step 6's running rule, one pass over what it holds,
+//   1-2. takes its (max, sum) of row r with step 6's running rule, one pass over what it holds,
+//      each part as soon as it has landed: the registers first (loaded first), then the stash
+//      in GROUPS cp.async groups, oldest first. So when the last bytes land, only the last
+//      group's share of the pass is left,
 //   3. publishes that pair in the row's slot (slots.cuh) and merges the team's slots,
 //   4. stores row r, each pack followed by the load of row r + 1's pack into its place.
-// Between 1 and 4 the team's loads and stores stop: it waits for its last loads and for the
-// slowest block of the team. Several teams, each on every teams-th row, fill that time with
-// their own traffic; the dispatcher runs as many as hold a row.
+// Between the last load landing and 4 the team moves no bytes: it finishes its pass and waits
+// for the slowest block of the team. Several teams, each on every teams-th row, fill that time
+// with their own traffic; the dispatcher runs as many as hold a row, two blocks an SM where
+// that still leaves two teams, so an SM has another team's block to run while one waits.
 // A row's packs are counted from its first 128-byte line, so every warp's loads are whole
 // sectors wherever the row starts. The values before that line and after the last whole pack
 // (fewer than a line and a pack) are the edges: warp 0 of the team's last block holds them, a
@@ -33,7 +36,7 @@ namespace best {
 // A thread's shared-memory place is its own, read and refilled by it alone: no barrier guards
 // it. Its copy for row r + 1 is issued after the store of the value read from it, and a warp
 // issues in order, so the copy cannot land before the read.
-template <typename T, int PACKS>
+template <typename T, int PACKS, int GROUPS>
 __global__ void __launch_bounds__(hold_max_threads(PACKS))
     best_hold_kernel(const T* __restrict__ in, T* __restrict__ out, int rows, int64_t cols,
                      int64_t in_stride, int64_t out_stride, uint64_t* __restrict__ slots,
@@ -65,6 +68,7 @@ __global__ void __launch_bounds__(hold_max_threads(PACKS))
     const int size = RowSlice<T>::size_of(n / V, blocks);
     const int first_q = rank * size + tid;
     const int held_most = PACKS + stash;
+    const int group_size = (stash + GROUPS - 1) / GROUPS;  // stash places a copy group holds
 
     // Where row r lies: its values before the first 128-byte line (`lead`), its whole packs from
     // there (`packs`), and how many of them this thread holds (`count`, its places 0..count-1).
@@ -101,13 +105,18 @@ __global__ void __launch_bounds__(hold_max_threads(PACKS))
 
     uint4 x[PACKS];
     float edge[kEdges];
-    // Row r's places, when nothing of another row is left in them.
+    // Row r's places, when nothing of another row is left in them: GROUPS copy groups, always.
     auto load = [&](const Row& w) {
 #pragma unroll
         for (int p = 0; p < PACKS; ++p)
             if (p < w.count) x[p] = *pack_in(w, p);
-        for (int s = 0; s < w.count - PACKS; ++s) copy_async16(place(s), pack_in(w, PACKS + s));
-        copy_async_commit();
+#pragma unroll
+        for (int g = 0; g < GROUPS; ++g) {
+            const int end = min((g + 1) * group_size, w.count - PACKS);
+            for (int s = g * group_size; s < end; ++s)
+                copy_async16(place(s), pack_in(w, PACKS + s));
+            copy_async_commit();
+        }
         if (edge_warp) {
 #pragma unroll
             for (int k = 0; k < kEdges; ++k) {
@@ -121,14 +130,18 @@ __global__ void __launch_bounds__(hold_max_threads(PACKS))
     Row cur = row_at(0);
     if (rows > 0) load(cur);
     for (int r = 0; r < rows; ++r) {
-        // 1-2. This thread's (max, sum) of row r, once its copies have landed.
-        copy_async_wait_all_but<0>();
+        // 1-2. This thread's (max, sum) of row r, each part once it has landed.
         MaxSum mine{kNegInf, 0.0f};
 #pragma unroll
         for (int p = 0; p < PACKS; ++p)
             if (p < cur.count) absorb_pack<T>(mine, x[p]);
-        for (int s = 0; s < cur.count - PACKS; ++s) absorb_pack<T>(mine, *place(s));
-        if (edge_warp) absorb(mine, edge, kEdges);
+#pragma unroll
+        for (int g = 0; g < GROUPS; ++g) {
+            copy_async_wait_all_but_n<GROUPS>(GROUPS - 1 - g);  // group g has landed
+            const int end = min((g + 1) * group_size, cur.count - PACKS);
+            for (int s = g * group_size; s < end; ++s) absorb_pack<T>(mine, *place(s));
+        }
+        if (edge_warp) absorb(mine, edge, kEdges);  // loaded last
         // 3. The block's pair into the row's slot; the team's slots merged by the first warps.
         const MaxSum w = warp_merge(mine);
         if (lane == 0) warp_sums[warp] = w;
@@ -161,15 +174,19 @@ __global__ void __launch_bounds__(hold_max_threads(PACKS))
             }
             if (p < next.count) x[p] = *pack_in(next, p);
         }
-        for (int s = 0; s < max(cur.count, next.count) - PACKS; ++s) {
-            if (PACKS + s < cur.count) {
-                float y[V];
-                normalise<T>(*place(s), row.m, inv, y);
-                store16(pack_out(cur, PACKS + s), pack<T>(y));
+#pragma unroll
+        for (int g = 0; g < GROUPS; ++g) {
+            const int end = min((g + 1) * group_size, max(cur.count, next.count) - PACKS);
+            for (int s = g * group_size; s < end; ++s) {
+                if (PACKS + s < cur.count) {
+                    float y[V];
+                    normalise<T>(*place(s), row.m, inv, y);
+                    store16(pack_out(cur, PACKS + s), pack<T>(y));
+                }
+                if (PACKS + s < next.count) copy_async16(place(s), pack_in(next, PACKS + s));
             }
-            if (PACKS + s < next.count) copy_async16(place(s), pack_in(next, PACKS + s));
+            copy_async_commit();
         }
-        copy_async_commit();
         if (edge_warp) {
 #pragma unroll
             for (int k = 0; k < kEdges; ++k) {
@@ -190,10 +207,10 @@ constexpr size_t hold_stash_bytes(int threads, int stash) {
 }
 // @endregion hold-kernel
 
-template <typename T, int P>
+template <typename T, int P, int GROUPS>
 static LaunchStep make_hold_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
     const SoftmaxProblem& p = a.problem;
-    auto* kernel = best_hold_kernel<T, P>;
+    auto* kernel = best_hold_kernel<T, P, GROUPS>;
     const int blocks = c.cluster, teams = c.grid_teams();
     const int vec = vec_of(p.dtype);
     const int64_t slice = blocks < 1 ? 0 : slice_packs(p.cols / vec, blocks);
@@ -244,8 +261,9 @@ static LaunchStep make_hold_step(const LaunchArgs& a, const Config& c, cudaError
 
 template <typename T>
 static LaunchStep hold_step_of(const LaunchArgs& a, const Config& c, cudaError_t* err) {
-    if (c.packs == 8) return make_hold_step<T, 8>(a, c, err);
-    if (c.packs == 16) return make_hold_step<T, 16>(a, c, err);
+    const int groups = c.hold_groups();
+    if (c.packs == 8 && groups == 4) return make_hold_step<T, 8, 4>(a, c, err);
+    if (c.packs == 8 && groups == 1) return make_hold_step<T, 8, 1>(a, c, err);  // tuning
     *err = cudaErrorInvalidConfiguration;
     return {};
 }

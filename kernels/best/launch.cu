@@ -136,8 +136,10 @@ static cudaError_t plan_chosen(const LaunchArgs& args, Config* chosen,
     // profile of a smaller GPU chose the path and a team's blocks from its class's limits; on the
     // H100 it emulates, a grid of that class's SMs would leave the rest idle while copy, which the
     // run is measured against, uses them all. On a GPU of the class itself nothing changes.
-    if (c.path == Config::Path::kGrid && !args.limits.has_clusters())
-        c.teams = std::clamp(sms_here(args) / c.cluster, 1, kMaxGridTeams);
+    if (c.path == Config::Path::kGrid && !args.limits.has_clusters()) {
+        const int per_sm = c.lag == 0 ? hold_blocks_per_sm(c.threads) : 1;  // the held grid's
+        c.teams = std::clamp(sms_here(args) * per_sm / c.cluster, 1, kMaxGridTeams);
+    }
     cudaError_t err = plan_with(args, c, steps);
     auto fall_back = [&](const Config& next) {
         (void)cudaGetLastError();

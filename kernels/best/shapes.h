@@ -37,6 +37,10 @@ constexpr int grid_max_threads(int packs, bool wide = false) {
 constexpr int hold_max_threads(int packs) {
     return packs <= 8 ? 1024 : 512;
 }
+// Blocks of the held grid an SM (the registers hold two of 512 threads, one of 1024).
+constexpr int hold_blocks_per_sm(int threads) {
+    return threads <= 512 ? 2 : 1;
+}
 // Teams the grid kernel runs at most (its launch refuses more).
 constexpr int kMaxGridTeams = 64;
 // Packs of a row with edges that are not main packs (below): a 128-byte line's worth.
