@@ -490,12 +490,9 @@ std::string Config::describe() const {
                    " values, " + std::to_string(rows) + " rows, " + t + " threads";
         case Path::kGrid:
             if (lag == 0)
-                return "held grid " + n + " blocks x " + t + " threads x " +
-                       std::to_string(packs) + " packs + " + std::to_string(stash) +
-                       " in shared memory" +
-                       (grid_teams() > 1 ? ", " + std::to_string(grid_teams()) + " teams" : "") +
-                       (hold_groups() != 4 ? ", " + std::to_string(hold_groups()) + " copy groups"
-                                           : "");
+                return "held grid " + n + " blocks x " + t + " threads x " + std::to_string(packs) +
+                       " packs + " + std::to_string(stash) + " in shared memory" +
+                       (grid_teams() > 1 ? ", " + std::to_string(grid_teams()) + " teams" : "");
             return "grid " + n + " blocks x " + t + " threads x " + std::to_string(packs) +
                    " packs, lag " + std::to_string(lag) + ", " + std::to_string(grid_ahead()) +
                    (grid_ahead() == 1 ? " row ahead" : " rows ahead") +

@@ -26,7 +26,7 @@ namespace sml::best {
     /* group, tile: lanes per row (1..32) */                                                 \
     X(int, width, 0)                                                                         \
     /* group: packs per lane and row; cluster: packs per thread in registers; grid: packs */ \
-    /* per thread (lag 0: in registers, 8 or 16); tile: values a lane holds (8, 16 or 32) */ \
+    /* per thread (lag 0: in registers, 8); tile: values a lane holds (8, 16 or 32) */       \
     X(int, packs, 0)                                                                         \
     /* threads per block (group: 0 means group_threads()'s default, one warp) */             \
     X(int, threads, 0)                                                                       \
@@ -38,10 +38,10 @@ namespace sml::best {
     /* per block */                                                                          \
     X(int, rows, 0)                                                                          \
     /* grid: rows a block reduces ahead of the row it finishes (2, 3 or 4); 0 is the held */ \
-    /* grid (hold.cu), which finishes each row as soon as it is reduced */                  \
+    /* grid (hold.cu), which finishes each row as soon as it is reduced */                   \
     X(int, lag, 0)                                                                           \
     /* grid: rows of loads in flight past the row reduced; 0 is 2 (2, 4; 1 at 4 packs, */    \
-    /* lag 4); lag 0: cp.async groups a row's stash lands in, 0 is 4 (1, for tuning) */      \
+    /* lag 4) */                                                                             \
     X(int, ahead, 0)                                                                         \
     /* grid: teams of `cluster` blocks, each on every teams-th row; 0 is 1 */                \
     X(int, teams, 0)                                                                         \
@@ -65,8 +65,9 @@ struct Config {
     int rows_per_group() const { return rows > 0 ? rows : (packs <= 2 ? 2 : 1); }
     int group_threads() const { return threads > 0 ? threads : 32; }
     int grid_ahead() const { return ahead > 0 ? ahead : 2; }
-    int grid_teams() const { return teams > 0 ? teams : 1; }
-    int hold_groups() const { return ahead > 0 ? ahead : 4; }
+    int grid_teams() const {
+        return teams > 0 ? teams : 1;
+    }
     std::string describe() const;  // e.g. "cluster 4 x 512 threads x 4 packs"
     std::string fields() const;    // every field: "path=1 width=0 packs=4 threads=512 ..."
 };

@@ -319,13 +319,12 @@ TEST(BestPaths, EveryPathMatchesReference) {
     const best::Config lag3 = grid(16, 256, 4, 3, 2);
     const best::Config lag3_wide = grid(16, 544, 4, 3, 2);
     // The held grid (lag 0): each team holds one row, 8 packs a thread in registers and `stash`
-    // more in shared memory (landing in 4 copy groups, or 1), and swaps it in place for its next
-    // row. These small grids fill both places at moderate N, in one team and in teams (row
-    // counts that leave a team with no row, one, or one fewer); 6 and 11 stash places split
-    // unevenly over 4 groups. Rows at offsets 1 and 3 from 16 bytes have values before their
-    // first 128-byte line and after their last whole pack, which warp 0 of the last block holds;
-    // rows shorter than a line are nothing else.
-    auto held = [](int blocks, int threads, int stash, int teams, int groups = 0) {
+    // more in shared memory, and swaps it in place for its next row. These small grids fill both
+    // places at moderate N, in one team and in teams (row counts that leave a team with no row,
+    // one, or one fewer). Rows at offsets 1 and 3 from 16 bytes have values before their first
+    // 128-byte line and after their last whole pack, which warp 0 of the last block holds; rows
+    // shorter than a line are nothing else.
+    auto held = [](int blocks, int threads, int stash, int teams) {
         best::Config c;
         c.path = best::Config::Path::kGrid;
         c.cluster = blocks;
@@ -334,20 +333,17 @@ TEST(BestPaths, EveryPathMatchesReference) {
         c.stash = stash;
         c.teams = teams;
         c.lag = 0;
-        c.ahead = groups;
         return c;
     };
     const best::Config held8 = held(16, 64, 6, 1);
     const best::Config held16 = held(8, 128, 11, 3);
     const best::Config held_registers = held(16, 64, 0, 2);
-    const best::Config held_one_group = held(8, 128, 11, 2, 1);
     for (DType t : {DType::f32, DType::f16, DType::bf16}) {
         for (int64_t rows : {1, 2, 3, 5, 7, 12, 37}) {
             check_case(t, rows, 50001, 50001, 50001, 0, &held8);
             check_case(t, rows, 50001, 50003, 50011, 1, &held16, 1);
             check_case(t, rows, 40000, 40008, 40000, 3, &held16, 3);
             check_case(t, rows, 4000, 4000, 4000, 0, &held_registers);
-            check_case(t, rows, 50001, 50001, 50001, 0, &held_one_group);
         }
         for (int64_t n : {1, 5, 33, 100, 131}) check_case(t, 7, n, n, n, 1, &held8, 1);
         // The dispatcher's own held grid, past what the grid kernel holds on 132 SMs.

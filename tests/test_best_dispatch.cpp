@@ -4,12 +4,14 @@
 // The GPU side (every path against float64) is tests/gpu_test_best.cpp.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "kernels/best/shapes.h"
 #include "kernels/best_softmax.h"
 #include "kernels/kernel_api.h"
 
@@ -205,7 +207,8 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
               "grid 132 blocks x 512 threads x 4 packs, lag 4, 2 rows ahead, no edge warp");
     EXPECT_EQ(pick(2103145, DType::bf16).describe(),
               "grid 132 blocks x 544 threads x 4 packs, lag 3, 2 rows ahead");
-    EXPECT_EQ(pick(2103144, DType::f32).path, Path::kTwoPass);
+    EXPECT_EQ(pick(2103144, DType::f32).describe(),
+              "held grid 52 blocks x 512 threads x 8 packs + 12 in shared memory, 5 teams");
     // Where the occupancy calculator says a stash fits only once an SM, the stash is not taken.
     auto one_stash = [](const Config& c) { return c.stash > 0 ? 1 : 2; };
     EXPECT_EQ(pick(300000, DType::f32, true, kH100, one_stash).describe(),
@@ -218,12 +221,26 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     EXPECT_EQ(pick(132 * 2048 * 4 + 4).describe(),
               "grid 132 blocks x 544 threads x 4 packs, lag 3, 2 rows ahead");
     EXPECT_EQ(pick(132 * 2048 * 4 + 35).path, Path::kGrid);
-    // Longer rows are read twice, on a cluster of one block per 8192 packs.
+    // Longer rows: the held grid, one row a team in 8 packs a thread of registers and up to 14
+    // of shared memory, in as many teams as hold a row: two blocks of 512 threads an SM while
+    // that leaves two teams (132 x 2 x 512 x 22 packs hold fp32 N = 5947392 in two), then one
+    // team of 1024-thread blocks (up to fp32 N = 132 x 1024 x 22 x 4 = 11894784).
     EXPECT_EQ(pick(132 * 2048 * 4 + 36).describe(),
-              "two-pass cluster 16 x 1024 threads, L2 evict_last/first");
-    EXPECT_EQ(pick(132 * 2048 * 4 + 37).describe(),
-              "two-pass cluster 16 x 1024 threads, L2 evict_last/first");
+              "held grid 26 blocks x 512 threads x 8 packs + 13 in shared memory, 10 teams");
     EXPECT_EQ(pick(int64_t{1} << 21).describe(),
+              "held grid 52 blocks x 512 threads x 8 packs + 12 in shared memory, 5 teams");
+    EXPECT_EQ(pick(5947392).describe(),
+              "held grid 132 blocks x 512 threads x 8 packs + 14 in shared memory, 2 teams");
+    // (Whole packs count: the values past the last one are held apart.)
+    EXPECT_EQ(pick(5947395).describe(), pick(5947392).describe());
+    EXPECT_EQ(pick(5947396).describe(),
+              "held grid 132 blocks x 1024 threads x 8 packs + 4 in shared memory");
+    EXPECT_EQ(pick(11894784 + 3, DType::f32, false).describe(),
+              "held grid 132 blocks x 1024 threads x 8 packs + 14 in shared memory");
+    // Past that, rows are read twice, on a cluster of one block per 8192 packs.
+    EXPECT_EQ(pick(11894784 + 4).describe(),
+              "two-pass cluster 16 x 1024 threads, L2 evict_last/first");
+    EXPECT_EQ(pick(int64_t{1} << 24).describe(),
               "two-pass cluster 16 x 1024 threads, L2 evict_last/first");
     // fp16 takes the shape of the fp32 row of the same bytes.
     EXPECT_EQ(pick(262144, DType::f16).describe(), pick(131072).describe());
@@ -241,14 +258,15 @@ TEST(BestDispatch, GridFollowsTheSmCountAndSizesItsWorkspace) {
     // 2 MB rows there would leave the grid one team (288 threads a block): the stash instead.
     EXPECT_EQ(pick(524288, DType::f32, true, pcie).describe(),
               "cluster 16 x 512 threads x 8 packs + 8 in shared memory");
-    EXPECT_EQ(pick(int64_t{1} << 20, DType::f32, true, pcie).path, Path::kTwoPass);
+    EXPECT_EQ(pick(int64_t{1} << 20, DType::f32, true, pcie).describe(),
+              "held grid 25 blocks x 512 threads x 8 packs + 13 in shared memory, 9 teams");
     // Without clusters the grid runs in teams of the fewest blocks that hold the row: 2^20 fp32
-    // takes 128 of 132 SMs; with 114 SMs it cannot, and reads twice.
+    // takes 128 of 132 SMs; with 114 SMs it cannot, and the held grid takes the row.
     EXPECT_EQ(pick(int64_t{1} << 20, DType::f32, true, ampere()).describe(),
               "grid 128 blocks x 512 threads x 4 packs, lag 4, 2 rows ahead");
     DeviceLimits ampere114 = ampere();
     ampere114.sm_count = 114;
-    EXPECT_EQ(pick(int64_t{1} << 20, DType::f32, true, ampere114).path, Path::kTwoPass);
+    EXPECT_EQ(pick(int64_t{1} << 20, DType::f32, true, ampere114).lag, 0);
     const SoftmaxProblem p = SoftmaxProblem::contiguous(256, int64_t{1} << 20);
     EXPECT_EQ(best::workspace_bytes(p, pick(int64_t{1} << 20)), 256u * 132 * 8);
     EXPECT_EQ(best::workspace_bytes(p, pick(524288)), 256u * 132 * 8);  // with two teams too
@@ -280,8 +298,9 @@ TEST(BestDispatch, WithoutClustersOneBlockThenItsStashThenTwoPasses) {
     EXPECT_EQ(pick(65536, DType::f32, true, ada).describe(),
               "grid 8 blocks x 512 threads x 4 packs, lag 4, 2 rows ahead, 16 teams");
     // 64 KB holds the staging ring of 2 rows ahead for only 320 threads a block, so one row
-    // ahead, for 480; a GPU of fewer SMs (a T4's 40) runs fewer teams, and one of fewer SMs than
-    // a row's blocks reads twice.
+    // ahead, for 480; a GPU of fewer SMs (a T4's 40) runs fewer teams. One of fewer SMs than a
+    // row's blocks holds it in the held grid while its registers and shared memory can (two
+    // blocks an SM, 8 + 3 packs a thread), and reads it twice past that.
     DeviceLimits small = turing();
     small.sm_count = kH100.sm_count;  // a 64 KB class on the H100's SMs
     EXPECT_EQ(pick(65536, DType::f32, true, small).describe(),
@@ -290,6 +309,9 @@ TEST(BestDispatch, WithoutClustersOneBlockThenItsStashThenTwoPasses) {
     EXPECT_EQ(pick(65536, DType::f32, true, small).describe(),
               "grid 9 blocks x 480 threads x 4 packs, lag 4, 1 row ahead, 4 teams");
     small.sm_count = 8;
+    EXPECT_EQ(pick(65536, DType::f32, true, small).describe(),
+              "held grid 3 blocks x 512 threads x 8 packs + 3 in shared memory, 5 teams");
+    small.sm_count = 1;
     EXPECT_EQ(pick(65536, DType::f32, true, small).describe(),
               "two-pass cluster 1 x 1024 threads, L2 evict_last/first");
     EXPECT_EQ(pick(65536, DType::f32, true, ampere()).describe(),
@@ -303,8 +325,9 @@ int64_t capacity(const Config& c, DType t) {
             return int64_t{c.width} * c.packs * vec;
         case Path::kCluster:
             return int64_t{c.cluster} * c.threads * (c.packs + c.stash) * vec;
-        case Path::kGrid:
-            return int64_t{c.cluster} * c.threads * c.packs * vec;
+        case Path::kGrid:  // the held grid (lag 0): whole packs, and the values past them
+            return c.lag == 0 ? int64_t{c.cluster} * c.threads * (c.packs + c.stash) * vec + vec - 1
+                              : int64_t{c.cluster} * c.threads * c.packs * vec;
         case Path::kTwoPass:
             return kUnlimitedCols;
         case Path::kTile:
@@ -355,6 +378,35 @@ TEST(BestDispatch, TileTakesShortRowsOffTheirPacksAndHoldsThem) {
     EXPECT_GT(tiles, 500);
 }
 
+// The held grid as a rule over the row: walking N upward, its teams never grow (a longer row needs
+// as many blocks or more), two passes never come before it, and once they come they stay.
+TEST(BestDispatch, HeldGridTeamsShrinkAsRowsGrowThenTwoPasses) {
+    std::mt19937_64 gen(5);
+    for (const DeviceLimits& limits : {kH100, ampere(), turing()}) {
+        for (DType t : {DType::f32, DType::f16, DType::bf16}) {
+            int teams = 1 << 30, held = 0;
+            bool two_pass = false;
+            for (int64_t n = int64_t{1} << 18; n <= int64_t{1} << 25;
+                 n += 1 + int64_t(gen() % (n / 16))) {
+                const Config c = pick(n, t, gen() % 2 == 0, limits);
+                SCOPED_TRACE(std::to_string(n) + " " + dtype_name(t) + " " +
+                             std::to_string(limits.cc_major) + ": " + c.describe());
+                if (c.path == Path::kTwoPass) {
+                    two_pass = true;
+                    continue;
+                }
+                ASSERT_FALSE(two_pass) << "a row read once after a shorter one read twice";
+                if (c.path != Path::kGrid || c.lag != 0) continue;
+                ++held;
+                ASSERT_LE(c.grid_teams(), teams);
+                teams = c.grid_teams();
+            }
+            EXPECT_GT(held, 10);
+            EXPECT_TRUE(two_pass);  // 2^25 values are more than any of these GPUs holds
+        }
+    }
+}
+
 // For random N and every dtype, alignment and GPU: the row fits, and the launch is legal.
 TEST(BestDispatch, EveryShapeHoldsItsRowAndIsALegalLaunch) {
     std::mt19937_64 gen(7);
@@ -369,10 +421,28 @@ TEST(BestDispatch, EveryShapeHoldsItsRowAndIsALegalLaunch) {
                     SCOPED_TRACE(std::to_string(cols) + " " + dtype_name(t) +
                                  (aligned ? " aligned " : " unaligned ") +
                                  std::to_string(limits.cc_major) + ": " + c.describe());
-                    const int64_t slack = aligned ? 0 : 16 / dtype_size(t) - 1;
+                    // The held grid counts a row's packs from its first 128-byte line and holds
+                    // the values outside them apart (warp 0 of its last block): no slack.
+                    const bool held = c.path == Path::kGrid && c.lag == 0;
+                    const int64_t slack = aligned || held ? 0 : 16 / dtype_size(t) - 1;
                     ASSERT_GE(capacity(c, t), cols + slack);
                     ASSERT_GE(c.cluster, 1);
-                    if (c.stash > 0 && limits.has_clusters()) {  // 8 packs in registers, 2 an SM
+                    if (held) {  // 8 packs in registers; one or two blocks an SM, on every SM
+                        const int per_sm = best::hold_blocks_per_sm(c.threads);
+                        ASSERT_EQ(c.packs, 8);
+                        ASSERT_TRUE(c.threads == 512 || c.threads == 1024);
+                        ASSERT_EQ(
+                            int64_t{c.cluster} * c.grid_teams(),
+                            int64_t{limits.sm_count} * per_sm / c.grid_teams() * c.grid_teams());
+                        if (per_sm == 2) ASSERT_GE(c.grid_teams(), 2);  // else one of 1024
+                        ASSERT_LE(
+                            int64_t{c.stash} * c.threads * 16 + 2048,
+                            std::min(limits.smem_per_block_optin, limits.smem_per_sm / per_sm));
+                        ASSERT_LE(c.cluster, c.threads);  // a slot reader per block of a team
+                        // Only past what every other on-chip path holds: the row was read twice.
+                        ASSERT_GT(cols * dtype_size(t), 16 * 1024 * 64);
+                    } else if (c.stash > 0 &&
+                               limits.has_clusters()) {  // 8 packs in registers, 2 an SM
                         ASSERT_EQ(c.path, Path::kCluster);
                         ASSERT_EQ(c.packs, 8);
                         ASSERT_GE(c.cluster, 2);
@@ -403,7 +473,7 @@ TEST(BestDispatch, EveryShapeHoldsItsRowAndIsALegalLaunch) {
                         two.threads = (c.threads / 2 + 31) / 32 * 32;
                         ASSERT_LE(1024 / two.threads, 2) << "a cluster of 2 keeps more rows";
                     }
-                    if (c.path == Path::kGrid) {  // blocks on every SM; 4 packs a thread
+                    if (c.path == Path::kGrid && !held) {  // blocks on every SM; 4 packs
                         // Rows that are not whole 128-byte lines have an edge warp on the main
                         // threads (grid_whole_lines), except 16-bit rows of whole packs that
                         // would need the kWide kernel for it (edges = -1).
@@ -439,7 +509,7 @@ TEST(BestDispatch, EveryShapeHoldsItsRowAndIsALegalLaunch) {
                             ASSERT_EQ(c.lag, 4);
                         }
                         ASSERT_GE(main_threads, c.cluster);  // a slot reader per block of a team
-                    } else {
+                    } else if (!held) {
                         ASSERT_LE(c.cluster, limits.cc_major >= 9 ? 16 : 1);
                     }
                     if (c.path != Path::kGroup) {
@@ -496,13 +566,19 @@ TEST(BestDispatch, RegistryQuestionsFollowThePathForTheLimitsGiven) {
         }
     }
     // bf16 rows of 2^20 take the grid on an H100 (its slots), and in teams of 64 blocks without
-    // clusters; rows of 2^22 read twice there.
+    // clusters; rows of 2^22 the held grid there (its slots); fp32 rows of 2^24 (64 MB) are more
+    // than the GPU holds, and read twice.
     const SoftmaxProblem grid_rows = SoftmaxProblem::contiguous(8, int64_t{1} << 20, DType::bf16);
     EXPECT_EQ(best::registry_workspace_bytes(grid_rows, kH100), size_t(8) * 132 * 8);
     EXPECT_FALSE(best::reads_twice(grid_rows, kH100));
     EXPECT_EQ(best::registry_workspace_bytes(grid_rows, ampere()), size_t(8) * 64 * 8);
     EXPECT_FALSE(best::reads_twice(grid_rows, ampere()));
-    const SoftmaxProblem long_rows = SoftmaxProblem::contiguous(8, int64_t{1} << 22, DType::bf16);
+    const SoftmaxProblem held_rows = SoftmaxProblem::contiguous(8, int64_t{1} << 22, DType::bf16);
+    const Config held = pick(int64_t{1} << 22, DType::bf16, true, ampere());
+    EXPECT_EQ(held.lag, 0);
+    EXPECT_EQ(best::registry_workspace_bytes(held_rows, ampere()), size_t(8) * held.cluster * 8);
+    EXPECT_FALSE(best::reads_twice(held_rows, ampere()));
+    const SoftmaxProblem long_rows = SoftmaxProblem::contiguous(8, int64_t{1} << 24, DType::f32);
     EXPECT_EQ(best::registry_workspace_bytes(long_rows, ampere()), 0u);
     EXPECT_TRUE(best::reads_twice(long_rows, ampere()));
 }

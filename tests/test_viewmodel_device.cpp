@@ -2,9 +2,11 @@
 // standing in for one. No GPU needed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "app/viewer/model/device_view.h"
+#include "kernels/best/shapes.h"
 #include "kernels/best_softmax.h"
 #include "kernels/device_profiles.h"
 #include "kernels/registry.h"
@@ -72,7 +74,15 @@ TEST(DeviceProfiles, BestChoosesOnlyWhatEachClassOffers) {
             for (int64_t n = 1; n <= (int64_t{1} << 24); n = n * 3 / 2 + 1) {
                 const best::Config c = best::choose(n, t, (n % 7) != 0, p.limits);
                 SCOPED_TRACE(std::string(p.id) + " N=" + std::to_string(n) + " " + c.describe());
-                if (!p.limits.has_clusters() && c.path == best::Config::Path::kGrid) {
+                const bool held = c.path == best::Config::Path::kGrid && c.lag == 0;
+                if (held) {  // the held grid: one or two blocks an SM, its stash within both
+                    const int per_sm = best::hold_blocks_per_sm(c.threads);
+                    EXPECT_LE(int64_t{c.cluster} * c.grid_teams(),
+                              int64_t{p.limits.sm_count} * per_sm);
+                    EXPECT_LE(
+                        int64_t{c.stash} * c.threads * 16 + 2048,
+                        std::min(p.limits.smem_per_block_optin, p.limits.smem_per_sm / per_sm));
+                } else if (!p.limits.has_clusters() && c.path == best::Config::Path::kGrid) {
                     EXPECT_LE(int64_t{c.cluster} * c.grid_teams(), p.limits.sm_count);
                     EXPECT_LE(int64_t{c.ahead + 1} * c.packs * c.threads * 16,
                               p.limits.smem_per_block_optin);
@@ -111,8 +121,9 @@ TEST(DeviceView, ProfileLimitsAndBestsChoiceForTheViewer) {
     // Short rows that are not a power of two of 16-byte packs: the tile path on every class; a
     // power of two: the group kernel; past one block's registers without clusters: the stash
     // where the class's opt-in holds it (an A100), else the grid in teams of the blocks a row
-    // needs (9 on a T4's 64 KB), and two passes once a row needs more blocks than the class has
-    // SMs (69 of a T4's 40 at 2^19 values).
+    // needs (9 on a T4's 64 KB); once a row needs more blocks than the class has SMs (69 of a
+    // T4's 40 at 2^19 values), the held grid while the class's registers and shared memory hold
+    // one row a team, and two passes past it (2^21 fp32 values, 8 MB, on a T4).
     EXPECT_NE(viewer::best_choice_text(100, DType::f32, *t4).find("best: tile 8 lanes"),
               std::string::npos);
     EXPECT_NE(viewer::best_choice_text(64, DType::f32, *t4).find("best: group"), std::string::npos);
@@ -124,8 +135,12 @@ TEST(DeviceView, ProfileLimitsAndBestsChoiceForTheViewer) {
     EXPECT_NE(viewer::best_choice_text(65536, DType::f32, *t4).find("grid 9 blocks"),
               std::string::npos)
         << viewer::best_choice_text(65536, DType::f32, *t4);
-    EXPECT_NE(viewer::best_choice_text(524288, DType::f32, *t4).find("two-pass"), std::string::npos)
+    EXPECT_NE(viewer::best_choice_text(524288, DType::f32, *t4).find("held grid"),
+              std::string::npos)
         << viewer::best_choice_text(524288, DType::f32, *t4);
+    EXPECT_NE(viewer::best_choice_text(2097152, DType::f32, *t4).find("two-pass"),
+              std::string::npos)
+        << viewer::best_choice_text(2097152, DType::f32, *t4);
     // The smem kernel's range follows the class's shared memory.
     const KernelInfo& smem = *find_kernel("smem");
     EXPECT_LT(smem.max_cols(*t4, DType::f32), smem.max_cols(h100, DType::f32));

@@ -13,21 +13,19 @@ namespace best {
 // @region hold-kernel: rows as long as the chip -- each team holds one row, swapped in place
 // The grid kernel keeps a block's slice of LAG + AHEAD + 1 rows on its SM, so it stops where
 // five slices no longer fit. Two passes past it read the row twice (55-72% of copy). Here a
-// team of blocks (one an SM) holds exactly one row at a time, in registers (PACKS packs a
-// thread) and shared memory (`stash` packs a thread), and swaps it in place: as a thread stores
-// a pack of row r it loads the same pack of row r + 1 into the register or shared-memory place
-// that pack just left. So the team needs room for one row, not five, and reads it once.
-// In step r a block
-//   1-2. takes its (max, sum) of row r with step 6's running rule, one pass over what it holds,
-//      each part as soon as it has landed: the registers first (loaded first), then the stash
-//      in GROUPS cp.async groups, oldest first. So when the last bytes land, only the last
-//      group's share of the pass is left,
+// team of blocks (one or two an SM) holds exactly one row at a time, in registers (PACKS = 8
+// packs a thread) and shared memory (`stash` packs a thread), and swaps it in place: as a thread
+// stores a pack of row r it loads the same pack of row r + 1 into the register or shared-memory
+// place that pack just left. So the team needs room for one row, not five, and reads it once. In
+// step r a block
+//   1. waits for its slice of row r (registers, and the cp.async copies into shared memory),
+//   2. takes its (max, sum) with step 6's running rule, one pass over what it holds,
 //   3. publishes that pair in the row's slot (slots.cuh) and merges the team's slots,
 //   4. stores row r, each pack followed by the load of row r + 1's pack into its place.
-// Between the last load landing and 4 the team moves no bytes: it finishes its pass and waits
-// for the slowest block of the team. Several teams, each on every teams-th row, fill that time
-// with their own traffic; the dispatcher runs as many as hold a row, two blocks an SM where
-// that still leaves two teams, so an SM has another team's block to run while one waits.
+// Between 1 and 4 the team's loads and stores stop: it waits for its last loads and for the
+// slowest block of the team. Several teams, each on every teams-th row, fill that time with
+// their own traffic; the dispatcher runs as many as hold a row, two blocks an SM where that
+// still leaves two teams, so an SM has another team's block to run while one waits.
 // A row's packs are counted from its first 128-byte line, so every warp's loads are whole
 // sectors wherever the row starts. The values before that line and after the last whole pack
 // (fewer than a line and a pack) are the edges: warp 0 of the team's last block holds them, a
@@ -36,11 +34,11 @@ namespace best {
 // A thread's shared-memory place is its own, read and refilled by it alone: no barrier guards
 // it. Its copy for row r + 1 is issued after the store of the value read from it, and a warp
 // issues in order, so the copy cannot land before the read.
-template <typename T, int PACKS, int GROUPS>
-__global__ void __launch_bounds__(hold_max_threads(PACKS))
+template <typename T, int PACKS>
+__global__ void __launch_bounds__(kHoldMaxThreads)
     best_hold_kernel(const T* __restrict__ in, T* __restrict__ out, int rows, int64_t cols,
-                     int64_t in_stride, int64_t out_stride, uint64_t* __restrict__ slots,
-                     int teams, int stash) {
+                     int64_t in_stride, int64_t out_stride, uint64_t* __restrict__ slots, int teams,
+                     int stash) {
     constexpr int V = Vec<T>::kSize;
     constexpr int kLine = 128 / static_cast<int>(sizeof(T));  // values in a 128-byte line
     constexpr int kEdges = (kLine + V + 31) / 32;  // edge values a lane of warp 0 may hold
@@ -68,7 +66,6 @@ __global__ void __launch_bounds__(hold_max_threads(PACKS))
     const int size = RowSlice<T>::size_of(n / V, blocks);
     const int first_q = rank * size + tid;
     const int held_most = PACKS + stash;
-    const int group_size = (stash + GROUPS - 1) / GROUPS;  // stash places a copy group holds
 
     // Where row r lies: its values before the first 128-byte line (`lead`), its whole packs from
     // there (`packs`), and how many of them this thread holds (`count`, its places 0..count-1).
@@ -105,18 +102,13 @@ __global__ void __launch_bounds__(hold_max_threads(PACKS))
 
     uint4 x[PACKS];
     float edge[kEdges];
-    // Row r's places, when nothing of another row is left in them: GROUPS copy groups, always.
+    // Row r's places, when nothing of another row is left in them.
     auto load = [&](const Row& w) {
 #pragma unroll
         for (int p = 0; p < PACKS; ++p)
             if (p < w.count) x[p] = *pack_in(w, p);
-#pragma unroll
-        for (int g = 0; g < GROUPS; ++g) {
-            const int end = min((g + 1) * group_size, w.count - PACKS);
-            for (int s = g * group_size; s < end; ++s)
-                copy_async16(place(s), pack_in(w, PACKS + s));
-            copy_async_commit();
-        }
+        for (int s = 0; s < w.count - PACKS; ++s) copy_async16(place(s), pack_in(w, PACKS + s));
+        copy_async_commit();
         if (edge_warp) {
 #pragma unroll
             for (int k = 0; k < kEdges; ++k) {
@@ -130,18 +122,14 @@ __global__ void __launch_bounds__(hold_max_threads(PACKS))
     Row cur = row_at(0);
     if (rows > 0) load(cur);
     for (int r = 0; r < rows; ++r) {
-        // 1-2. This thread's (max, sum) of row r, each part once it has landed.
+        // 1-2. This thread's (max, sum) of row r, once its copies have landed.
+        copy_async_wait_all_but<0>();
         MaxSum mine{kNegInf, 0.0f};
 #pragma unroll
         for (int p = 0; p < PACKS; ++p)
             if (p < cur.count) absorb_pack<T>(mine, x[p]);
-#pragma unroll
-        for (int g = 0; g < GROUPS; ++g) {
-            copy_async_wait_all_but_n<GROUPS>(GROUPS - 1 - g);  // group g has landed
-            const int end = min((g + 1) * group_size, cur.count - PACKS);
-            for (int s = g * group_size; s < end; ++s) absorb_pack<T>(mine, *place(s));
-        }
-        if (edge_warp) absorb(mine, edge, kEdges);  // loaded last
+        for (int s = 0; s < cur.count - PACKS; ++s) absorb_pack<T>(mine, *place(s));
+        if (edge_warp) absorb(mine, edge, kEdges);
         // 3. The block's pair into the row's slot; the team's slots merged by the first warps.
         const MaxSum w = warp_merge(mine);
         if (lane == 0) warp_sums[warp] = w;
@@ -174,19 +162,15 @@ __global__ void __launch_bounds__(hold_max_threads(PACKS))
             }
             if (p < next.count) x[p] = *pack_in(next, p);
         }
-#pragma unroll
-        for (int g = 0; g < GROUPS; ++g) {
-            const int end = min((g + 1) * group_size, max(cur.count, next.count) - PACKS);
-            for (int s = g * group_size; s < end; ++s) {
-                if (PACKS + s < cur.count) {
-                    float y[V];
-                    normalise<T>(*place(s), row.m, inv, y);
-                    store16(pack_out(cur, PACKS + s), pack<T>(y));
-                }
-                if (PACKS + s < next.count) copy_async16(place(s), pack_in(next, PACKS + s));
+        for (int s = 0; s < max(cur.count, next.count) - PACKS; ++s) {
+            if (PACKS + s < cur.count) {
+                float y[V];
+                normalise<T>(*place(s), row.m, inv, y);
+                store16(pack_out(cur, PACKS + s), pack<T>(y));
             }
-            copy_async_commit();
+            if (PACKS + s < next.count) copy_async16(place(s), pack_in(next, PACKS + s));
         }
+        copy_async_commit();
         if (edge_warp) {
 #pragma unroll
             for (int k = 0; k < kEdges; ++k) {
@@ -207,18 +191,18 @@ constexpr size_t hold_stash_bytes(int threads, int stash) {
 }
 // @endregion hold-kernel
 
-template <typename T, int P, int GROUPS>
+template <typename T, int P>
 static LaunchStep make_hold_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
     const SoftmaxProblem& p = a.problem;
-    auto* kernel = best_hold_kernel<T, P, GROUPS>;
+    auto* kernel = best_hold_kernel<T, P>;
     const int blocks = c.cluster, teams = c.grid_teams();
     const int vec = vec_of(p.dtype);
     const int64_t slice = blocks < 1 ? 0 : slice_packs(p.cols / vec, blocks);
     // Warp 0 of the last block holds the edges, and its first `blocks` threads read the slots.
     if (a.workspace == nullptr || blocks < 1 || blocks > c.threads || teams > kMaxGridTeams ||
         p.rows > 0x7fffffff || p.cols > 0x7fffffff || c.stash < 0 ||
-        !valid_threads(c.threads, hold_max_threads(P)) ||
-        slice > int64_t{c.threads} * (P + c.stash) || !same_frames(a)) {
+        !valid_threads(c.threads, kHoldMaxThreads) || slice > int64_t{c.threads} * (P + c.stash) ||
+        !same_frames(a)) {
         *err = cudaErrorInvalidValue;
         return {};
     }
@@ -261,9 +245,7 @@ static LaunchStep make_hold_step(const LaunchArgs& a, const Config& c, cudaError
 
 template <typename T>
 static LaunchStep hold_step_of(const LaunchArgs& a, const Config& c, cudaError_t* err) {
-    const int groups = c.hold_groups();
-    if (c.packs == 8 && groups == 4) return make_hold_step<T, 8, 4>(a, c, err);
-    if (c.packs == 8 && groups == 1) return make_hold_step<T, 8, 1>(a, c, err);  // tuning
+    if (c.packs == 8) return make_hold_step<T, 8>(a, c, err);
     *err = cudaErrorInvalidConfiguration;
     return {};
 }

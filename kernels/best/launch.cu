@@ -50,8 +50,9 @@ static int64_t capacity(const Config& c, DType t) {
             return c.width * c.packs * vec;
         case Config::Path::kCluster:
             return int64_t{c.cluster} * c.threads * (c.packs + c.stash) * vec;
-        case Config::Path::kGrid:  // the held grid's stash too
-            return int64_t{c.cluster} * c.threads * (c.packs + c.stash) * vec;
+        case Config::Path::kGrid:  // the held grid (lag 0): whole packs, and the values past them
+            return c.lag == 0 ? int64_t{c.cluster} * c.threads * (c.packs + c.stash) * vec + vec - 1
+                              : int64_t{c.cluster} * c.threads * c.packs * vec;
         case Config::Path::kTwoPass:
             return kUnlimitedCols;
         case Config::Path::kTile:  // values a row's lanes hold, wherever the row starts
@@ -63,7 +64,10 @@ static int64_t capacity(const Config& c, DType t) {
 cudaError_t plan_with(const LaunchArgs& args, const Config& config,
                       std::vector<LaunchStep>* steps) {
     // A forced configuration too small for the row would leave elements unwritten: refuse it.
-    const int64_t slack = rows_aligned(args) ? 0 : vec_of(args.problem.dtype) - 1;
+    // (The held grid counts a row's packs from its first 128-byte line, and holds the values
+    // outside them apart: no slack.)
+    const bool held = config.path == Config::Path::kGrid && config.lag == 0;
+    const int64_t slack = rows_aligned(args) || held ? 0 : vec_of(args.problem.dtype) - 1;
     if (capacity(config, args.problem.dtype) < args.problem.cols + slack)
         return cudaErrorInvalidValue;
     const DType t = args.problem.dtype;

@@ -175,15 +175,6 @@ __device__ __forceinline__ void copy_async_wait_all_but() {
     asm volatile("cp.async.wait_group %0;" ::"n"(kNewest) : "memory");
 #endif
 }
-// The same for a count known at run time, below GROUPS (at most 4).
-template <int GROUPS>
-__device__ __forceinline__ void copy_async_wait_all_but_n(int newest) {
-    static_assert(GROUPS >= 1 && GROUPS <= 4, "up to 4 groups");
-    if (GROUPS > 3 && newest == 3) return copy_async_wait_all_but<3>();
-    if (GROUPS > 2 && newest == 2) return copy_async_wait_all_but<2>();
-    if (GROUPS > 1 && newest == 1) return copy_async_wait_all_but<1>();
-    copy_async_wait_all_but<0>();
-}
 
 }  // namespace best
 }  // namespace sml

@@ -32,12 +32,9 @@ inline int64_t slice_packs(int64_t packs, int blocks) {
 constexpr int grid_max_threads(int packs, bool wide = false) {
     return packs <= 2 ? 1024 : 2048 / packs + (wide ? 32 : 0);
 }
-// Threads a block of the held grid may have (hold.cu): at 16 packs a thread in registers, 512, so
-// each thread may use 128 registers.
-constexpr int hold_max_threads(int packs) {
-    return packs <= 8 ? 1024 : 512;
-}
-// Blocks of the held grid an SM (the registers hold two of 512 threads, one of 1024).
+// Threads a block of the held grid may have (hold.cu), so a thread has 64 registers for its 8
+// packs and the rest; and its blocks an SM (the registers hold two of 512 threads, one of 1024).
+constexpr int kHoldMaxThreads = 1024;
 constexpr int hold_blocks_per_sm(int threads) {
     return threads <= 512 ? 2 : 1;
 }
