@@ -26,6 +26,10 @@
 //                     every row; blocks meet through (max, sum) slots
 //                     in global memory, 3-4 rows behind the row they
 //                     reduce; a row's edge packs go to a warp of its own
+//     <= 11894784     held grid: teams of blocks (one or two an SM),     read MN, write MN
+//                     each holding one row in registers and shared
+//                     memory; storing a value of row r frees its place
+//                     for row r + 1's, so a team needs room for one row
 //     longer          two-pass online over a cluster of up to 16 blocks, read 2MN (part of
 //                     with L2 eviction policies on its two reads         the second from L2),
 //                     (the row no longer fits on chip)                   write MN
@@ -77,8 +81,9 @@
 //   tile.cu        the tile kernel (short rows through shared memory)   [tile-kernel]
 //   cluster.cu     the cluster and stash kernels and their launches     [cluster-kernel]
 //   two_pass.cu    the two-pass kernel and its launches                 [two-pass-kernel]
-//   grid.cu        the grid kernel, its slots and its launches          [grid-slots, grid-kernel,
-//                                                                        grid-step]
+//   slots.cuh      where the grid kernels' blocks meet                  [grid-slots]
+//   grid.cu        the grid kernel and its launches                     [grid-kernel, grid-step]
+//   hold.cu        the held grid and its launches                       [hold-kernel, hold-step]
 //   launch.cu      plan_with; the dispatcher with this GPU's occupancy, and its fallbacks
 //   shapes.h       shape arithmetic shared by this file and the kernels
 // What each choice was measured against, and what was tried and not kept: docs/best-tuning.md.
@@ -87,8 +92,9 @@
 //   one) one block of up to 1024 threads holds 32768 fp32 values in registers, the rest of the
 //   row in shared memory while the GPU's opt-in holds it (an A100: fp32 N <= 73728); beyond, the
 //   grid kernel in teams of the blocks a row needs, while the GPU has that many SMs, else the
-//   two-pass path, one block a row.
-// DRAM traffic: MN read and MN written wherever the row fits on chip (up to 1081344 fp32 values
+//   held grid while the GPU's registers and shared memory hold a row, else the two-pass path,
+//   one block a row.
+// DRAM traffic: MN read and MN written wherever the row fits on chip (up to 11894784 fp32 values
 //   on 132 SMs); 2MN read and MN written beyond, the second read partly from L2.
 // Special values follow torch.softmax: a row of all -inf gives NaN; a NaN anywhere in a row
 //   makes that row NaN.
@@ -192,12 +198,11 @@ static Config team_grid_for(int64_t cols, int vec, bool whole, const DeviceLimit
 // registers and the rest of the block's slice in shared memory, in as many teams as each hold
 // one row, on every SM: two blocks of 512 threads an SM where that leaves two teams or more,
 // else one of 1024. Why the most teams: a team stops its traffic once a row, to merge the row's
-// slots, and the other teams' traffic fills that time (half as many teams ran 7-20 points
-// slower at every N tried). Why two blocks an SM: an SM then has another team's block to run
-// while one waits (2-5 points faster at 6 of 6 N in two teams or more; with one team both blocks
-// wait together, and the team's 264 slots cost up to 1.7 points). Why 8 packs in registers, not
-// 16 at 512 threads a block: faster at all ten N tried, by 0.7-9 points. No fit (the row is
-// longer than the whole GPU holds): path stays kGroup.
+// slots, and the other teams' traffic fills that time (half as many teams ran 7-18 points
+// slower at all seven N tried). Why two blocks an SM: an SM then has another team's block to run
+// while one waits (faster at 10 of 12 N in teams, by up to 5 points; with one team a tie). Why
+// 8 packs in registers, not 16 at 512 threads a block: faster at all ten N tried, by 0.7-9
+// points. No fit (the row is longer than the whole GPU holds): path stays kGroup.
 static Config hold_for(int64_t cols, int vec, const DeviceLimits& limits) {
     Config c;
     const int sms = std::max(1, limits.sm_count), packs = 8;

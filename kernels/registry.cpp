@@ -265,12 +265,12 @@ const std::vector<KernelInfo>& registry() {
                         "kernels/best/hold.cu",
                         "kernels/best/launch.cu", "kernels/best/launch.cuh",
                         "kernels/best/shapes.h"},
-            .summary = "picks a sub-warp, block, cluster (DSMEM), grid or two-pass kernel by the "
-                       "row's bytes and the GPU, with 16-byte I/O and fp16/bf16",
+            .summary = "picks a sub-warp, block, cluster (DSMEM), grid, held-grid or two-pass "
+                       "kernel by the row's bytes and the GPU, with 16-byte I/O and fp16/bf16",
             .dtypes = kAllDTypes,
             .max_cols = fixed_max_cols<kUnlimitedCols>,
-            .limit_reason = "no limit: rows too long for the whole GPU's registers take the "
-                            "two-pass path",
+            .limit_reason = "no limit: rows too long for the whole GPU's registers and shared "
+                            "memory take the two-pass path",
             .variants = {"auto"},
             .predict = best_traffic,
             .workspace_bytes = best::registry_workspace_bytes,
