@@ -509,32 +509,33 @@ TEST(BestPaths, PredictionFollowsThePath) {
     // A row of 2^18 fp32 values (1 MiB) fits in the registers of a cluster of 8 SMs (Hopper);
     // without clusters, in a team of blocks of up to 512 threads x 4 packs, each within the
     // opt-in shared memory (less 2 KB) for its staging ring of 3 x 4 packs a thread, or 2 x 4
-    // where 3 leave fewer than 512 threads, where the GPU has SMs for the team's blocks; else it
-    // is read twice. Rows of 2^19 and 2^20 take the grid on an H100 SXM (132 SMs hold them). One
-    // of 2^21 is read once where the GPU's registers (8 packs a thread of 1024 threads an SM) and
-    // shared memory (its opt-in less 2 KB) hold it, in the held grid, else twice.
+    // where 3 leave fewer than 512 threads, where the GPU has SMs for the team's blocks; else in
+    // the held grid, where the GPU's registers (8 packs a thread of 1024 threads an SM) and
+    // shared memory (its opt-in less 2 KB) hold it; else it is read twice. Rows of 2^19 and 2^20
+    // take the grid on an H100 SXM (132 SMs hold them), and one of 2^21 the held grid where the
+    // GPU holds it, else it is read twice.
     auto threads_at = [&](int rows_staged) {
         return std::min(512, (limits.smem_per_block_optin - 2048) / (rows_staged * 4 * 16)) / 32 *
                32;
     };
     const int64_t team_threads = threads_at(3) >= 512 ? 512 : threads_at(2);
     const int64_t team_blocks = ((int64_t{1} << 16) + team_threads * 4 - 1) / (team_threads * 4);
+    const int64_t held_per_sm =
+        int64_t{1024} * 4 * (8 + (limits.smem_per_block_optin - 2048) / (1024 * 16));
+    auto held = [&](int64_t n) { return held_per_sm * limits.sm_count > n * 101 / 100; };
     EXPECT_EQ(best::choose(int64_t{1} << 18, DType::f32, true, limits).path,
-              limits.has_clusters()            ? best::Config::Path::kCluster
-              : team_blocks <= limits.sm_count ? best::Config::Path::kGrid
-                                               : best::Config::Path::kTwoPass);
+              limits.has_clusters() ? best::Config::Path::kCluster
+              : team_blocks <= limits.sm_count || held(int64_t{1} << 18)
+                  ? best::Config::Path::kGrid
+                  : best::Config::Path::kTwoPass);
     if (limits.has_clusters() && limits.sm_count >= 132) {
         EXPECT_EQ(best::choose(int64_t{1} << 19, DType::f32, true, limits).path,
                   best::Config::Path::kGrid);
         EXPECT_EQ(best::choose(int64_t{1} << 20, DType::f32, true, limits).path,
                   best::Config::Path::kGrid);
     }
-    const int64_t held_per_sm =
-        int64_t{1024} * 4 * (8 + (limits.smem_per_block_optin - 2048) / (1024 * 16));
     EXPECT_EQ(best::choose(int64_t{1} << 21, DType::f32, true, limits).path,
-              held_per_sm * limits.sm_count > (int64_t{1} << 21) * 101 / 100
-                  ? best::Config::Path::kGrid
-                  : best::Config::Path::kTwoPass);
+              held(int64_t{1} << 21) ? best::Config::Path::kGrid : best::Config::Path::kTwoPass);
 }
 
 }  // namespace
