@@ -400,7 +400,7 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
         const Config teams = team_grid_for(cols, vec, lines, limits);
         if (teams.path == Config::Path::kGrid) return teams;
     }
-    // [N <= ~11.5M on 132 SMs] the held grid: each team of blocks holds one row in registers and
+    // [N <= 11894784 on 132 SMs] the held grid: each team of blocks holds one row in registers and
     // shared memory and swaps it in place for the next. Why: the row is read once.
     const Config held = hold_for(cols, vec, limits);
     if (held.path == Config::Path::kGrid) return held;
