@@ -494,7 +494,7 @@ std::string Config::describe() const {
             return "tile " + std::to_string(width) + " lanes x " + std::to_string(packs) +
                    " values, " + std::to_string(rows) + " rows, " + t + " threads";
         case Path::kGrid:
-            if (lag == 0)
+            if (held_grid())
                 return "held grid " + n + " blocks x " + t + " threads x " + std::to_string(packs) +
                        " packs + " + std::to_string(stash) + " in shared memory" +
                        (grid_teams() > 1 ? ", " + std::to_string(grid_teams()) + " teams" : "");

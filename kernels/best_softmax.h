@@ -65,9 +65,9 @@ struct Config {
     int rows_per_group() const { return rows > 0 ? rows : (packs <= 2 ? 2 : 1); }
     int group_threads() const { return threads > 0 ? threads : 32; }
     int grid_ahead() const { return ahead > 0 ? ahead : 2; }
-    int grid_teams() const {
-        return teams > 0 ? teams : 1;
-    }
+    int grid_teams() const { return teams > 0 ? teams : 1; }
+    // The grid path's held form (hold.cu): each team holds one row, finished as it is reduced.
+    bool held_grid() const { return path == Path::kGrid && lag == 0; }
     std::string describe() const;  // e.g. "cluster 4 x 512 threads x 4 packs"
     std::string fields() const;    // every field: "path=1 width=0 packs=4 threads=512 ..."
 };

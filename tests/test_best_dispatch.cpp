@@ -326,8 +326,9 @@ int64_t capacity(const Config& c, DType t) {
         case Path::kCluster:
             return int64_t{c.cluster} * c.threads * (c.packs + c.stash) * vec;
         case Path::kGrid:  // the held grid (lag 0): whole packs, and the values past them
-            return c.lag == 0 ? int64_t{c.cluster} * c.threads * (c.packs + c.stash) * vec + vec - 1
-                              : int64_t{c.cluster} * c.threads * c.packs * vec;
+            return c.held_grid()
+                       ? int64_t{c.cluster} * c.threads * (c.packs + c.stash) * vec + vec - 1
+                       : int64_t{c.cluster} * c.threads * c.packs * vec;
         case Path::kTwoPass:
             return kUnlimitedCols;
         case Path::kTile:
@@ -396,7 +397,7 @@ TEST(BestDispatch, HeldGridTeamsShrinkAsRowsGrowThenTwoPasses) {
                     continue;
                 }
                 ASSERT_FALSE(two_pass) << "a row read once after a shorter one read twice";
-                if (c.path != Path::kGrid || c.lag != 0) continue;
+                if (!c.held_grid()) continue;
                 ++held;
                 ASSERT_LE(c.grid_teams(), teams);
                 teams = c.grid_teams();
@@ -423,7 +424,7 @@ TEST(BestDispatch, EveryShapeHoldsItsRowAndIsALegalLaunch) {
                                  std::to_string(limits.cc_major) + ": " + c.describe());
                     // The held grid counts a row's packs from its first 128-byte line and holds
                     // the values outside them apart (warp 0 of its last block): no slack.
-                    const bool held = c.path == Path::kGrid && c.lag == 0;
+                    const bool held = c.held_grid();
                     const int64_t slack = aligned || held ? 0 : 16 / dtype_size(t) - 1;
                     ASSERT_GE(capacity(c, t), cols + slack);
                     ASSERT_GE(c.cluster, 1);

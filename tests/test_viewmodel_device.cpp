@@ -74,7 +74,7 @@ TEST(DeviceProfiles, BestChoosesOnlyWhatEachClassOffers) {
             for (int64_t n = 1; n <= (int64_t{1} << 24); n = n * 3 / 2 + 1) {
                 const best::Config c = best::choose(n, t, (n % 7) != 0, p.limits);
                 SCOPED_TRACE(std::string(p.id) + " N=" + std::to_string(n) + " " + c.describe());
-                const bool held = c.path == best::Config::Path::kGrid && c.lag == 0;
+                const bool held = c.held_grid();
                 if (held) {  // the held grid: one or two blocks an SM, its stash within both
                     const int per_sm = best::hold_blocks_per_sm(c.threads);
                     EXPECT_LE(int64_t{c.cluster} * c.grid_teams(),

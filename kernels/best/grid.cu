@@ -364,7 +364,7 @@ static LaunchStep grid_step_of(const LaunchArgs& a, const Config& c, cudaError_t
 }
 
 LaunchStep grid_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
-    if (c.lag == 0) return hold_step(a, c, err);  // the held grid (hold.cu)
+    if (c.held_grid()) return hold_step(a, c, err);  // hold.cu
     return for_dtype(
         a.problem.dtype,
         [&](auto t) { return grid_step_of<typename decltype(t)::type>(a, c, err); },

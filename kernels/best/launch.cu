@@ -50,9 +50,10 @@ static int64_t capacity(const Config& c, DType t) {
             return c.width * c.packs * vec;
         case Config::Path::kCluster:
             return int64_t{c.cluster} * c.threads * (c.packs + c.stash) * vec;
-        case Config::Path::kGrid:  // the held grid (lag 0): whole packs, and the values past them
-            return c.lag == 0 ? int64_t{c.cluster} * c.threads * (c.packs + c.stash) * vec + vec - 1
-                              : int64_t{c.cluster} * c.threads * c.packs * vec;
+        case Config::Path::kGrid:  // the held grid: whole packs, and the values past them
+            return c.held_grid()
+                       ? int64_t{c.cluster} * c.threads * (c.packs + c.stash) * vec + vec - 1
+                       : int64_t{c.cluster} * c.threads * c.packs * vec;
         case Config::Path::kTwoPass:
             return kUnlimitedCols;
         case Config::Path::kTile:  // values a row's lanes hold, wherever the row starts
@@ -66,8 +67,8 @@ cudaError_t plan_with(const LaunchArgs& args, const Config& config,
     // A forced configuration too small for the row would leave elements unwritten: refuse it.
     // (The held grid counts a row's packs from its first 128-byte line, and holds the values
     // outside them apart: no slack.)
-    const bool held = config.path == Config::Path::kGrid && config.lag == 0;
-    const int64_t slack = rows_aligned(args) || held ? 0 : vec_of(args.problem.dtype) - 1;
+    const int64_t slack =
+        rows_aligned(args) || config.held_grid() ? 0 : vec_of(args.problem.dtype) - 1;
     if (capacity(config, args.problem.dtype) < args.problem.cols + slack)
         return cudaErrorInvalidValue;
     const DType t = args.problem.dtype;
@@ -141,7 +142,7 @@ static cudaError_t plan_chosen(const LaunchArgs& args, Config* chosen,
     // H100 it emulates, a grid of that class's SMs would leave the rest idle while copy, which the
     // run is measured against, uses them all. On a GPU of the class itself nothing changes.
     if (c.path == Config::Path::kGrid && !args.limits.has_clusters()) {
-        const int per_sm = c.lag == 0 ? hold_blocks_per_sm(c.threads) : 1;  // the held grid's
+        const int per_sm = c.held_grid() ? hold_blocks_per_sm(c.threads) : 1;
         c.teams = std::clamp(sms_here(args) * per_sm / c.cluster, 1, kMaxGridTeams);
     }
     cudaError_t err = plan_with(args, c, steps);
