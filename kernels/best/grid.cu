@@ -289,7 +289,6 @@ static LaunchStep make_grid_step(const LaunchArgs& a, const Config& c, cudaError
         }
     }
     const int blocks = c.cluster, teams = c.grid_teams();
-    const size_t bytes = workspace_bytes(p, c);
     // The kernel's slices, as best_grid_kernel cuts them: the row's main packs (all of them for
     // whole rows), which a block's main threads x P packs must hold; the slot readers are main
     // threads. Rows with edges need their output rows at the input rows' offsets from 16 bytes.
@@ -301,39 +300,7 @@ static LaunchStep make_grid_step(const LaunchArgs& a, const Config& c, cudaError
         *err = cudaErrorInvalidValue;
         return {};
     }
-    const size_t smem = grid_staged_bytes(c.threads, P, AHEAD);
-    *err = allow_dynamic_smem(reinterpret_cast<const void*>(kernel), smem, a.limits);
-    if (*err != cudaSuccess) return refused();
-    int per_sm = 0;
-    *err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, c.threads, smem);
-    if (*err != cudaSuccess) return refused();
-    if (int64_t{per_sm} * sms_here(a) < int64_t{blocks} * teams) {
-        *err = cudaErrorCooperativeLaunchTooLarge;
-        return {};
-    }
-    cudaLaunchConfig_t cfg{};
-    cfg.gridDim = dim3(static_cast<unsigned>(blocks * teams));
-    cfg.blockDim = dim3(c.threads);
-    cfg.dynamicSmemBytes = smem;
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeCooperative;
-    attr[0].val.cooperative = 1;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
-    LaunchStep s = step_for("best_grid", reinterpret_cast<const void*>(kernel), cfg);
-    const T* in = static_cast<const T*>(a.in);
-    T* out = static_cast<T*>(a.out);
-    auto* slots = static_cast<uint64_t*>(a.workspace);
-    s.launch = [=](cudaStream_t st) mutable {
-        if (cudaError_t e = cudaMemsetAsync(slots, kUnwrittenByte, bytes, st); e != cudaSuccess)
-            return e;
-        cfg.stream = st;
-        cfg.attrs = attr;  // the copy's own attribute array
-        return cudaLaunchKernelEx(&cfg, kernel, in, out, static_cast<int>(p.rows), p.cols,
-                                  p.in_stride, p.out_stride, slots, teams);
-    };
-    *err = cudaSuccess;
-    return s;
+    return slots_launch("best_grid", kernel, grid_staged_bytes(c.threads, P, AHEAD), a, c, err);
 }
 
 template <typename T, int P>

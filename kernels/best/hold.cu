@@ -206,41 +206,8 @@ static LaunchStep make_hold_step(const LaunchArgs& a, const Config& c, cudaError
         *err = cudaErrorInvalidValue;
         return {};
     }
-    const size_t smem = hold_stash_bytes(c.threads, c.stash);
-    *err = allow_dynamic_smem(reinterpret_cast<const void*>(kernel), smem, a.limits);
-    if (*err != cudaSuccess) return refused();
-    int per_sm = 0;
-    *err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, c.threads, smem);
-    if (*err != cudaSuccess) return refused();
-    if (int64_t{per_sm} * sms_here(a) < int64_t{blocks} * teams) {
-        *err = cudaErrorCooperativeLaunchTooLarge;
-        return {};
-    }
-    cudaLaunchConfig_t cfg{};
-    cfg.gridDim = dim3(static_cast<unsigned>(blocks * teams));
-    cfg.blockDim = dim3(c.threads);
-    cfg.dynamicSmemBytes = smem;
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeCooperative;
-    attr[0].val.cooperative = 1;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
-    LaunchStep s = step_for("best_hold", reinterpret_cast<const void*>(kernel), cfg);
-    const T* in = static_cast<const T*>(a.in);
-    T* out = static_cast<T*>(a.out);
-    auto* slot_base = static_cast<uint64_t*>(a.workspace);
-    const size_t bytes = workspace_bytes(p, c);
-    const int stash = c.stash;
-    s.launch = [=](cudaStream_t st) mutable {
-        if (cudaError_t e = cudaMemsetAsync(slot_base, kUnwrittenByte, bytes, st); e != cudaSuccess)
-            return e;
-        cfg.stream = st;
-        cfg.attrs = attr;  // the copy's own attribute array
-        return cudaLaunchKernelEx(&cfg, kernel, in, out, static_cast<int>(p.rows), p.cols,
-                                  p.in_stride, p.out_stride, slot_base, teams, stash);
-    };
-    *err = cudaSuccess;
-    return s;
+    return slots_launch("best_hold", kernel, hold_stash_bytes(c.threads, c.stash), a, c, err,
+                        c.stash);
 }
 
 template <typename T>

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "kernels/best/exp.cuh"
+#include "kernels/best/launch.cuh"
 
 namespace sml {
 namespace best {
@@ -43,6 +44,55 @@ __device__ __forceinline__ MaxSum wait_for_slot(const uint64_t* slot) {
     return v;
 }
 // @endregion grid-slots
+
+// The launch both grid kernels share: `c.cluster` blocks in each of `c.grid_teams()` teams, of
+// `c.threads` threads and `smem` bytes of dynamic shared memory, launched cooperatively, so every
+// block is resident at once and blocks may wait for each other's slots. Where the GPU cannot hold
+// them all: cudaErrorCooperativeLaunchTooLarge (plan_chosen then takes two passes). Each launch
+// poisons the slots first. The kernel takes (in, out, rows, cols, in_stride, out_stride, slots,
+// teams), then `extra`.
+template <typename T, typename... Extra>
+LaunchStep slots_launch(const char* name,
+                        void (*kernel)(const T*, T*, int, int64_t, int64_t, int64_t, uint64_t*, int,
+                                       Extra...),
+                        size_t smem, const LaunchArgs& a, const Config& c, cudaError_t* err,
+                        Extra... extra) {
+    const SoftmaxProblem& p = a.problem;
+    const int blocks = c.cluster, teams = c.grid_teams();
+    *err = allow_dynamic_smem(reinterpret_cast<const void*>(kernel), smem, a.limits);
+    if (*err != cudaSuccess) return refused();
+    int per_sm = 0;
+    *err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, c.threads, smem);
+    if (*err != cudaSuccess) return refused();
+    if (int64_t{per_sm} * sms_here(a) < int64_t{blocks} * teams) {
+        *err = cudaErrorCooperativeLaunchTooLarge;
+        return {};
+    }
+    cudaLaunchConfig_t cfg{};
+    cfg.gridDim = dim3(static_cast<unsigned>(blocks * teams));
+    cfg.blockDim = dim3(c.threads);
+    cfg.dynamicSmemBytes = smem;
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeCooperative;
+    attr[0].val.cooperative = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    LaunchStep s = step_for(name, reinterpret_cast<const void*>(kernel), cfg);
+    const T* in = static_cast<const T*>(a.in);
+    T* out = static_cast<T*>(a.out);
+    auto* slots = static_cast<uint64_t*>(a.workspace);
+    const size_t bytes = workspace_bytes(p, c);
+    s.launch = [=](cudaStream_t st) mutable {
+        if (cudaError_t e = cudaMemsetAsync(slots, kUnwrittenByte, bytes, st); e != cudaSuccess)
+            return e;
+        cfg.stream = st;
+        cfg.attrs = attr;  // the copy's own attribute array
+        return cudaLaunchKernelEx(&cfg, kernel, in, out, static_cast<int>(p.rows), p.cols,
+                                  p.in_stride, p.out_stride, slots, teams, extra...);
+    };
+    *err = cudaSuccess;
+    return s;
+}
 
 }  // namespace best
 }  // namespace sml
