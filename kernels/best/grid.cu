@@ -77,19 +77,10 @@ __global__ void __launch_bounds__(grid_max_threads(PACKS, kWide))
     __shared__ MaxSum warp_slots[2][32];   // row f: each slot warp's merge of its 32 slots
     const int n = static_cast<int>(cols);  // a row of the grid path fits on chip: < 2^31 values
     const int64_t all_rows = rows;
-    // The grid is `teams` independent teams of `blocks` blocks. Team t takes rows t, t + teams,
-    // t + 2 * teams, ...: its own row pointers with `teams` times the stride, and the slots of its
-    // rows, which sit at row * blocks + rank as with one team.
-    const int blocks = static_cast<int>(gridDim.x) / teams;
-    const int team = static_cast<int>(blockIdx.x) / blocks;
-    const int rank = static_cast<int>(blockIdx.x) % blocks;
-    rows = rows > team ? (rows - team + teams - 1) / teams : 0;
-    in += team * in_stride;
-    out += team * out_stride;
-    in_stride *= teams;
-    out_stride *= teams;
-    slots += int64_t{team} * blocks;
-    const int64_t slot_stride = int64_t{teams} * blocks;  // between one row's slots and the next
+    // The grid is `teams` independent teams (join_team, slots.cuh): from here on, this block's.
+    const Team my = join_team(teams, rows, in, out, in_stride, out_stride, slots);
+    const int blocks = my.blocks, team = my.team, rank = my.rank;
+    const int64_t slot_stride = my.slot_stride;
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
     const int slot_warps = (blocks + 31) / 32;
     const bool slot_reader = static_cast<int>(threadIdx.x) < blocks;

@@ -46,17 +46,10 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
     __shared__ MaxSum warp_sums[32];               // the block's warps' (max, sum) of the row
     __shared__ MaxSum warp_slots[32];              // each slot warp's merge of its 32 slots
     const int n = static_cast<int>(cols);
-    // Teams as in the grid kernel: team t takes rows t, t + teams, ...
-    const int blocks = static_cast<int>(gridDim.x) / teams;
-    const int team = static_cast<int>(blockIdx.x) / blocks;
-    const int rank = static_cast<int>(blockIdx.x) % blocks;
-    rows = rows > team ? (rows - team + teams - 1) / teams : 0;
-    in += team * in_stride;
-    out += team * out_stride;
-    in_stride *= teams;
-    out_stride *= teams;
-    slots += int64_t{team} * blocks;
-    const int64_t slot_stride = int64_t{teams} * blocks;
+    // Teams as in the grid kernel (join_team, slots.cuh): team t takes rows t, t + teams, ...
+    const Team my = join_team(teams, rows, in, out, in_stride, out_stride, slots);
+    const int blocks = my.blocks, rank = my.rank;
+    const int64_t slot_stride = my.slot_stride;
     const int threads = static_cast<int>(blockDim.x), tid = static_cast<int>(threadIdx.x);
     const int lane = tid % 32, warp = tid / 32, warps = threads / 32;
     const int slot_warps = (blocks + 31) / 32;

@@ -34,6 +34,32 @@ __device__ __forceinline__ MaxSum slot_value(uint64_t bits) {
 __device__ __forceinline__ bool unwritten(MaxSum v) {
     return v.s < 0.0f;  // a real sum is >= 0 or NaN
 }
+// The grid kernels' blocks form `teams` independent teams of `blocks` blocks each (gridDim.x in
+// all). Team t takes rows t, t + teams, t + 2 * teams, ...: join_team moves a kernel's row
+// pointers, strides and slots to its team's rows, so the kernel then runs as if it were the only
+// team. A team's slots sit at row * blocks + rank as with one team, `slot_stride` apart.
+struct Team {
+    int blocks, team, rank;
+    int64_t slot_stride;  // between one of the team's rows' slots and the next's
+};
+// (The pointers' types are deduced: the kernels' are __restrict__-qualified.)
+template <class In, class Out, class Slots>
+__device__ __forceinline__ Team join_team(int teams, int& rows, In& in, Out& out,
+                                          int64_t& in_stride, int64_t& out_stride, Slots& slots) {
+    Team t;
+    t.blocks = static_cast<int>(gridDim.x) / teams;
+    t.team = static_cast<int>(blockIdx.x) / t.blocks;
+    t.rank = static_cast<int>(blockIdx.x) % t.blocks;
+    rows = rows > t.team ? (rows - t.team + teams - 1) / teams : 0;
+    in += t.team * in_stride;
+    out += t.team * out_stride;
+    in_stride *= teams;
+    out_stride *= teams;
+    slots += int64_t{t.team} * t.blocks;
+    t.slot_stride = int64_t{teams} * t.blocks;
+    return t;
+}
+
 // A slot's value once its block has written it: a block behind the others is waited for.
 __device__ __forceinline__ MaxSum wait_for_slot(const uint64_t* slot) {
     MaxSum v = slot_value(read_slot(slot));
