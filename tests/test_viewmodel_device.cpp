@@ -124,23 +124,18 @@ TEST(DeviceView, ProfileLimitsAndBestsChoiceForTheViewer) {
     // needs (9 on a T4's 64 KB); once a row needs more blocks than the class has SMs (69 of a
     // T4's 40 at 2^19 values), the held grid while the class's registers and shared memory hold
     // one row a team, and two passes past it (2^21 fp32 values, 8 MB, on a T4).
-    EXPECT_NE(viewer::best_choice_text(100, DType::f32, *t4).find("best: tile 8 lanes"),
-              std::string::npos);
-    EXPECT_NE(viewer::best_choice_text(64, DType::f32, *t4).find("best: group"), std::string::npos);
+    auto expect_choice = [](int64_t cols, const DeviceLimits& limits, const char* text) {
+        const std::string line = viewer::best_choice_text(cols, DType::f32, limits);
+        EXPECT_NE(line.find(text), std::string::npos) << "N = " << cols << ": " << line;
+    };
+    expect_choice(100, *t4, "best: tile 8 lanes");
+    expect_choice(64, *t4, "best: group");
     Result<DeviceLimits> a100 = viewer::limits_for(h100, false, "a100");
     ASSERT_TRUE(a100.ok());
-    EXPECT_NE(viewer::best_choice_text(65536, DType::f32, *a100).find("+ 8 in shared memory"),
-              std::string::npos)
-        << viewer::best_choice_text(65536, DType::f32, *a100);
-    EXPECT_NE(viewer::best_choice_text(65536, DType::f32, *t4).find("grid 9 blocks"),
-              std::string::npos)
-        << viewer::best_choice_text(65536, DType::f32, *t4);
-    EXPECT_NE(viewer::best_choice_text(524288, DType::f32, *t4).find("held grid"),
-              std::string::npos)
-        << viewer::best_choice_text(524288, DType::f32, *t4);
-    EXPECT_NE(viewer::best_choice_text(2097152, DType::f32, *t4).find("two-pass"),
-              std::string::npos)
-        << viewer::best_choice_text(2097152, DType::f32, *t4);
+    expect_choice(65536, *a100, "+ 8 in shared memory");
+    expect_choice(65536, *t4, "grid 9 blocks");
+    expect_choice(524288, *t4, "held grid");
+    expect_choice(2097152, *t4, "two-pass");
     // The smem kernel's range follows the class's shared memory.
     const KernelInfo& smem = *find_kernel("smem");
     EXPECT_LT(smem.max_cols(*t4, DType::f32), smem.max_cols(h100, DType::f32));
