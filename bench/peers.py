@@ -336,8 +336,7 @@ def tune_configs(cols, dtype_bytes, sm_count):
                             config(2, threads=1024, cluster=cluster, l2=l2)))
     if packs >= 262144:  # the held grid (hold.cu): a team of blocks holds one row, 8 packs a
         # thread in registers and the rest in shared memory; one block of 1024 threads an SM, or
-        # two of 512; as many teams as hold the row, and half as many; the shared memory left
-        # as the ring's places ahead, and none
+        # two of 512; as many teams as hold the row, and half as many
         for threads, per_sm in ((1024, 1), (512, 2)):
             most_stash = (min(227 * 1024, 228 * 1024 // per_sm) - 2048) // (threads * 16)
             fits = [t for t in range(min(64, sm_count * per_sm), 0, -1)
@@ -346,11 +345,9 @@ def tune_configs(cols, dtype_bytes, sm_count):
             for teams in sorted({fits[0], max(1, fits[0] // 2)}, reverse=True) if fits else ():
                 blocks = sm_count * per_sm // teams
                 stash = max(0, -(-slice_packs(cols // vec, blocks) // threads) - 8)
-                for ahead in sorted({most_stash - stash if stash else 0, 0}, reverse=True):
-                    out.append((f"held {blocks}x{threads}x8p+{stash} ahead{ahead} teams{teams}",
-                                config(3, packs=8, threads=threads, cluster=blocks, stash=stash,
-                                       ahead=ahead, teams=teams, lag=0)))
+                out.append((f"held {blocks}x{threads}x8p+{stash} teams{teams}",
                             config(3, packs=8, threads=threads, cluster=blocks, stash=stash,
+                                   teams=teams, lag=0)))
     if packs > 8192:  # past one block's registers: two passes of one block a row, as on a GPU
         # without clusters; blocks of fewer threads let two or four rows share an SM, so one
         # row's second pass overlaps another's first

@@ -222,7 +222,6 @@ static Config hold_for(int64_t cols, int vec, const DeviceLimits& limits) {
             c.threads = threads;
             c.packs = packs;
             c.stash = static_cast<int>(std::max<int64_t>(0, held - packs));
-            c.ahead = c.stash > 0 ? static_cast<int>(most_stash) - c.stash : 0;
             c.teams = teams;
             c.lag = 0;
             return c;
@@ -498,7 +497,6 @@ std::string Config::describe() const {
             if (held_grid())
                 return "held grid " + n + " blocks x " + t + " threads x " + std::to_string(packs) +
                        " packs + " + std::to_string(stash) + " in shared memory" +
-                       (ahead > 0 ? " + " + std::to_string(ahead) + " ahead" : "") +
                        (grid_teams() > 1 ? ", " + std::to_string(grid_teams()) + " teams" : "");
             return "grid " + n + " blocks x " + t + " threads x " + std::to_string(packs) +
                    " packs, lag " + std::to_string(lag) + ", " + std::to_string(grid_ahead()) +

@@ -41,8 +41,7 @@ namespace sml::best {
     /* grid (hold.cu), which finishes each row as soon as it is reduced */                   \
     X(int, lag, 0)                                                                           \
     /* grid: rows of loads in flight past the row reduced; 0 is 2 (2, 4; 1 at 4 packs, */    \
-    /* lag 4); held grid (lag 0): packs a thread loads of the next row ahead, in shared */   \
-    /* memory past `stash` (0..stash) */                                                     \
+    /* lag 4) */                                                                             \
     X(int, ahead, 0)                                                                         \
     /* grid: teams of `cluster` blocks, each on every teams-th row; 0 is 1 */                \
     X(int, teams, 0)                                                                         \

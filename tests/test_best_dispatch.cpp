@@ -207,9 +207,8 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
               "grid 132 blocks x 512 threads x 4 packs, lag 4, 2 rows ahead, no edge warp");
     EXPECT_EQ(pick(2103145, DType::bf16).describe(),
               "grid 132 blocks x 544 threads x 4 packs, lag 3, 2 rows ahead");
-    EXPECT_EQ(
-        pick(2103144, DType::f32).describe(),
-        "held grid 52 blocks x 512 threads x 8 packs + 12 in shared memory + 2 ahead, 5 teams");
+    EXPECT_EQ(pick(2103144, DType::f32).describe(),
+              "held grid 52 blocks x 512 threads x 8 packs + 12 in shared memory, 5 teams");
     // Where the occupancy calculator says a stash fits only once an SM, the stash is not taken.
     auto one_stash = [](const Config& c) { return c.stash > 0 ? 1 : 2; };
     EXPECT_EQ(pick(300000, DType::f32, true, kH100, one_stash).describe(),
@@ -225,20 +224,17 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     // Longer rows: the held grid, one row a team in 8 packs a thread of registers and up to 14
     // of shared memory, in as many teams as hold a row: two blocks of 512 threads an SM while
     // that leaves two teams (132 x 2 x 512 x 22 packs hold fp32 N = 5947392 in two), then one
-    // team of 1024-thread blocks (up to fp32 N = 132 x 1024 x 22 x 4 = 11894784). The shared
-    // memory a row leaves is the ring's places ahead (up to 14 with the stash).
-    EXPECT_EQ(
-        pick(132 * 2048 * 4 + 36).describe(),
-        "held grid 26 blocks x 512 threads x 8 packs + 13 in shared memory + 1 ahead, 10 teams");
-    EXPECT_EQ(
-        pick(int64_t{1} << 21).describe(),
-        "held grid 52 blocks x 512 threads x 8 packs + 12 in shared memory + 2 ahead, 5 teams");
+    // team of 1024-thread blocks (up to fp32 N = 132 x 1024 x 22 x 4 = 11894784).
+    EXPECT_EQ(pick(132 * 2048 * 4 + 36).describe(),
+              "held grid 26 blocks x 512 threads x 8 packs + 13 in shared memory, 10 teams");
+    EXPECT_EQ(pick(int64_t{1} << 21).describe(),
+              "held grid 52 blocks x 512 threads x 8 packs + 12 in shared memory, 5 teams");
     EXPECT_EQ(pick(5947392).describe(),
               "held grid 132 blocks x 512 threads x 8 packs + 14 in shared memory, 2 teams");
     // (Whole packs count: the values past the last one are held apart.)
     EXPECT_EQ(pick(5947395).describe(), pick(5947392).describe());
     EXPECT_EQ(pick(5947396).describe(),
-              "held grid 132 blocks x 1024 threads x 8 packs + 4 in shared memory + 10 ahead");
+              "held grid 132 blocks x 1024 threads x 8 packs + 4 in shared memory");
     EXPECT_EQ(pick(11894784 + 3, DType::f32, false).describe(),
               "held grid 132 blocks x 1024 threads x 8 packs + 14 in shared memory");
     // Past that, rows are read twice, on a cluster of one block per 8192 packs.
@@ -262,9 +258,8 @@ TEST(BestDispatch, GridFollowsTheSmCountAndSizesItsWorkspace) {
     // 2 MB rows there would leave the grid one team (288 threads a block): the stash instead.
     EXPECT_EQ(pick(524288, DType::f32, true, pcie).describe(),
               "cluster 16 x 512 threads x 8 packs + 8 in shared memory");
-    EXPECT_EQ(
-        pick(int64_t{1} << 20, DType::f32, true, pcie).describe(),
-        "held grid 25 blocks x 512 threads x 8 packs + 13 in shared memory + 1 ahead, 9 teams");
+    EXPECT_EQ(pick(int64_t{1} << 20, DType::f32, true, pcie).describe(),
+              "held grid 25 blocks x 512 threads x 8 packs + 13 in shared memory, 9 teams");
     // Without clusters the grid runs in teams of the fewest blocks that hold the row: 2^20 fp32
     // takes 128 of 132 SMs; with 114 SMs it cannot, and the held grid takes the row.
     EXPECT_EQ(pick(int64_t{1} << 20, DType::f32, true, ampere()).describe(),
@@ -439,16 +434,9 @@ TEST(BestDispatch, EveryShapeHoldsItsRowAndIsALegalLaunch) {
                         ASSERT_TRUE(c.threads == 512 || c.threads == 1024);
                         ASSERT_EQ(c.cluster, limits.sm_count * per_sm / c.grid_teams());
                         if (per_sm == 2) ASSERT_GE(c.grid_teams(), 2);  // else one of 1024
-                        // The stash and the ring's places ahead fill the block's share of
-                        // shared memory, less 2 KB: no room for one more place.
-                        const int64_t share =
-                            std::min(limits.smem_per_block_optin, limits.smem_per_sm / per_sm);
-                        const int64_t place = int64_t{c.threads} * 16;
-                        ASSERT_LE((c.stash + c.ahead) * place + 2048, share);
-                        if (c.stash > 0)
-                            ASSERT_GT((c.stash + c.ahead + 1) * place + 2048, share);
-                        else
-                            ASSERT_EQ(c.ahead, 0);        // the ring is the stash's
+                        ASSERT_LE(
+                            int64_t{c.stash} * c.threads * 16 + 2048,
+                            std::min(limits.smem_per_block_optin, limits.smem_per_sm / per_sm));
                         ASSERT_LE(c.cluster, c.threads);  // a slot reader per block of a team
                         // Only past 1 MB rows, longer than the grid and the stash hold.
                         ASSERT_GT(cols * dtype_size(t), 16 * 1024 * 64);
