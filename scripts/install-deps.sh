@@ -9,6 +9,7 @@ PACKAGES=(
   libimgui-dev libglfw3-dev libstb-dev libmd4c-dev                    # viewer
   fonts-dejavu-core fonts-noto-cjk                                    # viewer fonts (en, zh)
   xvfb xauth                                                          # headless viewer tests
+  python3                                                             # checks of bench/ scripts
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -1,0 +1,67 @@
+"""The GPU machine's Python tools, checked where there is no GPU: every script in bench/ and
+scripts/ compiles, and bench/peers.py's tuning list is well formed at N drawn from 16 to 2^25 for
+GPUs of several sizes. A broken line there is otherwise found only on a device call.
+
+Usage: python3 tests/bench_scripts_check.py REPO_ROOT"""
+import glob
+import math
+import os
+import random
+import re
+import sys
+
+root = sys.argv[1]
+errors = []
+scripts = sorted(glob.glob(os.path.join(root, "bench", "*.py")) +
+                 glob.glob(os.path.join(root, "scripts", "*.py")))
+if not scripts:
+    errors.append(f"no scripts under {root}/bench or {root}/scripts")
+for path in scripts:
+    try:  # compiled in memory: nothing is written next to the sources
+        with open(path, encoding="utf-8") as f:
+            compile(f.read(), path, "exec")
+    except SyntaxError as e:
+        errors.append(f"{os.path.relpath(path, root)}:{e.lineno}: {e.msg}")
+
+# The fields peers.py may set are sml::best::Config's (SML_BEST_CONFIG_FIELDS).
+with open(os.path.join(root, "kernels", "best_softmax.h"), encoding="utf-8") as f:
+    fields = set(re.findall(r"X\(\w+, (\w+), ", f.read()))
+if "path" not in fields or "stash" not in fields:
+    errors.append(f"could not read Config's fields from kernels/best_softmax.h: {sorted(fields)}")
+
+if not any("peers.py" in e for e in errors):
+    sys.path.insert(0, os.path.join(root, "bench"))
+    import peers  # torch is optional for the tuning list
+
+    rng = random.Random(20261126)
+    checked = 0
+    for _ in range(400):
+        cols = round(math.exp(rng.uniform(math.log(16), math.log(1 << 25))))
+        dtype_bytes = rng.choice((4, 2))
+        sms = rng.choice((28, 40, 58, 80, 108, 114, 128, 132, 170))
+        what = f"tune_configs({cols}, {dtype_bytes}, {sms})"
+        try:
+            configs = peers.tune_configs(cols, dtype_bytes, sms)
+        except Exception as e:  # noqa: BLE001  (any failure is the finding)
+            errors.append(f"{what} raised {type(e).__name__}: {e}")
+            continue
+        labels = [label for label, _ in configs]
+        if "auto" not in labels:
+            errors.append(f"{what} has no 'auto' entry")
+        if len(set(labels)) != len(labels):
+            errors.append(f"{what} repeats a label: "
+                          f"{sorted({x for x in labels if labels.count(x) > 1})}")
+        for label, cfg in configs:
+            if cfg is None:
+                continue
+            unknown = set(cfg) - fields
+            bad = [k for k, v in cfg.items() if not isinstance(v, int) or v < -1]
+            if unknown or bad or cfg.get("path") not in range(5):
+                errors.append(f"{what} '{label}': unknown fields {sorted(unknown)}, "
+                              f"values not small ints {bad}, path {cfg.get('path')}")
+        checked += 1
+    print(f"{len(scripts)} scripts compile; peers.py's tuning list checked at {checked} shapes")
+
+for e in errors:
+    print("error:", e)
+sys.exit(1 if errors else 0)
