@@ -21,7 +21,9 @@
 //     <= 262144       cluster of 16 blocks of <= 512 threads             read MN, write MN
 //     <= ~700000      stash: the same 16 x 512 threads x 8 packs, the    read MN, write MN
 //                     rest of each slice in shared memory, while two
-//                     blocks fit an SM (whole rows of 2 MB: the grid)
+//                     blocks fit an SM (whole rows of 2 MB: the grid;
+//                     past 8 packs a thread in shared memory, the grid
+//                     of 8 packs in two teams where it fits twice an SM)
 //     <= 1081344      grid: one block per SM, each holding a slice of    read MN, write MN
 //                     every row; blocks meet through (max, sum) slots
 //                     in global memory, 3-4 rows behind the row they
@@ -34,11 +36,12 @@
 //                     with L2 eviction policies on its two reads         the second from L2),
 //                     (the row no longer fits on chip)                   write MN
 //
-//   fp16 and bf16 rows take the path of the fp32 row of the same bytes, except two: where one
+//   fp16 and bf16 rows take the path of the fp32 row of the same bytes, except three: where one
 //   block would be the only block on its SM, a 16-bit row (twice the values per byte, so twice
-//   the arithmetic) takes a cluster that keeps more rows an SM [fp16 N ~ 36000-57000]; and on
-//   the grid, whole packs off a line skip the edge warp where it would cost the block its
-//   registers [fp16 N ~ 2027600-2162600].
+//   the arithmetic) takes a cluster that keeps more rows an SM [fp16 N ~ 36000-57000]; on the
+//   grid, whole packs off a line skip the edge warp where it would cost the block its
+//   registers [fp16 N ~ 2027600-2162600]; and the grid of 8 packs in two teams in place of the
+//   stash is fp32's alone (16-bit rows there ran -1.3 to +2.0 points with it).
 //
 // What changed since step 6 (online)
 //   - The row is read from DRAM once whenever it fits on chip, and "on chip" now means the
@@ -132,13 +135,14 @@ Config two_pass_for(int64_t packs, const DeviceLimits& limits) {
 // hold (2 x 256 threads x 128), so an SM has a second block to run while one waits; longer rows
 // one team. The lag is 4 rows, except on the kWide kernel (over 512 threads), where it is 3.
 // Over grid_max_threads: no fit.
-static Config grid_for(int64_t cols, int vec, bool whole, const DeviceLimits& limits) {
+static Config grid_for(int64_t cols, int vec, bool whole, const DeviceLimits& limits,
+                       int packs = 4) {
     Config c;
     c.path = Config::Path::kGrid;
     c.cluster = std::max(1, limits.sm_count);
-    c.packs = 4;
+    c.packs = packs;
     const int64_t slice = slice_packs(grid_main_packs(cols, vec, whole), c.cluster);
-    const int64_t main_threads = ((slice + 3) / 4 + 31) / 32 * 32;
+    const int64_t main_threads = ((slice + packs - 1) / packs + 31) / 32 * 32;
     const int64_t slot_readers = (c.cluster + 31) / 32 * 32;  // a thread per block of a team
     const int64_t threads = std::max(main_threads, slot_readers) + (whole ? 0 : 32);
     c.threads = static_cast<int>(std::min<int64_t>(threads, 1 << 20));
@@ -370,6 +374,18 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     if (largest > portable && !grid_wins) {
         const Config s = stash_shape(largest, 512);
         const int blocks = stash_blocks(s);
+        // fp32 rows whose stash would hold more packs a thread than its registers [N > ~540000
+        // on an H100]: the grid of 8 packs a thread, lag 2, in two teams, where two of its blocks
+        // fit an SM (the occupancy calculator; up to N ~ 680000 there; without a GPU to ask, the
+        // stash). Why: side by side over the stash's whole range it lost while the stash held up
+        // to 8 packs a thread in shared memory (65-94% of copy against 96.5-98.7%), tied at 9
+        // and won from 10 (95.4-96.5% against 92.4-95.0%).
+        if (fp32 && s.stash > per_thread && resident && limits.has_clusters()) {
+            Config g = grid_for(cols, vec, lines, limits, 8);
+            g.teams = 2;
+            g.lag = 2;
+            if (g.threads <= grid_max_threads(g.packs) && resident(g) >= 2) return g;
+        }
         // At 14 packs a thread in the stash [N ~ 700000]. Why: there fp32 rows ran faster on the
         // grid, while fp16 and bf16 rows still ran faster on the stash.
         const bool grid_beats_stash = fp32 && s.stash >= 14 && grid_fits;

@@ -314,6 +314,8 @@ TEST(BestPaths, EveryPathMatchesReference) {
     // team with no row, one row, or one row fewer than the others).
     const best::Config teams2 = grid(16, 256, 4, 4, 2, 2);
     const best::Config teams3 = grid(16, 160, 2, 2, 2, 3);
+    // 8 packs a thread, lag 2, in two teams: the dispatcher's shape past 8 packs of stash.
+    const best::Config grid8_teams = grid(16, 160, 8, 2, 2, 2);
     // Lag 3, the kWide kernel's (and here the other's): its ring of 4 rows wraps out of step
     // with the shared ring of 3.
     const best::Config lag3 = grid(16, 256, 4, 3, 2);
@@ -351,6 +353,12 @@ TEST(BestPaths, EveryPathMatchesReference) {
             check_case(t, 5, 1500007, 1500007, 1500007, 1, nullptr, 1);
             check_case(t, 6, 3000017, 3000021, 3000017, 3, nullptr, 3);
         }
+        // The dispatcher's grid of 8 packs in two teams (fp32 rows past 8 packs of stash a
+        // thread), on rows with edges and on rows of whole lines.
+        if (limits.sm_count >= 132) {
+            check_case(t, 7, 620003, 620007, 620011, 1, nullptr, 1);
+            check_case(t, 4, 660000, 660000, 660000, 0, nullptr);
+        }
     }
     for (DType t : {DType::f32, DType::f16, DType::bf16}) {
         // A block per SM holding a slice of a 1M row: the H100's 132 SMs hold it; a class of
@@ -367,6 +375,7 @@ TEST(BestPaths, EveryPathMatchesReference) {
         for (int64_t rows : {1, 2, 3, 7, 12, 37}) {
             check_case(t, rows, 30001, 30003, 30011, 1, &teams2, 1);
             check_case(t, rows, 12345, 12345, 12353, 0, &teams3);
+            check_case(t, rows, 30001, 30003, 30011, 1, &grid8_teams, 1);
         }
         // Rows of whole 128-byte lines (N = 30016), every one on 16 bytes: the kernel's kWhole
         // form, with no edge warp. Rows of whole packs off a line (N = 30008) have the edge warp,

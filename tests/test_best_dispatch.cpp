@@ -213,8 +213,10 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     auto one_stash = [](const Config& c) { return c.stash > 0 ? 1 : 2; };
     EXPECT_EQ(pick(300000, DType::f32, true, kH100, one_stash).describe(),
               "cluster 16 x 608 threads x 8 packs");
+    // (There, 9 packs a thread in shared memory: the grid of 8 packs in two teams, which this
+    // calculator says fits twice an SM; EightPackGridPastEightStashPacks below.)
     EXPECT_EQ(pick(524289, DType::f32, true, kH100, one_stash).describe(),
-              "grid 132 blocks x 288 threads x 4 packs, lag 4, 2 rows ahead");
+              "grid 132 blocks x 192 threads x 8 packs, lag 2, 2 rows ahead, 2 teams");
     // The grid holds 2048 packs a block: of a row of whole 128-byte lines, or of the main packs
     // of another (all but 8 of its packs), whole packs or not.
     EXPECT_EQ(pick(132 * 2048 * 4).path, Path::kGrid);
@@ -247,6 +249,55 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     EXPECT_EQ(pick(int64_t{1} << 20, DType::f16).describe(), pick(524288).describe());
     EXPECT_EQ(pick(int64_t{1} << 21, DType::bf16).describe(), pick(int64_t{1} << 20).describe());
     EXPECT_EQ(pick(int64_t{1} << 22, DType::bf16).describe(), pick(int64_t{1} << 21).describe());
+}
+
+// fp32 rows whose 16-block stash would hold more packs a thread in shared memory than in
+// registers take the grid of 8 packs a thread, lag 2, in two teams -- exactly where the occupancy
+// calculator says two of its blocks fit an SM. Never 16-bit rows, never without a GPU to ask.
+TEST(BestDispatch, EightPackGridPastEightStashPacks) {
+    // Calculators for which a grid fits twice an SM up to `most` threads a block, and never.
+    auto fits_to = [](int most) {
+        return
+            [most](const Config& c) { return c.path == Path::kGrid && c.threads > most ? 1 : 2; };
+    };
+    auto grid_once = [](const Config& c) { return c.path == Path::kGrid ? 1 : 2; };
+    auto eight = [](const Config& c) {
+        return c.path == Path::kGrid && c.packs == 8 && c.lag == 2;
+    };
+    std::mt19937_64 gen(11);
+    int taken = 0;
+    for (int i = 0; i < 3000; ++i) {
+        const int64_t cols = 262144 + int64_t(gen() % (1081344 - 262144));
+        const bool aligned = gen() % 2 == 0;
+        const int most = gen() % 2 == 0 ? 192 : 256;
+        for (DType t : {DType::f32, DType::f16, DType::bf16}) {
+            const Config c = pick(cols, t, aligned, kH100, fits_to(most));
+            const Config without = pick(cols, t, aligned, kH100, grid_once);  // the rule cannot
+            SCOPED_TRACE(std::to_string(cols) + " " + dtype_name(t) +
+                         (aligned ? " aligned, " : " unaligned, ") + std::to_string(most) + ": " +
+                         c.describe() + " / without: " + without.describe());
+            if (eight(c)) {
+                ++taken;
+                ASSERT_EQ(t, DType::f32);
+                ASSERT_EQ(c.grid_teams(), 2);
+                ASSERT_EQ(c.cluster, kH100.sm_count);
+                ASSERT_LE(c.threads, most);
+                ASSERT_LE(c.threads, best::grid_max_threads(8));
+                // In place of the 16-block stash past 8 packs a thread in shared memory (or of
+                // the 4-pack grid that takes the stash's place from 14).
+                const bool stash_past_8 = without.path == Path::kCluster && without.stash > 8;
+                const bool grid4 = without.path == Path::kGrid && without.packs == 4;
+                ASSERT_TRUE(stash_past_8 || grid4);
+                // A calculator that fits more never takes it away.
+                ASSERT_TRUE(eight(pick(cols, t, aligned, kH100, fits_to(256))));
+            } else {
+                ASSERT_EQ(c.describe(), without.describe());  // elsewhere the rule changes nothing
+            }
+            // Without a GPU to ask: never.
+            ASSERT_FALSE(eight(pick(cols, t, aligned, kH100)));
+        }
+    }
+    EXPECT_GT(taken, 100);
 }
 
 // The grid is sized by the GPU's SMs, and its workspace holds a slot per row and block.

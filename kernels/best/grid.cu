@@ -258,27 +258,35 @@ constexpr size_t grid_staged_bytes(int threads, int packs, int ahead) {
 }
 // @endregion grid-kernel
 
+// Whether the rows run without the edge warp (the kWhole form). Config's `edges`: 1 (tuning), the
+// edge warp on every row; -1 (the dispatcher's choice for 16-bit rows that would need kWide, or
+// tuning), none on rows of whole packs.
+static bool grid_whole(const LaunchArgs& a, const Config& c) {
+    const int vec = vec_of(a.problem.dtype);
+    return c.edges < 0 ? rows_aligned(a) && a.problem.cols % vec == 0
+                       : grid_whole_lines(a.problem.cols, vec, rows_aligned(a)) && c.edges == 0;
+}
+
+// The grid kernel for rows `whole` or not, at `threads`: rows with edges on more threads than
+// grid_max_threads(P) take the kWide kernel, built for P = 4 and lag 3 only (else nullptr).
+template <typename T, int P, int LAG, int AHEAD>
+static auto grid_kernel_of(bool whole, int threads) {
+    auto* kernel = whole ? best_grid_kernel<T, P, LAG, AHEAD, true>
+                         : best_grid_kernel<T, P, LAG, AHEAD, false>;
+    if (whole || threads <= grid_max_threads(P)) return kernel;
+    if constexpr (P == 4 && LAG == 3 && AHEAD == 2)
+        return best_grid_kernel<T, P, LAG, AHEAD, false, true>;
+    return static_cast<decltype(kernel)>(nullptr);
+}
+
 template <typename T, int P, int LAG, int AHEAD>
 static LaunchStep make_grid_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
     const SoftmaxProblem& p = a.problem;
     const int vec = vec_of(p.dtype);
-    // Config's `edges`: 1 (tuning), the edge warp on every row; -1 (the dispatcher's choice for
-    // 16-bit rows that would need kWide, or tuning), none on rows of whole packs.
-    const bool whole = c.edges < 0 ? rows_aligned(a) && p.cols % vec == 0
-                                   : grid_whole_lines(p.cols, vec, rows_aligned(a)) && c.edges == 0;
-    // Rows with edges on more threads than grid_max_threads(P): the kWide kernel, lag 3 only.
+    const bool whole = grid_whole(a, c);
     const bool wide = !whole && c.threads > grid_max_threads(P);
-    auto* kernel = whole ? best_grid_kernel<T, P, LAG, AHEAD, true>
-                         : best_grid_kernel<T, P, LAG, AHEAD, false>;
-    if (wide) {
-        kernel = nullptr;
-        if constexpr (P == 4 && LAG == 3 && AHEAD == 2)
-            kernel = best_grid_kernel<T, P, LAG, AHEAD, false, true>;
-        if (kernel == nullptr) {
-            *err = cudaErrorInvalidConfiguration;
-            return {};
-        }
-    }
+    auto* kernel = grid_kernel_of<T, P, LAG, AHEAD>(whole, c.threads);
+    if (kernel == nullptr) return rejected(err, cudaErrorInvalidConfiguration);
     const int blocks = c.cluster, teams = c.grid_teams();
     // The kernel's slices, as best_grid_kernel cuts them: the row's main packs (all of them for
     // whole rows), which a block's main threads x P packs must hold; the slot readers are main
@@ -294,39 +302,69 @@ static LaunchStep make_grid_step(const LaunchArgs& a, const Config& c, cudaError
     return slots_launch("best_grid", kernel, grid_staged_bytes(c.threads, P, AHEAD), a, c, err);
 }
 
-template <typename T, int P>
-static LaunchStep grid_lag_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
+// The grid kernel's instantiations: `use` is called as use(Shape<P, LAG, AHEAD>{}) for the
+// configuration's packs, lag and rows ahead, or `none()` where none is built for them.
+template <int P, int LAG, int AHEAD>
+struct Shape {};
+template <typename Use, typename None>
+static auto with_grid_shape(const Config& c, Use&& use, None&& none) {
     const int ahead = c.grid_ahead();
-    if (c.lag == 2 && ahead == 2) return make_grid_step<T, P, 2, 2>(a, c, err);
-    if (c.lag == 2 && ahead == 4) return make_grid_step<T, P, 2, 4>(a, c, err);
-    if (c.lag == 4 && ahead == 2) return make_grid_step<T, P, 4, 2>(a, c, err);
-    if constexpr (P == 4) {
-        // The grid in teams where the opt-in holds only a short ring (a T4).
-        if (c.lag == 4 && ahead == 1) return make_grid_step<T, P, 4, 1>(a, c, err);
-        // The kWide kernel's (lag 4 spills there).
-        if (c.lag == 3 && ahead == 2) return make_grid_step<T, P, 3, 2>(a, c, err);
-    }
-    if (c.lag == 4 && ahead == 4) return make_grid_step<T, P, 4, 4>(a, c, err);
-    *err = cudaErrorInvalidConfiguration;
-    return {};
+    auto lags = [&](auto packs) {
+        constexpr int P = decltype(packs)::value;
+        if (c.lag == 2 && ahead == 2) return use(Shape<P, 2, 2>{});
+        if (c.lag == 2 && ahead == 4) return use(Shape<P, 2, 4>{});
+        if (c.lag == 4 && ahead == 2) return use(Shape<P, 4, 2>{});
+        if constexpr (P == 4) {
+            // The grid in teams where the opt-in holds only a short ring (a T4).
+            if (c.lag == 4 && ahead == 1) return use(Shape<P, 4, 1>{});
+            // The kWide kernel's (lag 4 spills there).
+            if (c.lag == 3 && ahead == 2) return use(Shape<P, 3, 2>{});
+        }
+        if (c.lag == 4 && ahead == 4) return use(Shape<P, 4, 4>{});
+        return none();
+    };
+    if (c.packs == 1) return lags(std::integral_constant<int, 1>{});
+    if (c.packs == 2) return lags(std::integral_constant<int, 2>{});
+    if (c.packs == 4) return lags(std::integral_constant<int, 4>{});
+    if (c.packs == 8) return lags(std::integral_constant<int, 8>{});
+    return none();
 }
 
-template <typename T>
-static LaunchStep grid_step_of(const LaunchArgs& a, const Config& c, cudaError_t* err) {
-    if (c.packs == 1) return grid_lag_step<T, 1>(a, c, err);
-    if (c.packs == 2) return grid_lag_step<T, 2>(a, c, err);
-    if (c.packs == 4) return grid_lag_step<T, 4>(a, c, err);
-    if (c.packs == 8) return grid_lag_step<T, 8>(a, c, err);
-    *err = cudaErrorInvalidConfiguration;
-    return {};
+template <typename T, int P, int LAG, int AHEAD>
+static LaunchStep grid_step_for(const LaunchArgs& a, const Config& c, cudaError_t* err,
+                                Shape<P, LAG, AHEAD>) {
+    return make_grid_step<T, P, LAG, AHEAD>(a, c, err);
+}
+template <typename T, int P, int LAG, int AHEAD>
+static GridKernel grid_kernel_for(bool whole, const Config& c, Shape<P, LAG, AHEAD>) {
+    return {reinterpret_cast<const void*>(grid_kernel_of<T, P, LAG, AHEAD>(whole, c.threads)),
+            grid_staged_bytes(c.threads, P, AHEAD)};
 }
 
 LaunchStep grid_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
     if (c.held_grid()) return hold_step(a, c, err);  // hold.cu
     return for_dtype(
         a.problem.dtype,
-        [&](auto t) { return grid_step_of<typename decltype(t)::type>(a, c, err); },
+        [&](auto t) {
+            using T = typename decltype(t)::type;
+            return with_grid_shape(
+                c, [&](auto shape) { return grid_step_for<T>(a, c, err, shape); },
+                [&] { return rejected(err, cudaErrorInvalidConfiguration); });
+        },
         [&] { return rejected(err, cudaErrorInvalidValue); });
+}
+
+GridKernel grid_kernel(const LaunchArgs& a, const Config& c) {
+    if (c.held_grid()) return {};
+    return for_dtype(
+        a.problem.dtype,
+        [&](auto t) {
+            using T = typename decltype(t)::type;
+            return with_grid_shape(
+                c, [&](auto shape) { return grid_kernel_for<T>(grid_whole(a, c), c, shape); },
+                [] { return GridKernel{}; });
+        },
+        [] { return GridKernel{}; });
 }
 
 }  // namespace best

@@ -98,17 +98,21 @@ cudaError_t plan_with(const LaunchArgs& args, const Config& config,
 }
 
 // Resident blocks per SM of a cluster-path configuration (one block a row, or a cluster's
-// blocks, which run the kernel that exchanges through DSMEM), from the occupancy calculator.
+// blocks, which run the kernel that exchanges through DSMEM) or of a grid configuration, from
+// the occupancy calculator.
 static ResidentBlocks occupancy_of(const LaunchArgs& args) {
-    return [dtype = args.problem.dtype, limits = args.limits](const Config& c) {
-        const void* kernel = cluster_kernel(dtype, c);
+    return [args, limits = args.limits](const Config& c) {
+        const bool grid = c.path == Config::Path::kGrid;
+        const GridKernel g = grid ? grid_kernel(args, c) : GridKernel{};
+        const void* kernel = grid ? g.kernel : cluster_kernel(args.problem.dtype, c);
         int blocks = 0;
-        const size_t smem = stash_bytes(c);
+        const size_t smem = grid ? g.smem : stash_bytes(c);
         // A large stash needs the opt-in before the calculator counts it.
         if (kernel != nullptr && allow_dynamic_smem(kernel, smem, limits) != cudaSuccess) {
             (void)cudaGetLastError();
             return 0;  // this GPU cannot give a block that much
         }
+        if (grid && kernel == nullptr) return 0;  // no grid kernel is built for this shape
         if (kernel == nullptr || cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                                      &blocks, kernel, c.threads, smem) != cudaSuccess) {
             (void)cudaGetLastError();

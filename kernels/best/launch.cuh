@@ -29,6 +29,14 @@ LaunchStep tile_step(const LaunchArgs& a, const Config& c, cudaError_t* err);   
 
 // The kernel a cluster-path configuration runs, for the occupancy calculator (cluster.cu).
 const void* cluster_kernel(DType dtype, const Config& c);
+// The kernel a grid configuration launches for these rows and its shared memory, for the
+// occupancy calculator (grid.cu); `kernel` is nullptr where none is built for it (and for the
+// held grid, which the dispatcher sizes itself).
+struct GridKernel {
+    const void* kernel = nullptr;
+    size_t smem = 0;
+};
+GridKernel grid_kernel(const LaunchArgs& a, const Config& c);
 
 // True when every row of in and out starts on a 16-byte boundary (vector loads need no slack).
 bool rows_aligned(const LaunchArgs& a);  // launch.cu
