@@ -22,7 +22,7 @@
 //     <= ~700000      stash: the same 16 x 512 threads x 8 packs, the    read MN, write MN
 //                     rest of each slice in shared memory, while two
 //                     blocks fit an SM (whole rows of 2 MB: the grid;
-//                     past 8 packs a thread in shared memory, the grid
+//                     from 10 packs a thread in shared memory, the grid
 //                     of 8 packs in two teams where it fits twice an SM)
 //     <= 1081344      grid: one block per SM, each holding a slice of    read MN, write MN
 //                     every row; blocks meet through (max, sum) slots
@@ -374,13 +374,14 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     if (largest > portable && !grid_wins) {
         const Config s = stash_shape(largest, 512);
         const int blocks = stash_blocks(s);
-        // fp32 rows whose stash would hold more packs a thread than its registers [N > ~540000
-        // on an H100]: the grid of 8 packs a thread, lag 2, in two teams, where two of its blocks
-        // fit an SM (the occupancy calculator; up to N ~ 680000 there; without a GPU to ask, the
-        // stash). Why: side by side over the stash's whole range it lost while the stash held up
-        // to 8 packs a thread in shared memory (65-94% of copy against 96.5-98.7%), tied at 9
-        // and won from 10 (95.4-96.5% against 92.4-95.0%).
-        if (fp32 && s.stash > per_thread && resident && limits.has_clusters()) {
+        // fp32 rows whose stash would hold 10 packs a thread or more in shared memory [N >
+        // 557056]: the grid of 8 packs a thread, lag 2, in two teams, where two of its blocks fit
+        // an SM (the occupancy calculator: up to N ~ 680000 on an H100; without a GPU to ask, the
+        // stash). Why: the stash slows as more of a thread's slice sits in shared memory, the
+        // grid does not. Side by side over the stash's whole range, at N of two seeds, the grid
+        // lost up to 8 packs in shared memory (65-94% of copy against 96.5-98.7%) and at 9 (-0.2
+        // to -2.1 points), and won from 10 (+0.5 to +5.0 points, 95.4-96.5% of copy).
+        if (fp32 && s.stash >= 10 && resident && limits.has_clusters()) {
             Config g = grid_for(cols, vec, lines, limits, 8);
             g.teams = 2;
             g.lag = 2;

@@ -213,9 +213,11 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     auto one_stash = [](const Config& c) { return c.stash > 0 ? 1 : 2; };
     EXPECT_EQ(pick(300000, DType::f32, true, kH100, one_stash).describe(),
               "cluster 16 x 608 threads x 8 packs");
-    // (There, 9 packs a thread in shared memory: the grid of 8 packs in two teams, which this
-    // calculator says fits twice an SM; EightPackGridPastEightStashPacks below.)
     EXPECT_EQ(pick(524289, DType::f32, true, kH100, one_stash).describe(),
+              "grid 132 blocks x 288 threads x 4 packs, lag 4, 2 rows ahead");
+    // From 10 packs a thread in shared memory, the grid of 8 packs in two teams where the
+    // calculator says it fits twice an SM (EightPackGridFromTenStashPacks below).
+    EXPECT_EQ(pick(600001, DType::f32, true, kH100, one_stash).describe(),
               "grid 132 blocks x 192 threads x 8 packs, lag 2, 2 rows ahead, 2 teams");
     // The grid holds 2048 packs a block: of a row of whole 128-byte lines, or of the main packs
     // of another (all but 8 of its packs), whole packs or not.
@@ -251,10 +253,10 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     EXPECT_EQ(pick(int64_t{1} << 22, DType::bf16).describe(), pick(int64_t{1} << 21).describe());
 }
 
-// fp32 rows whose 16-block stash would hold more packs a thread in shared memory than in
-// registers take the grid of 8 packs a thread, lag 2, in two teams -- exactly where the occupancy
-// calculator says two of its blocks fit an SM. Never 16-bit rows, never without a GPU to ask.
-TEST(BestDispatch, EightPackGridPastEightStashPacks) {
+// fp32 rows whose 16-block stash would hold 10 packs a thread or more in shared memory take the
+// grid of 8 packs a thread, lag 2, in two teams -- exactly where the occupancy calculator says two
+// of its blocks fit an SM. Never 16-bit rows, never without a GPU to ask.
+TEST(BestDispatch, EightPackGridFromTenStashPacks) {
     // Calculators for which a grid fits twice an SM up to `most` threads a block, and never.
     auto fits_to = [](int most) {
         return
@@ -283,11 +285,11 @@ TEST(BestDispatch, EightPackGridPastEightStashPacks) {
                 ASSERT_EQ(c.cluster, kH100.sm_count);
                 ASSERT_LE(c.threads, most);
                 ASSERT_LE(c.threads, best::grid_max_threads(8));
-                // In place of the 16-block stash past 8 packs a thread in shared memory (or of
-                // the 4-pack grid that takes the stash's place from 14).
-                const bool stash_past_8 = without.path == Path::kCluster && without.stash > 8;
+                // In place of the 16-block stash at 10 packs a thread or more in shared memory
+                // (or of the 4-pack grid that takes the stash's place from 14).
+                const bool stash_10 = without.path == Path::kCluster && without.stash >= 10;
                 const bool grid4 = without.path == Path::kGrid && without.packs == 4;
-                ASSERT_TRUE(stash_past_8 || grid4);
+                ASSERT_TRUE(stash_10 || grid4);
                 // A calculator that fits more never takes it away.
                 ASSERT_TRUE(eight(pick(cols, t, aligned, kH100, fits_to(256))));
             } else {
