@@ -101,10 +101,12 @@ cudaError_t plan_with(const LaunchArgs& args, const Config& config,
 // blocks, which run the kernel that exchanges through DSMEM) or of a grid configuration, from
 // the occupancy calculator.
 static ResidentBlocks occupancy_of(const LaunchArgs& args) {
-    return [args, limits = args.limits](const Config& c) {
+    return [args](const Config& c) {
+        const DeviceLimits& limits = args.limits;
         const bool grid = c.path == Config::Path::kGrid;
         const GridKernel g = grid ? grid_kernel(args, c) : GridKernel{};
         const void* kernel = grid ? g.kernel : cluster_kernel(args.problem.dtype, c);
+        if (grid && kernel == nullptr) return 0;  // no grid kernel is built for this shape
         int blocks = 0;
         const size_t smem = grid ? g.smem : stash_bytes(c);
         // A large stash needs the opt-in before the calculator counts it.
@@ -112,7 +114,6 @@ static ResidentBlocks occupancy_of(const LaunchArgs& args) {
             (void)cudaGetLastError();
             return 0;  // this GPU cannot give a block that much
         }
-        if (grid && kernel == nullptr) return 0;  // no grid kernel is built for this shape
         if (kernel == nullptr || cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                                      &blocks, kernel, c.threads, smem) != cudaSuccess) {
             (void)cudaGetLastError();
