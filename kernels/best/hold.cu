@@ -18,8 +18,9 @@ namespace best {
 // stores a pack of row r it loads the same pack of row r + 1 into the register or shared-memory
 // place that pack just left. So the team needs room for one row, not five, and reads it once. In
 // step r a block
-//   1. waits for its slice of row r (registers, and the cp.async copies into shared memory),
-//   2. takes its (max, sum) with step 6's running rule, one pass over what it holds,
+//   1. takes the (max, sum) of its register packs of row r with step 6's running rule: their
+//      loads went out first, so they land while the cp.async copies into shared memory fly,
+//   2. waits for those copies and takes them in too,
 //   3. publishes that pair in the row's slot (slots.cuh) and merges the team's slots,
 //   4. stores row r, each pack followed by the load of row r + 1's pack into its place.
 // Between 1 and 4 the team's loads and stores stop: it waits for its last loads and for the
@@ -115,14 +116,15 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
     Row cur = row_at(0);
     if (rows > 0) load(cur);
     for (int r = 0; r < rows; ++r) {
-        // 1-2. This thread's (max, sum) of row r, once its copies have landed.
-        copy_async_wait_all_but<0>();
+        // 1-2. This thread's (max, sum) of row r. Its register packs were loaded first, at the
+        // start of the last store loop, so they are taken while its copies are still landing.
         MaxSum mine{kNegInf, 0.0f};
 #pragma unroll
         for (int p = 0; p < PACKS; ++p)
             if (p < cur.count) absorb_pack<T>(mine, x[p]);
-        for (int s = 0; s < cur.count - PACKS; ++s) absorb_pack<T>(mine, *place(s));
         if (edge_warp) absorb(mine, edge, kEdges);
+        copy_async_wait_all_but<0>();
+        for (int s = 0; s < cur.count - PACKS; ++s) absorb_pack<T>(mine, *place(s));
         // 3. The block's pair into the row's slot; the team's slots merged by the first warps.
         const MaxSum w = warp_merge(mine);
         if (lane == 0) warp_sums[warp] = w;
