@@ -20,7 +20,7 @@ namespace best {
 // step r a block
 //   1. takes the (max, sum) of its register packs of row r with step 6's running rule: their
 //      loads went out first, so they land while the cp.async copies into shared memory fly,
-//   2. waits for those copies and takes them in too,
+//   2. takes in those copies, each half as soon as it has landed,
 //   3. publishes that pair in the row's slot (slots.cuh) and merges the team's slots,
 //   4. stores row r, each pack followed by the load of row r + 1's pack into its place.
 // Between 1 and 4 the team's loads and stores stop: it waits for its last loads and for the
@@ -101,7 +101,10 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
 #pragma unroll
         for (int p = 0; p < PACKS; ++p)
             if (p < w.count) x[p] = *pack_in(w, p);
-        for (int s = 0; s < w.count - PACKS; ++s) copy_async16(place(s), pack_in(w, PACKS + s));
+        const int half = max(0, w.count - PACKS) / 2;
+        for (int s = 0; s < half; ++s) copy_async16(place(s), pack_in(w, PACKS + s));
+        copy_async_commit();
+        for (int s = half; s < w.count - PACKS; ++s) copy_async16(place(s), pack_in(w, PACKS + s));
         copy_async_commit();
         if (edge_warp) {
 #pragma unroll
@@ -116,15 +119,19 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
     Row cur = row_at(0);
     if (rows > 0) load(cur);
     for (int r = 0; r < rows; ++r) {
-        // 1-2. This thread's (max, sum) of row r. Its register packs were loaded first, at the
-        // start of the last store loop, so they are taken while its copies are still landing.
+        // 1-2. This thread's (max, sum) of row r, its packs taken in the order their loads went
+        // out: the register packs while the copies are still landing, then each half of the
+        // copies (two cp.async groups) once it has landed.
         MaxSum mine{kNegInf, 0.0f};
 #pragma unroll
         for (int p = 0; p < PACKS; ++p)
             if (p < cur.count) absorb_pack<T>(mine, x[p]);
         if (edge_warp) absorb(mine, edge, kEdges);
+        const int half = max(0, cur.count - PACKS) / 2;
+        copy_async_wait_all_but<1>();
+        for (int s = 0; s < half; ++s) absorb_pack<T>(mine, *place(s));
         copy_async_wait_all_but<0>();
-        for (int s = 0; s < cur.count - PACKS; ++s) absorb_pack<T>(mine, *place(s));
+        for (int s = half; s < cur.count - PACKS; ++s) absorb_pack<T>(mine, *place(s));
         // 3. The block's pair into the row's slot; the team's slots merged by the first warps.
         const MaxSum w = warp_merge(mine);
         if (lane == 0) warp_sums[warp] = w;
@@ -157,14 +164,18 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
             }
             if (p < next.count) x[p] = *pack_in(next, p);
         }
-        for (int s = 0; s < max(cur.count, next.count) - PACKS; ++s) {
-            if (PACKS + s < cur.count) {
+        // The copies into shared memory go in two groups, split where step 1 will split them.
+        const int next_half = max(0, next.count - PACKS) / 2, places = cur.count - PACKS;
+        for (int s = 0; s < max(places, next.count - PACKS); ++s) {
+            if (s == next_half) copy_async_commit();
+            if (s < places) {
                 float y[V];
                 normalise<T>(*place(s), row.m, inv, y);
                 store16(pack_out(cur, PACKS + s), pack<T>(y));
             }
             if (PACKS + s < next.count) copy_async16(place(s), pack_in(next, PACKS + s));
         }
+        if (next_half >= max(places, next.count - PACKS)) copy_async_commit();  // loop ended first
         copy_async_commit();
         if (edge_warp) {
 #pragma unroll
