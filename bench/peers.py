@@ -266,6 +266,11 @@ def tune_configs(cols, dtype_bytes, sm_count):
                 if label not in [l for l, _ in out]:
                     out.append((label, config(4, width=width, packs=values, threads=256,
                                               rows=rows)))
+                    # a warp's groups on rows 3, 5 or 7 apart (tile_spread picks one of them)
+                    for spread in (3, 5, 7) if tile_bytes == 32768 and width < 32 else ():
+                        out.append((f"{label} s{spread}",
+                                    config(4, width=width, packs=values, threads=256, rows=rows,
+                                           spread=spread)))
     if packs <= 64:  # the sub-warp group kernel, at five block sizes
         width, per_lane = 1, 1
         while width < 32 and width < packs:

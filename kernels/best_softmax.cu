@@ -105,6 +105,7 @@
 // This file is plain C++ (no device code, no CUDA calls), so it also builds without the CUDA
 // toolkit: the choice is a function of the problem and the device's limits alone.
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -436,7 +437,53 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
 // that hold the row at 16 values a lane (a row's cost is its values plus its shuffles, and fewer
 // lanes a row is fewer shuffles), 32 lanes holding 32 past 512 values; 8 values a lane where
 // that suffices. Rows per block: 32 KB of them, in whole rounds (a row for every group of
-// lanes: a round with idle groups costs a full round).
+// lanes: a round with idle groups costs a full round). Rows a warp's groups read at once:
+// side by side, or `spread` apart where side by side piles up (tile_spread below). Why: rows
+// of 126 or 254 bytes start almost a bank cycle (128 bytes) apart, so a warp's reads land on
+// the same few shared-memory banks, up to five words a bank (16-bit N = 63 ran at 88% of copy
+// side by side, 99.5% five rows apart).
+
+// Shared-memory wavefronts the block's warps take for one step of reads (each group of `width`
+// lanes reads `width` values of its row side by side) when a warp's groups take rows `spread`
+// apart: per warp, the most distinct 4-byte words any one of the 32 banks must serve.
+static int tile_wavefronts(int64_t cols, int width, int esize, int threads, int spread) {
+    const int groups = threads / width;
+    int total = 0;
+    for (int warp = 0; warp < threads / 32; ++warp) {
+        std::array<int64_t, 32> words{};
+        int n = 0;
+        for (int lane = 0; lane < 32; ++lane) {
+            const int g = (warp * 32 + lane) / width, l = (warp * 32 + lane) % width;
+            if (l >= cols) continue;
+            words[n++] = (int64_t{g} * spread % groups * cols + l) * esize / 4;
+        }
+        std::sort(words.begin(), words.begin() + n);
+        const int distinct =
+            static_cast<int>(std::unique(words.begin(), words.begin() + n) - words.begin());
+        std::array<int, 32> per_bank{};
+        int most = 0;
+        for (int i = 0; i < distinct; ++i) most = std::max(most, ++per_bank[words[i] % 32]);
+        total += most;
+    }
+    return total;
+}
+
+// Side by side (a spread of 1) unless that piles 4 or more words on a bank in an average warp
+// and a spread of 3, 5 or 7 rows at least halves it; then the one with the fewest wavefronts
+// (the smallest of equals). Why not at every conflict: where side by side costs 2 words a bank,
+// a spread measured a tie or up to 4 points slower (16-bit N = 68, 131, 205, in
+// bench/results/2026-11-26/tile-63/).
+static int tile_spread(int64_t cols, int width, int esize, int threads) {
+    const int side_by_side = tile_wavefronts(cols, width, esize, threads, 1);
+    if (side_by_side < 4 * (threads / 32)) return 1;
+    int best = 1, least = side_by_side;
+    for (int spread = 3; spread <= 7 && spread < threads / width; spread += 2) {
+        const int w = tile_wavefronts(cols, width, esize, threads, spread);
+        if (w < least) best = spread, least = w;
+    }
+    return 2 * least <= side_by_side ? best : 1;
+}
+
 Config tile_for(int64_t cols, DType dtype, bool aligned) {
     Config c;
     const int vec = vec_of(dtype);
@@ -450,6 +497,7 @@ Config tile_for(int64_t cols, DType dtype, bool aligned) {
     c.packs = cols <= c.width * 8 ? 8 : (cols <= c.width * 16 ? 16 : 32);
     const int groups = c.threads / c.width;
     c.rows = static_cast<int>(std::max<int64_t>(1, 32768 / bytes / groups) * groups);
+    c.spread = tile_spread(cols, c.width, dtype_size(dtype), c.threads);
     return c;
 }
 // @endregion choose-tile
@@ -510,7 +558,8 @@ std::string Config::describe() const {
                    ((l2 & kL2Reverse) != 0 ? ", pass 2 backwards" : "");
         case Path::kTile:
             return "tile " + std::to_string(width) + " lanes x " + std::to_string(packs) +
-                   " values, " + std::to_string(rows) + " rows, " + t + " threads";
+                   " values, " + std::to_string(rows) + " rows, " + t + " threads" +
+                   (tile_spread() > 1 ? ", rows " + std::to_string(tile_spread()) + " apart" : "");
         case Path::kGrid:
             if (held_grid())
                 return "held grid " + n + " blocks x " + t + " threads x " + std::to_string(packs) +

@@ -51,7 +51,10 @@ namespace sml::best {
     /* grid: 1 runs rows of whole 128-byte lines through the kernel with the edge warp, */   \
     /* which other rows take (grid_whole_lines; tuning); -1 runs rows of whole packs off */  \
     /* a line without it (choose() for 16-bit rows that would need kWide; tuning) */         \
-    X(int, edges, 0)
+    X(int, edges, 0)                                                                         \
+    /* tile: a warp's groups of lanes take rows this many apart (odd; 0 is 1), so that */    \
+    /* their values fall in different shared-memory banks (tile_spread) */                   \
+    X(int, spread, 0)
 
 // Which of best's kernels runs a problem, and how it is shaped.
 struct Config {
@@ -66,6 +69,7 @@ struct Config {
     int group_threads() const { return threads > 0 ? threads : 32; }
     int grid_ahead() const { return ahead > 0 ? ahead : 2; }
     int grid_teams() const { return teams > 0 ? teams : 1; }
+    int tile_spread() const { return spread > 0 ? spread : 1; }
     // The grid path's held form (hold.cu): each team holds one row, finished as it is reduced.
     bool held_grid() const { return path == Path::kGrid && lag == 0; }
     std::string describe() const;  // e.g. "cluster 4 x 512 threads x 4 packs"

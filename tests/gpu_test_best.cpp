@@ -213,14 +213,28 @@ TEST_P(BestAllN, UnalignedAndStridedRows) {
 TEST_P(BestAllN, ContiguousRowsOffTheirPacks) {
     SML_REQUIRE_GPU();
     const int es = dtype_size(GetParam());
-    for (int64_t n :
-         {1, 2, 3, 5, 7, 22, 29, 33, 75, 100, 130, 205, 257, 331, 513, 666, 1000, 1023, 1024}) {
+    for (int64_t n : {1,   2,   3,   5,   7,   22,  29,  33,   63,   75,  100,
+                      127, 130, 205, 257, 331, 513, 666, 1000, 1023, 1024}) {
         if (n * es > 4096) continue;
         for (int64_t rows : {int64_t{37}, 16384 / (n * es) * 3 + 5})
             for (int offset : {0, 1, 3}) {
                 check_case(GetParam(), rows, n, n, n, offset, nullptr, offset);
                 if (offset == 1) check_case(GetParam(), rows, n, n, n, 1, nullptr, 3);
             }
+    }
+}
+
+// The tile path's groups at every spread the rule may pick, forced: every row has exactly one
+// group (an element no group writes stays NaN), with a last tile of fewer rows than groups.
+TEST_P(BestAllN, TileAtEverySpread) {
+    SML_REQUIRE_GPU();
+    for (int64_t n : {int64_t{11}, int64_t{63}, int64_t{126}, int64_t{127}, int64_t{331}}) {
+        best::Config c = best::tile_for(n, GetParam(), false);
+        if (c.path != best::Config::Path::kTile) continue;
+        for (int spread : {1, 3, 5, 7}) {
+            c.spread = spread;
+            check_case(GetParam(), c.rows * 2 + 3, n, n, n, 1, &c, 1);
+        }
     }
 }
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <random>
 #include <set>
 #include <sstream>
@@ -430,6 +431,56 @@ TEST(BestDispatch, TileTakesShortRowsOffTheirPacksAndHoldsThem) {
         }
     }
     EXPECT_GT(tiles, 500);
+}
+
+// The tile path's spread, as a rule: odd (so every row of a block has one group), below the
+// block's groups, taken exactly where rows side by side pile 4 or more words on a bank in an
+// average warp and a spread of 3, 5 or 7 at least halves that, and then the best of them.
+// Counted here apart from best_softmax.cu's own count: at 16-bit N = 63 side by side piles 5
+// words on a bank in every warp.
+static int most_words_a_bank(int64_t cols, const Config& c, int esize, int spread) {
+    const int groups = c.threads / c.width;
+    int total = 0;
+    for (int warp = 0; warp < c.threads / 32; ++warp) {
+        std::map<int, std::set<int64_t>> banks;
+        for (int t = warp * 32; t < warp * 32 + 32; ++t) {
+            const int64_t row = int64_t{t / c.width} * spread % groups, col = t % c.width;
+            if (col < cols) {
+                const int64_t word = (row * cols + col) * esize / 4;
+                banks[int(word % 32)].insert(word);
+            }
+        }
+        size_t most = 0;
+        for (const auto& [bank, words] : banks) most = std::max(most, words.size());
+        total += int(most);
+    }
+    return total;
+}
+
+TEST(BestDispatch, TileSpreadNeverPilesMoreOntoABank) {
+    int spread_out = 0;
+    for (DType t : {DType::f32, DType::f16, DType::bf16}) {
+        for (int64_t cols = 1; cols <= 1024; ++cols) {
+            const Config c = best::tile_for(cols, t, false);
+            if (c.path != Path::kTile) continue;
+            SCOPED_TRACE(std::to_string(cols) + " " + dtype_name(t) + ": " + c.describe());
+            const int s = c.tile_spread(), es = dtype_size(t);
+            EXPECT_EQ(s % 2, 1);
+            EXPECT_TRUE(s == 1 || s < c.threads / c.width);
+            const int side_by_side = most_words_a_bank(cols, c, es, 1);
+            const int warps = c.threads / 32;
+            int least = side_by_side;  // the fewest words a bank any candidate spread leaves
+            for (int spread = 3; spread <= 7 && spread < c.threads / c.width; spread += 2)
+                least = std::min(least, most_words_a_bank(cols, c, es, spread));
+            EXPECT_EQ(s > 1, side_by_side >= 4 * warps && 2 * least <= side_by_side);
+            if (s > 1) EXPECT_EQ(most_words_a_bank(cols, c, es, s), least);
+            spread_out += s > 1;
+        }
+    }
+    EXPECT_GT(spread_out, 10);
+    const Config c63 = best::tile_for(63, DType::f16, false);
+    EXPECT_EQ(most_words_a_bank(63, c63, 2, 1), 8 * 5);  // 5 words on a bank in every warp
+    EXPECT_LE(most_words_a_bank(63, c63, 2, c63.tile_spread()), 8 * 2);
 }
 
 // The held grid as a rule over the row: walking N upward, its teams never grow (a longer row needs

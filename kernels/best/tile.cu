@@ -22,7 +22,7 @@ namespace best {
 template <typename T, int W, int K>
 __global__ void __launch_bounds__(256)
     best_tile_kernel(const T* __restrict__ in, T* __restrict__ out, int64_t rows, int cols,
-                     int tile_rows) {
+                     int tile_rows, int spread) {
     extern __shared__ uint4 tile[];  // the run's aligned frame, pack by pack
     constexpr int V = Vec<T>::kSize;
     const int64_t first = static_cast<int64_t>(blockIdx.x) * tile_rows;
@@ -45,9 +45,13 @@ __global__ void __launch_bounds__(256)
     T* vals = reinterpret_cast<T*>(tile) + head;
     const int lane = threadIdx.x % W;
     const int groups = blockDim.x / W;
-    // The same number of rounds in every warp, so all 32 lanes reach each shuffle; a group past
-    // the last row computes on -inf and stores nothing.
-    for (int r = threadIdx.x / W; r - threadIdx.x / W < tile_rows; r += groups) {
+    // Group g starts at row g * spread (mod groups; spread is odd and groups a power of two, so
+    // every row has one group): a warp's groups read rows `spread` apart, whose values the
+    // launch's rule (tile_spread) found in different shared-memory banks. The same number of
+    // rounds in every warp, so all 32 lanes reach each shuffle; a group past the last row
+    // computes on -inf and stores nothing.
+    const int start = static_cast<int>(threadIdx.x) / W * spread % groups;
+    for (int r = start; r - start < tile_rows; r += groups) {
         const bool live = r < n_rows;
         T* row = vals + (live ? r : 0) * cols;
         // K is a bound: steps past the row (k * W >= cols, the same for every lane) are skipped.
@@ -121,8 +125,9 @@ static LaunchStep make_tile_step(const LaunchArgs& a, const Config& c, cudaError
     T* out = static_cast<T*>(a.out);
     const dim3 grid = s.grid;
     const int threads = c.threads, tile_rows = c.rows, cols = static_cast<int>(p.cols);
+    const int spread = c.tile_spread();
     s.launch = [=](cudaStream_t st) {
-        kernel<<<grid, threads, smem, st>>>(in, out, p.rows, cols, tile_rows);
+        kernel<<<grid, threads, smem, st>>>(in, out, p.rows, cols, tile_rows, spread);
         return cudaGetLastError();
     };
     *err = cudaSuccess;
@@ -150,7 +155,9 @@ static LaunchStep tile_step_of(const LaunchArgs& a, const Config& c, cudaError_t
 LaunchStep tile_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
     // The kernel stores the output run at the input's frame offset and indexes rows by cols.
     const SoftmaxProblem& p = a.problem;
-    if (!contiguous_same_frames(a) || c.threads != 256 || p.cols > c.width * c.packs) {
+    // An even spread would give two groups one row and leave another row unwritten.
+    if (!contiguous_same_frames(a) || c.threads != 256 || p.cols > c.width * c.packs ||
+        c.spread < 0 || c.tile_spread() % 2 == 0) {
         *err = cudaErrorInvalidValue;
         return {};
     }
