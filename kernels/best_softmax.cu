@@ -106,6 +106,7 @@
 // toolkit: the choice is a function of the problem and the device's limits alone.
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -473,7 +474,7 @@ static int tile_wavefronts(int64_t cols, int width, int esize, int threads, int 
 // (the smallest of equals). Why not at every conflict: where side by side costs 2 words a bank,
 // a spread measured a tie or up to 4 points slower (16-bit N = 68, 131, 205, in
 // bench/results/2026-11-26/tile-63/).
-static int tile_spread(int64_t cols, int width, int esize, int threads) {
+static int count_tile_spread(int64_t cols, int width, int esize, int threads) {
     const int side_by_side = tile_wavefronts(cols, width, esize, threads, 1);
     if (side_by_side < 4 * (threads / 32)) return 1;
     int best = 1, least = side_by_side;
@@ -482,6 +483,20 @@ static int tile_spread(int64_t cols, int width, int esize, int threads) {
         if (w < least) best = spread, least = w;
     }
     return 2 * least <= side_by_side ? best : 1;
+}
+
+// The same, counted once per row length and value size: every launch asks, and the count takes
+// microseconds, which a launch of a few microseconds would feel (tile_for's rows and lanes
+// depend on nothing else).
+static int tile_spread(int64_t cols, int width, int esize, int threads) {
+    static std::array<std::atomic<signed char>, 2 * 1025> known;  // 0: not counted yet
+    std::atomic<signed char>& k = known[(esize == 2 ? 1025 : 0) + cols];
+    int spread = k.load(std::memory_order_relaxed);
+    if (spread == 0) {
+        spread = count_tile_spread(cols, width, esize, threads);
+        k.store(static_cast<signed char>(spread), std::memory_order_relaxed);
+    }
+    return spread;
 }
 
 Config tile_for(int64_t cols, DType dtype, bool aligned) {
