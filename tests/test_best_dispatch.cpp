@@ -457,7 +457,7 @@ static int most_words_a_bank(int64_t cols, const Config& c, int esize, int sprea
     return total;
 }
 
-TEST(BestDispatch, TileSpreadNeverPilesMoreOntoABank) {
+TEST(BestDispatch, TileSpreadsRowsOnlyWhereTheyPileOntoBanks) {
     int spread_out = 0;
     for (DType t : {DType::f32, DType::f16, DType::bf16}) {
         for (int64_t cols = 1; cols <= 1024; ++cols) {

@@ -175,7 +175,7 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
             }
             if (PACKS + s < next.count) copy_async16(place(s), pack_in(next, PACKS + s));
         }
-        if (next_half >= max(places, next.count - PACKS)) copy_async_commit();  // loop ended first
+        if (next_half >= max(places, next.count - PACKS)) copy_async_commit();  // not reached in the loop
         copy_async_commit();
         if (edge_warp) {
 #pragma unroll

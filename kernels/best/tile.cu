@@ -46,10 +46,10 @@ __global__ void __launch_bounds__(256)
     const int lane = threadIdx.x % W;
     const int groups = blockDim.x / W;
     // Group g starts at row g * spread (mod groups; spread is odd and groups a power of two, so
-    // every row has one group): a warp's groups read rows `spread` apart, whose values the
-    // launch's rule (tile_spread) found in different shared-memory banks. The same number of
-    // rounds in every warp, so all 32 lanes reach each shuffle; a group past the last row
-    // computes on -inf and stores nothing.
+    // every row has one group): a warp's groups read rows `spread` apart, 1 unless the launch's
+    // rule (tile_spread) found rows side by side piling onto the same shared-memory banks. The
+    // same number of rounds in every warp, so all 32 lanes reach each shuffle; a group past the
+    // last row computes on -inf and stores nothing.
     const int start = static_cast<int>(threadIdx.x) / W * spread % groups;
     for (int r = start; r - start < tile_rows; r += groups) {
         const bool live = r < n_rows;
