@@ -87,6 +87,8 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
         return after < n - w.lead - w.packs * V ? w.lead + w.packs * V + after : -1;
     };
     auto place = [&](int s) { return &stashed[s * threads + tid]; };
+    // A row's copies into shared memory go in two cp.async groups, split at this place.
+    auto half_of = [&](const Row& w) { return max(0, w.count - PACKS) / 2; };
     auto pack_in = [&](const Row& w, int p) {
         return reinterpret_cast<const uint4*>(w.in + w.lead + (first_q + p * threads) * V);
     };
@@ -101,7 +103,7 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
 #pragma unroll
         for (int p = 0; p < PACKS; ++p)
             if (p < w.count) x[p] = *pack_in(w, p);
-        const int half = max(0, w.count - PACKS) / 2;
+        const int half = half_of(w);
         for (int s = 0; s < half; ++s) copy_async16(place(s), pack_in(w, PACKS + s));
         copy_async_commit();
         for (int s = half; s < w.count - PACKS; ++s) copy_async16(place(s), pack_in(w, PACKS + s));
@@ -127,7 +129,7 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
         for (int p = 0; p < PACKS; ++p)
             if (p < cur.count) absorb_pack<T>(mine, x[p]);
         if (edge_warp) absorb(mine, edge, kEdges);
-        const int half = max(0, cur.count - PACKS) / 2;
+        const int half = half_of(cur);
         copy_async_wait_all_but<1>();
         for (int s = 0; s < half; ++s) absorb_pack<T>(mine, *place(s));
         copy_async_wait_all_but<0>();
@@ -165,8 +167,9 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
             if (p < next.count) x[p] = *pack_in(next, p);
         }
         // The copies into shared memory go in two groups, split where step 1 will split them.
-        const int next_half = max(0, next.count - PACKS) / 2, places = cur.count - PACKS;
-        for (int s = 0; s < max(places, next.count - PACKS); ++s) {
+        const int next_half = half_of(next), places = cur.count - PACKS;
+        const int passes = max(places, next.count - PACKS);
+        for (int s = 0; s < passes; ++s) {
             if (s == next_half) copy_async_commit();
             if (s < places) {
                 float y[V];
@@ -175,7 +178,7 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
             }
             if (PACKS + s < next.count) copy_async16(place(s), pack_in(next, PACKS + s));
         }
-        if (next_half >= max(places, next.count - PACKS)) copy_async_commit();  // not reached in the loop
+        if (next_half >= passes) copy_async_commit();  // not reached in the loop
         copy_async_commit();
         if (edge_warp) {
 #pragma unroll
