@@ -32,9 +32,13 @@
 //                     each holding one row in registers and shared
 //                     memory; storing a value of row r frees its place
 //                     for row r + 1's, so a team needs room for one row
-//     longer          two-pass online over a cluster of up to 16 blocks, read 2MN (part of
-//                     with L2 eviction policies on its two reads         the second from L2),
-//                     (the row no longer fits on chip)                   write MN
+//     longer          the held grid in one team, every place full; the   read MN + the part
+//                     part of each row past its places is read twice     past the places,
+//                     (once for the row's (max, sum), once to store it)  write MN
+//     (fallback)      two-pass online over a cluster of up to 16 blocks, read 2MN (part of
+//                     with L2 eviction policies on its two reads, for    the second from L2),
+//                     rows of 2^31 values or more and GPUs that cannot   write MN
+//                     keep a held grid resident
 //
 //   fp16 and bf16 rows take the path of the fp32 row of the same bytes, except three: where one
 //   block would be the only block on its SM, a 16-bit row (twice the values per byte, so twice
@@ -95,10 +99,10 @@
 //   one) one block of up to 1024 threads holds 32768 fp32 values in registers, the rest of the
 //   row in shared memory while the GPU's opt-in holds it (an A100: fp32 N <= 73728); beyond, the
 //   grid kernel in teams of the blocks a row needs, while the GPU has that many SMs, else the
-//   held grid while the GPU's registers and shared memory hold a row, else the two-pass path,
-//   one block a row.
+//   held grid, reading twice what its registers and shared memory cannot hold.
 // DRAM traffic: MN read and MN written wherever the row fits on chip (up to 11894784 fp32 values
-//   on 132 SMs); 2MN read and MN written beyond, the second read partly from L2.
+//   on 132 SMs); beyond, the part of each row past that is read twice (fp32 N = 2^24: 1.29MN
+//   read). Two passes, where they run, read 2MN, the second read partly from L2.
 // Special values follow torch.softmax: a row of all -inf gives NaN; a NaN anywhere in a row
 //   makes that row NaN.
 //
@@ -209,15 +213,20 @@ static Config team_grid_for(int64_t cols, int vec, bool whole, const DeviceLimit
 // while one waits (faster at 10 of 12 N in teams, by up to 5 points; with one team a tie). Why
 // 8 packs in registers, not 16 at 512 threads a block: faster at all ten N tried, by 0.7-9
 // points. No fit (the row is longer than the whole GPU holds): path stays kGroup.
+// A held-grid block's stash at most: its share of the SM's shared memory, less 2 KB for its own.
+static int64_t hold_most_stash(int threads, const DeviceLimits& limits) {
+    const int64_t smem = std::min<int64_t>(limits.smem_per_block_optin,
+                                           limits.smem_per_sm / hold_blocks_per_sm(threads)) -
+                         2048;
+    return std::max<int64_t>(0, smem / (int64_t{threads} * 16));
+}
+
 static Config hold_for(int64_t cols, int vec, const DeviceLimits& limits) {
     Config c;
     const int sms = std::max(1, limits.sm_count), packs = 8;
     for (const int threads : {512, 1024}) {
         const int per_sm = hold_blocks_per_sm(threads);
-        // A block's stash: its share of the SM's shared memory, less 2 KB for its own.
-        const int64_t smem = std::min<int64_t>(limits.smem_per_block_optin,
-                                               limits.smem_per_sm / per_sm) - 2048;
-        const int64_t most_stash = std::max<int64_t>(0, smem / (int64_t{threads} * 16));
+        const int64_t most_stash = hold_most_stash(threads, limits);
         for (int teams = std::min(sms * per_sm, kMaxGridTeams); teams >= 1; --teams) {
             const int blocks = sms * per_sm / teams;
             const int64_t held = (slice_packs(cols / vec, blocks) + threads - 1) / threads;
@@ -233,6 +242,25 @@ static Config hold_for(int64_t cols, int vec, const DeviceLimits& limits) {
             return c;
         }
     }
+    return c;
+}
+
+// Past what the whole GPU holds: the held grid in one team of one block of 1024 threads an SM,
+// every place full, reading the rest of each thread's packs twice (Config::stream). Why: the
+// row's held part is read once, where two passes read all of it twice. Rows of 2^31 values or
+// more, or more SMs than a block has threads to read slots: path stays kGroup.
+static Config streamed_hold_for(int64_t cols, const DeviceLimits& limits) {
+    Config c;
+    const int threads = 1024, blocks = std::max(1, limits.sm_count);
+    if (cols > 0x7fffffff || blocks > threads) return c;
+    c.path = Config::Path::kGrid;
+    c.cluster = blocks;
+    c.threads = threads;
+    c.packs = 8;
+    c.stash = static_cast<int>(hold_most_stash(threads, limits));
+    c.teams = 1;
+    c.lag = 0;
+    c.stream = 1;
     return c;
 }
 
@@ -424,8 +452,11 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     // shared memory and swaps it in place for the next. Why: the row is read once.
     const Config held = hold_for(cols, vec, limits);
     if (held.path == Config::Path::kGrid) return held;
-    // Longer: two passes. Why: the row no longer fits in the whole GPU's registers and shared
-    // memory.
+    // Longer: the held grid in one team, the part of the row it cannot hold read twice. Why: it
+    // reads less than two passes at every length; measured side by side at fp32 N = 12000007 to
+    // 2^26 it ran 2.2-14.6 points faster (bench/results/2026-11-26/stream/).
+    const Config streamed = streamed_hold_for(cols, limits);
+    if (streamed.path == Config::Path::kGrid) return streamed;
     return two_pass_for(packs, limits);
 }
 // @endregion choose-path
@@ -551,10 +582,23 @@ size_t registry_workspace_bytes(const SoftmaxProblem& p, const DeviceLimits& lim
     return workspace_bytes(p, registry_config(p, limits));
 }
 
-// The traffic model itself is in kernels/registry.cpp: MN read and MN written, 2MN read on the
-// two-pass path.
-bool reads_twice(const SoftmaxProblem& p, const DeviceLimits& limits) {
-    return registry_config(p, limits).path == Config::Path::kTwoPass;
+// The traffic model itself is in kernels/registry.cpp: MN written, and MN read times this.
+double reads_per_value(const SoftmaxProblem& p, const DeviceLimits& limits) {
+    return row_reads(registry_config(p, limits), p.cols, p.dtype);
+}
+
+double row_reads(const Config& c, int64_t cols, DType dtype) {
+    if (c.path == Config::Path::kTwoPass) return 2;
+    if (!c.held_grid() || c.stream == 0 || cols < 1 || c.cluster < 1) return 1;
+    // A block holds the first threads x (packs + stash) packs of its slice (hold.cu's places);
+    // the rest of the slice is read twice.
+    const int64_t vec = vec_of(dtype), packs = cols / vec;
+    const int64_t size = slice_packs(packs, c.cluster);
+    const int64_t held = int64_t{c.threads} * (c.packs + c.stash);
+    int64_t twice = 0;
+    for (int64_t b = 0; b < c.cluster; ++b)
+        twice += std::max<int64_t>(0, std::clamp<int64_t>(packs - b * size, 0, size) - held);
+    return 1 + static_cast<double>(twice * vec) / static_cast<double>(cols);
 }
 
 std::string Config::describe() const {
@@ -579,7 +623,8 @@ std::string Config::describe() const {
             if (held_grid())
                 return "held grid " + n + " blocks x " + t + " threads x " + std::to_string(packs) +
                        " packs + " + std::to_string(stash) + " in shared memory" +
-                       (grid_teams() > 1 ? ", " + std::to_string(grid_teams()) + " teams" : "");
+                       (grid_teams() > 1 ? ", " + std::to_string(grid_teams()) + " teams" : "") +
+                       (stream != 0 ? ", the rest read twice" : "");
             return "grid " + n + " blocks x " + t + " threads x " + std::to_string(packs) +
                    " packs, lag " + std::to_string(lag) + ", " + std::to_string(grid_ahead()) +
                    (grid_ahead() == 1 ? " row ahead" : " rows ahead") +

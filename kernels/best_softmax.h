@@ -54,7 +54,10 @@ namespace sml::best {
     X(int, edges, 0)                                                                         \
     /* tile: a warp's groups of lanes take rows this many apart (odd; 0 is 1), so that */    \
     /* their values fall in different shared-memory banks (tile_spread) */                   \
-    X(int, spread, 0)
+    X(int, spread, 0)                                                                        \
+    /* grid, lag 0: 1 reads the packs past a thread's places (packs + stash) from memory */  \
+    /* twice, for the row's (max, sum) and for its store: rows longer than the GPU holds */  \
+    X(int, stream, 0)
 
 // Which of best's kernels runs a problem, and how it is shaped.
 struct Config {
@@ -136,8 +139,11 @@ size_t workspace_bytes(const SoftmaxProblem& problem, const Config& config);
 // or, where the limits were read from a GPU, the launch's own (occupancy, fallbacks).
 // workspace_bytes for that configuration:
 size_t registry_workspace_bytes(const SoftmaxProblem& problem, const DeviceLimits& limits);
-// True where that configuration reads each row twice (the two-pass path):
-bool reads_twice(const SoftmaxProblem& problem, const DeviceLimits& limits);
+// How many times that configuration reads each value from DRAM, on average (row_reads):
+double reads_per_value(const SoftmaxProblem& problem, const DeviceLimits& limits);
+// The same for configuration `c` on rows of `cols` values: 1 where the row stays on chip, 2 on
+// two passes, and on the streamed held grid 1 plus the share of the row no thread's place holds.
+double row_reads(const Config& c, int64_t cols, DType dtype);
 
 // The rest is CUDA code (kernels/best/launch.cu), built with the toolkit only.
 

@@ -7,7 +7,9 @@
 #include "kernels/registry.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <sstream>
+#include <string>
 
 #include "kernels/best_softmax.h"
 #include "kernels/kernel_shapes.h"
@@ -51,7 +53,8 @@ void add_row_reductions(Traffic* t, int64_t rows, int threads) {
 }
 
 // Traffic of a kernel that reads each element `reads` times from DRAM and writes it once.
-Traffic single_pass_traffic(const SoftmaxProblem& p, int reads, const char* read_formula) {
+Traffic single_pass_traffic(const SoftmaxProblem& p, double reads,
+                            const std::string& read_formula) {
     const double mn = static_cast<double>(p.rows) * static_cast<double>(p.cols);
     const double bytes = dtype_size(p.dtype);
     Traffic t;
@@ -149,11 +152,16 @@ Traffic online_tiled_traffic(const SoftmaxProblem& p, const DeviceLimits&) {
 }
 
 Traffic best_traffic(const SoftmaxProblem& p, const DeviceLimits& limits) {
-    const bool two_pass = best::reads_twice(p, limits);
-    Traffic t = single_pass_traffic(
-        p, two_pass ? 2 : 1,
-        two_pass ? "2MN elements (row too long for on-chip: read twice)" : "MN elements");
-    return t;
+    const double reads = best::reads_per_value(p, limits);
+    if (reads == 1) return single_pass_traffic(p, 1, "MN elements");
+    if (reads == 2)
+        return single_pass_traffic(p, 2, "2MN elements (row too long for on-chip: read twice)");
+    // The streamed held grid: the part of each row past what the GPU holds is read twice.
+    char formula[128];
+    std::snprintf(formula, sizeof formula,
+                  "%.3gMN elements (%.3g%% of each row past what the GPU holds: read twice)", reads,
+                  (reads - 1) * 100);
+    return single_pass_traffic(p, reads, formula);
 }
 
 }  // namespace

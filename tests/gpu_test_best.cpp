@@ -354,6 +354,8 @@ TEST(BestPaths, EveryPathMatchesReference) {
     const best::Config held8 = held(16, 64, 6, 1);
     const best::Config held16 = held(8, 128, 11, 3);
     const best::Config held_registers = held(16, 64, 0, 2);
+    best::Config streamed = held(16, 64, 2, 1), streamed_teams = held(8, 128, 3, 3);
+    streamed.stream = streamed_teams.stream = 1;
     for (DType t : {DType::f32, DType::f16, DType::bf16}) {
         for (int64_t rows : {1, 2, 3, 5, 7, 12, 37}) {
             check_case(t, rows, 50001, 50001, 50001, 0, &held8);
@@ -366,6 +368,20 @@ TEST(BestPaths, EveryPathMatchesReference) {
         if (limits.sm_count >= 132) {
             check_case(t, 5, 1500007, 1500007, 1500007, 1, nullptr, 1);
             check_case(t, 6, 3000017, 3000021, 3000017, 3, nullptr, 3);
+        }
+        // Config::stream: rows longer than a team's places, each thread reading the packs past
+        // its places twice. 16 x 64 threads x (8 + 2) places hold 10240 packs, 8 x 128 x 11
+        // hold 11264: every dtype streams at N = 100003 and 120001; at 50001 fp32 streams and a
+        // 16-bit row (6250 packs) fits, so the streamed kernel runs with nothing to stream.
+        for (int64_t rows : {1, 3, 7}) {
+            check_case(t, rows, 100003, 100003, 100003, 1, &streamed, 1);
+            check_case(t, rows, 120001, 120009, 120001, 3, &streamed_teams, 3);
+            check_case(t, rows, 50001, 50001, 50001, 0, &streamed);
+        }
+        // The dispatcher's streamed held grid, past what 132 SMs hold (fp32 N > 11894784).
+        if (limits.sm_count >= 132 && t != DType::f16) {
+            const int64_t n = t == DType::f32 ? 12000007 : 24000001;
+            check_case(t, 2, n, n, n, 1, nullptr, 1);
         }
         // The dispatcher's grid of 8 packs in two teams (fp32 rows past 8 packs of stash a
         // thread), on rows with edges and on rows of whole lines.

@@ -242,10 +242,13 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
               "held grid 132 blocks x 1024 threads x 8 packs + 4 in shared memory");
     EXPECT_EQ(pick(11894784 + 3, DType::f32, false).describe(),
               "held grid 132 blocks x 1024 threads x 8 packs + 14 in shared memory");
-    // Past that, rows are read twice, on a cluster of one block per 8192 packs.
+    // Past that, the same team with every place full reads the rest of the row twice; two
+    // passes only where a row has 2^31 values or more.
     EXPECT_EQ(pick(11894784 + 4).describe(),
-              "two-pass cluster 16 x 1024 threads, L2 evict_last/first");
-    EXPECT_EQ(pick(int64_t{1} << 24).describe(),
+              "held grid 132 blocks x 1024 threads x 8 packs + 14 in shared memory, the rest read "
+              "twice");
+    EXPECT_EQ(pick(int64_t{1} << 24).describe(), pick(11894784 + 4).describe());
+    EXPECT_EQ(pick(int64_t{1} << 31).describe(),
               "two-pass cluster 16 x 1024 threads, L2 evict_last/first");
     // fp16 takes the shape of the fp32 row of the same bytes.
     EXPECT_EQ(pick(262144, DType::f16).describe(), pick(131072).describe());
@@ -354,7 +357,8 @@ TEST(BestDispatch, WithoutClustersOneBlockThenItsStashThenTwoPasses) {
     // 64 KB holds the staging ring of 2 rows ahead for only 320 threads a block, so one row
     // ahead, for 480; a GPU of fewer SMs (a T4's 40) runs fewer teams. One of fewer SMs than a
     // row's blocks holds it in the held grid while its registers and shared memory can (two
-    // blocks an SM, 8 + 3 packs a thread), and reads it twice past that.
+    // blocks an SM, 8 + 3 packs a thread), and past that holds what it can and reads the rest
+    // twice.
     DeviceLimits small = turing();
     small.sm_count = kH100.sm_count;  // a 64 KB class on the H100's SMs
     EXPECT_EQ(pick(65536, DType::f32, true, small).describe(),
@@ -367,7 +371,8 @@ TEST(BestDispatch, WithoutClustersOneBlockThenItsStashThenTwoPasses) {
               "held grid 3 blocks x 512 threads x 8 packs + 3 in shared memory, 5 teams");
     small.sm_count = 1;
     EXPECT_EQ(pick(65536, DType::f32, true, small).describe(),
-              "two-pass cluster 1 x 1024 threads, L2 evict_last/first");
+              "held grid 1 blocks x 1024 threads x 8 packs + 3 in shared memory, the rest read "
+              "twice");
     EXPECT_EQ(pick(65536, DType::f32, true, ampere()).describe(),
               "cluster 1 x 1024 threads x 8 packs + 8 in shared memory");  // 227 KB
 }
@@ -484,30 +489,29 @@ TEST(BestDispatch, TileSpreadsRowsOnlyWhereTheyPileOntoBanks) {
 }
 
 // The held grid as a rule over the row: walking N upward, its teams never grow (a longer row needs
-// as many blocks or more), two passes never come before it, and once they come they stay.
-TEST(BestDispatch, HeldGridTeamsShrinkAsRowsGrowThenTwoPasses) {
+// as many blocks or more), and once it streams what it cannot hold it goes on streaming, in one
+// team. Two passes never come below 2^31 values.
+TEST(BestDispatch, HeldGridTeamsShrinkAsRowsGrowThenItStreams) {
     std::mt19937_64 gen(5);
     for (const DeviceLimits& limits : {kH100, ampere(), turing()}) {
         for (DType t : {DType::f32, DType::f16, DType::bf16}) {
             int teams = 1 << 30, held = 0;
-            bool two_pass = false;
+            bool streamed = false;
             for (int64_t n = int64_t{1} << 18; n <= int64_t{1} << 25;
                  n += 1 + int64_t(gen() % (n / 16))) {
                 const Config c = pick(n, t, gen() % 2 == 0, limits);
                 SCOPED_TRACE(std::to_string(n) + " " + dtype_name(t) + " " +
                              std::to_string(limits.cc_major) + ": " + c.describe());
-                if (c.path == Path::kTwoPass) {
-                    two_pass = true;
-                    continue;
-                }
-                ASSERT_FALSE(two_pass) << "a row read once after a shorter one read twice";
+                ASSERT_NE(c.path, Path::kTwoPass);
+                if (streamed) ASSERT_EQ(c.stream, 1) << "a row held whole after a longer one";
                 if (!c.held_grid()) continue;
                 ++held;
                 ASSERT_LE(c.grid_teams(), teams);
                 teams = c.grid_teams();
+                streamed = c.stream != 0;
             }
             EXPECT_GT(held, 10);
-            EXPECT_TRUE(two_pass);  // 2^25 values are more than any of these GPUs holds
+            EXPECT_TRUE(streamed);  // 2^25 values are more than any of these GPUs holds
         }
     }
 }
@@ -527,10 +531,23 @@ TEST(BestDispatch, EveryShapeHoldsItsRowAndIsALegalLaunch) {
                                  (aligned ? " aligned " : " unaligned ") +
                                  std::to_string(limits.cc_major) + ": " + c.describe());
                     // The held grid counts a row's packs from its first 128-byte line and holds
-                    // the values outside them apart (warp 0 of its last block): no slack.
+                    // the values outside them apart (warp 0 of its last block): no slack. Its
+                    // streamed form only where the row is past what one team's places hold, in
+                    // one team with every place full.
                     const bool held = c.held_grid();
                     const int64_t slack = aligned || held ? 0 : 16 / dtype_size(t) - 1;
-                    ASSERT_GE(capacity(c, t), cols + slack);
+                    if (held && c.stream != 0) {
+                        ASSERT_GT(cols, capacity(c, t));
+                        ASSERT_EQ(c.grid_teams(), 1);
+                        ASSERT_EQ(c.threads, 1024);
+                        ASSERT_EQ(
+                            c.stash,
+                            (std::min(limits.smem_per_block_optin, limits.smem_per_sm) - 2048) /
+                                (1024 * 16));
+                    } else {
+                        ASSERT_EQ(c.stream, 0);
+                        ASSERT_GE(capacity(c, t), cols + slack);
+                    }
                     ASSERT_GE(c.cluster, 1);
                     if (held) {  // 8 packs in registers; one or two blocks an SM, on every SM
                         const int per_sm = best::hold_blocks_per_sm(c.threads);
@@ -653,8 +670,8 @@ TEST(BestConfigFields, NamesValuesAndTextFollowTheOneDefinition) {
     }
 }
 
-// Without a GPU (limits not read from one), what the registry asks of best -- whether a row is
-// read twice, and the workspace -- is choose()'s configuration for the limits given.
+// Without a GPU (limits not read from one), what the registry asks of best -- how often a row is
+// read, and the workspace -- is choose()'s configuration for the limits given.
 TEST(BestDispatch, RegistryQuestionsFollowThePathForTheLimitsGiven) {
     for (const DeviceLimits& limits : {kH100, ampere()}) {
         ASSERT_FALSE(limits.from_device);
@@ -663,27 +680,64 @@ TEST(BestDispatch, RegistryQuestionsFollowThePathForTheLimitsGiven) {
             const SoftmaxProblem p = SoftmaxProblem::contiguous(64, n, DType::bf16);
             const Config c = pick(n, DType::bf16, true, limits);
             SCOPED_TRACE(std::to_string(n) + ": " + c.describe());
-            EXPECT_EQ(best::reads_twice(p, limits), c.path == Path::kTwoPass);
+            EXPECT_EQ(best::reads_per_value(p, limits), c.path == Path::kTwoPass ? 2 : 1);
             EXPECT_EQ(best::registry_workspace_bytes(p, limits),
                       c.path == Path::kGrid ? size_t(64) * size_t(c.cluster) * 8 : 0u);
         }
     }
     // bf16 rows of 2^20 take the grid on an H100 (its slots), and in teams of 64 blocks without
     // clusters; rows of 2^22 the held grid there (its slots); fp32 rows of 2^24 (64 MB) are more
-    // than the GPU holds, and read twice.
+    // than the GPU holds: one team holds 132 x 1024 threads x (8 + 14) packs of each and reads
+    // the rest twice, and rows of 2^31 values are read twice.
     const SoftmaxProblem grid_rows = SoftmaxProblem::contiguous(8, int64_t{1} << 20, DType::bf16);
     EXPECT_EQ(best::registry_workspace_bytes(grid_rows, kH100), size_t(8) * 132 * 8);
-    EXPECT_FALSE(best::reads_twice(grid_rows, kH100));
+    EXPECT_EQ(best::reads_per_value(grid_rows, kH100), 1);
     EXPECT_EQ(best::registry_workspace_bytes(grid_rows, ampere()), size_t(8) * 64 * 8);
-    EXPECT_FALSE(best::reads_twice(grid_rows, ampere()));
+    EXPECT_EQ(best::reads_per_value(grid_rows, ampere()), 1);
     const SoftmaxProblem held_rows = SoftmaxProblem::contiguous(8, int64_t{1} << 22, DType::bf16);
     const Config held = pick(int64_t{1} << 22, DType::bf16, true, ampere());
     EXPECT_EQ(held.lag, 0);
     EXPECT_EQ(best::registry_workspace_bytes(held_rows, ampere()), size_t(8) * held.cluster * 8);
-    EXPECT_FALSE(best::reads_twice(held_rows, ampere()));
+    EXPECT_EQ(best::reads_per_value(held_rows, ampere()), 1);
     const SoftmaxProblem long_rows = SoftmaxProblem::contiguous(8, int64_t{1} << 24, DType::f32);
-    EXPECT_EQ(best::registry_workspace_bytes(long_rows, ampere()), 0u);
-    EXPECT_TRUE(best::reads_twice(long_rows, ampere()));
+    EXPECT_EQ(best::registry_workspace_bytes(long_rows, ampere()), size_t(8) * 132 * 8);
+    EXPECT_NEAR(best::reads_per_value(long_rows, ampere()), 1 + (16777216.0 - 11894784) / 16777216,
+                1e-12);
+    const SoftmaxProblem longest = SoftmaxProblem::contiguous(1, int64_t{1} << 31, DType::f32);
+    EXPECT_EQ(best::registry_workspace_bytes(longest, ampere()), 0u);
+    EXPECT_EQ(best::reads_per_value(longest, ampere()), 2);
+}
+
+// Past what the GPU holds, the held grid keeps each block's first threads x (8 + stash) packs and
+// reads the rest of its slice twice: once every block's slice is past its places, the row is
+// read 1 + (N - the GPU's places) / N times, to within the values past the last whole pack;
+// just past the places, barely more than once. Counted here from the limits alone.
+TEST(BestDispatch, StreamedHoldReadsTwiceOnlyWhatNoPlaceHolds) {
+    for (const DeviceLimits& limits : {kH100, ampere(), turing()}) {
+        for (DType t : {DType::f32, DType::f16, DType::bf16}) {
+            const int vec = t == DType::f32 ? 4 : 8;
+            const int64_t stash =
+                (std::min(limits.smem_per_block_optin, limits.smem_per_sm) - 2048) / (1024 * 16);
+            const int64_t places = int64_t{limits.sm_count} * 1024 * (8 + stash) * vec;
+            SCOPED_TRACE(std::string(dtype_name(t)) + " on " + std::to_string(limits.sm_count) +
+                         " SMs, " + std::to_string(places) + " values held");
+            const Config first = pick(places + vec, t, true, limits);
+            EXPECT_EQ(first.stream, 1) << first.describe();
+            EXPECT_EQ(first.stash, stash);
+            const double just_past = best::row_reads(first, places + vec, t);
+            EXPECT_GT(just_past, 1);
+            EXPECT_LT(just_past, 1.01);
+            EXPECT_EQ(pick(places, t, true, limits).stream, 0);
+            for (double f : {1.03, 1.29, 1.77, 2.5, 9.1, 100.3}) {
+                const auto n = static_cast<int64_t>(static_cast<double>(places) * f) + 3;
+                if (n >= int64_t{1} << 31) continue;
+                const Config c = pick(n, t, true, limits);
+                ASSERT_EQ(c.stream, 1) << n << ": " + c.describe();
+                const double expect = 1 + static_cast<double>(n - places) / static_cast<double>(n);
+                EXPECT_NEAR(best::row_reads(c, n, t), expect, double(vec) / double(n)) << n;
+            }
+        }
+    }
 }
 
 }  // namespace

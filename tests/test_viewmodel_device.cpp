@@ -123,7 +123,8 @@ TEST(DeviceView, ProfileLimitsAndBestsChoiceForTheViewer) {
     // where the class's opt-in holds it (an A100), else the grid in teams of the blocks a row
     // needs (9 on a T4's 64 KB); once a row needs more blocks than the class has SMs (69 of a
     // T4's 40 at 2^19 values), the held grid while the class's registers and shared memory hold
-    // one row a team, and two passes past it (2^21 fp32 values, 8 MB, on a T4).
+    // one row a team, and past it one team holding what it can and reading the rest twice (2^21
+    // fp32 values, 8 MB, on a T4).
     auto expect_choice = [](int64_t cols, const DeviceLimits& limits, const char* text) {
         const std::string line = viewer::best_choice_text(cols, DType::f32, limits);
         EXPECT_NE(line.find(text), std::string::npos) << "N = " << cols << ": " << line;
@@ -135,7 +136,9 @@ TEST(DeviceView, ProfileLimitsAndBestsChoiceForTheViewer) {
     expect_choice(65536, *a100, "+ 8 in shared memory");
     expect_choice(65536, *t4, "grid 9 blocks");
     expect_choice(524288, *t4, "held grid");
-    expect_choice(2097152, *t4, "two-pass");
+    expect_choice(2097152, *t4,
+                  "held grid 40 blocks x 1024 threads x 8 packs + 3 in shared "
+                  "memory, the rest read twice");
     // The smem kernel's range follows the class's shared memory.
     const KernelInfo& smem = *find_kernel("smem");
     EXPECT_LT(smem.max_cols(*t4, DType::f32), smem.max_cols(h100, DType::f32));

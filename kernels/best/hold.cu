@@ -32,10 +32,14 @@ namespace best {
 // (fewer than a line and a pack) are the edges: warp 0 of the team's last block holds them, a
 // few values a lane, read and written one by one. So output rows must sit at their input rows'
 // offsets from 16 bytes (the launch checks it), and a row of 2^31 values or more is refused.
+// A row longer than the whole GPU holds (fp32 N > 11894784 on an H100) takes the same steps
+// with STREAM: each thread holds what its places hold, and reads the packs past them from memory
+// twice, in step 1 for the (max, sum) and in step 4 for the store. The row then costs its held
+// part once and the rest twice, where two passes read all of it twice.
 // A thread's shared-memory place is its own, read and refilled by it alone: no barrier guards
 // it. Its copy for row r + 1 is issued after the store of the value read from it, and a warp
 // issues in order, so the copy cannot land before the read.
-template <typename T, int PACKS>
+template <typename T, int PACKS, bool STREAM>
 __global__ void __launch_bounds__(kHoldMaxThreads)
     best_hold_kernel(const T* __restrict__ in, T* __restrict__ out, int rows, int64_t cols,
                      int64_t in_stride, int64_t out_stride, uint64_t* __restrict__ slots, int teams,
@@ -62,11 +66,12 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
     const int held_most = PACKS + stash;
 
     // Where row r lies: its values before the first 128-byte line (`lead`), its whole packs from
-    // there (`packs`), and how many of them this thread holds (`count`, its places 0..count-1).
+    // there (`packs`), how many of them this thread holds (`count`, its places 0..count-1) and
+    // how many are its own (`all`; past `count` only with STREAM).
     struct Row {
         const T* in;
         T* out;
-        int lead, packs, count;
+        int lead, packs, count, all;
     };
     auto row_at = [&](int r) {
         Row w;
@@ -76,7 +81,8 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
         w.lead = min(n, (128 - offset) % 128 / static_cast<int>(sizeof(T)));
         w.packs = (n - w.lead) / V;
         const int end = min(w.packs, rank * size + size);
-        w.count = min(held_most, max(0, (end - first_q + threads - 1) / threads));
+        w.all = max(0, (end - first_q + threads - 1) / threads);
+        w.count = min(held_most, w.all);
         return w;
     };
     // Edge value k of a lane of warp 0: its index in the row, or -1 where it holds none.
@@ -94,6 +100,20 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
     };
     auto pack_out = [&](const Row& w, int p) {
         return reinterpret_cast<uint4*>(w.out + w.lead + (first_q + p * threads) * V);
+    };
+
+    // STREAM: the packs past a thread's places, kStreamed at a time, taken by `use` in order.
+    constexpr int kStreamed = 2;
+    auto stream = [&](const Row& w, auto use) {
+        for (int p = held_most; p < w.all; p += kStreamed) {
+            uint4 y[kStreamed];
+#pragma unroll
+            for (int k = 0; k < kStreamed; ++k)
+                if (p + k < w.all) y[k] = *pack_in(w, p + k);
+#pragma unroll
+            for (int k = 0; k < kStreamed; ++k)
+                if (p + k < w.all) use(p + k, y[k]);
+        }
     };
 
     uint4 x[PACKS];
@@ -123,8 +143,10 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
     for (int r = 0; r < rows; ++r) {
         // 1-2. This thread's (max, sum) of row r, its packs taken in the order their loads went
         // out: the register packs while the copies are still landing, then each half of the
-        // copies (two cp.async groups) once it has landed.
+        // copies (two cp.async groups) once it has landed. STREAM: first the packs it does not
+        // hold, read while the held ones land.
         MaxSum mine{kNegInf, 0.0f};
+        if constexpr (STREAM) stream(cur, [&](int, const uint4& v) { absorb_pack<T>(mine, v); });
 #pragma unroll
         for (int p = 0; p < PACKS; ++p)
             if (p < cur.count) absorb_pack<T>(mine, x[p]);
@@ -156,7 +178,7 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
         const float inv = 1.0f / row.s;
         // 4. Store row r; load row r + 1 into each place as it is freed.
         const bool more = r + 1 < rows;
-        const Row next = more ? row_at(r + 1) : Row{nullptr, nullptr, 0, 0, 0};
+        const Row next = more ? row_at(r + 1) : Row{nullptr, nullptr, 0, 0, 0, 0};
 #pragma unroll
         for (int p = 0; p < PACKS; ++p) {
             if (p < cur.count) {
@@ -180,6 +202,14 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
         }
         if (next_half >= passes) copy_async_commit();  // not reached in the loop
         copy_async_commit();
+        // STREAM: the packs it does not hold, read a second time, while row r + 1's loads fly.
+        if constexpr (STREAM) {
+            stream(cur, [&](int p, const uint4& v) {
+                float y[V];
+                normalise<T>(v, row.m, inv, y);
+                store16(pack_out(cur, p), pack<T>(y));
+            });
+        }
         if (edge_warp) {
 #pragma unroll
             for (int k = 0; k < kEdges; ++k) {
@@ -203,15 +233,15 @@ constexpr size_t hold_stash_bytes(int threads, int stash) {
 template <typename T, int P>
 static LaunchStep make_hold_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
     const SoftmaxProblem& p = a.problem;
-    auto* kernel = best_hold_kernel<T, P>;
+    auto* kernel = c.stream != 0 ? best_hold_kernel<T, P, true> : best_hold_kernel<T, P, false>;
     const int blocks = c.cluster, teams = c.grid_teams();
     const int vec = vec_of(p.dtype);
     const int64_t slice = blocks < 1 ? 0 : slice_packs(p.cols / vec, blocks);
     // Warp 0 of the last block holds the edges, and its first `blocks` threads read the slots.
     if (a.workspace == nullptr || blocks < 1 || blocks > c.threads || teams > kMaxGridTeams ||
         p.rows > 0x7fffffff || p.cols > 0x7fffffff || c.stash < 0 ||
-        !valid_threads(c.threads, kHoldMaxThreads) || slice > int64_t{c.threads} * (P + c.stash) ||
-        !same_frames(a)) {
+        !valid_threads(c.threads, kHoldMaxThreads) || c.stream < 0 || c.stream > 1 ||
+        (c.stream == 0 && slice > int64_t{c.threads} * (P + c.stash)) || !same_frames(a)) {
         *err = cudaErrorInvalidValue;
         return {};
     }

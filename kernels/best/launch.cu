@@ -51,6 +51,7 @@ static int64_t capacity(const Config& c, DType t) {
         case Config::Path::kCluster:
             return int64_t{c.cluster} * c.threads * (c.packs + c.stash) * vec;
         case Config::Path::kGrid:  // the held grid: whole packs, and the values past them
+            if (c.held_grid() && c.stream != 0) return kUnlimitedCols;  // the rest read twice
             return c.held_grid()
                        ? int64_t{c.cluster} * c.threads * (c.packs + c.stash) * vec + vec - 1
                        : int64_t{c.cluster} * c.threads * c.packs * vec;
