@@ -541,7 +541,7 @@ TEST(BestPaths, PredictionFollowsThePath) {
         const SoftmaxProblem p = SoftmaxProblem::contiguous(64, n);
         const best::Config c = best::choose(n, DType::f32, true, limits);
         const double bytes = 64.0 * double(n) * 4;
-        const double reads = c.path == best::Config::Path::kTwoPass ? 2 : 1;
+        const double reads = best::row_reads(c, n, DType::f32);  // 1 on chip, 2 on two passes
         EXPECT_DOUBLE_EQ(k->predict(p, limits).dram_read_bytes, reads * bytes) << c.describe();
         EXPECT_DOUBLE_EQ(k->predict(p, limits).dram_write_bytes, bytes);
     }
@@ -550,9 +550,9 @@ TEST(BestPaths, PredictionFollowsThePath) {
     // opt-in shared memory (less 2 KB) for its staging ring of 3 x 4 packs a thread, or 2 x 4
     // where 3 leave fewer than 512 threads, where the GPU has SMs for the team's blocks; else in
     // the held grid, where the GPU's registers (8 packs a thread of 1024 threads an SM) and
-    // shared memory (its opt-in less 2 KB) hold it; else it is read twice. Rows of 2^19 and 2^20
-    // take the grid on an H100 SXM (132 SMs hold them), and one of 2^21 the held grid where the
-    // GPU holds it, else it is read twice.
+    // shared memory (its opt-in less 2 KB) hold it; else one team holds what it can and reads the
+    // rest twice. Rows of 2^19 and 2^20 take the grid on an H100 SXM (132 SMs hold them), and one
+    // of 2^21 the held grid, streaming the rest where the GPU cannot hold it (a T4's 40 SMs).
     auto threads_at = [&](int rows_staged) {
         return std::min(512, (limits.smem_per_block_optin - 2048) / (rows_staged * 4 * 16)) / 32 *
                32;
@@ -573,8 +573,15 @@ TEST(BestPaths, PredictionFollowsThePath) {
         EXPECT_EQ(best::choose(int64_t{1} << 20, DType::f32, true, limits).path,
                   best::Config::Path::kGrid);
     }
-    EXPECT_EQ(best::choose(int64_t{1} << 21, DType::f32, true, limits).path,
-              held(int64_t{1} << 21) ? best::Config::Path::kGrid : best::Config::Path::kTwoPass);
+    const best::Config c21 = best::choose(int64_t{1} << 21, DType::f32, true, limits);
+    EXPECT_EQ(c21.path, best::Config::Path::kGrid);
+    EXPECT_EQ(c21.stream, held(int64_t{1} << 21) ? 0 : 1);
+    if (c21.stream != 0) {  // the share past the GPU's places, read twice
+        const SoftmaxProblem p = SoftmaxProblem::contiguous(8, int64_t{1} << 21);
+        const double places = double(held_per_sm) * limits.sm_count;
+        EXPECT_NEAR(k->predict(p, limits).dram_read_bytes / (8.0 * 4 * (1 << 21)),
+                    2 - places / double(1 << 21), 1e-3);
+    }
 }
 
 }  // namespace
