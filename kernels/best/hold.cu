@@ -34,8 +34,9 @@ namespace best {
 // offsets from 16 bytes (the launch checks it), and a row of 2^31 values or more is refused.
 // A row longer than the whole GPU holds (fp32 N > 11894784 on an H100) takes the same steps
 // with STREAM: each thread holds what its places hold, and reads the packs past them from memory
-// twice, in step 1 for the (max, sum) and in step 4 for the store. The row then costs its held
-// part once and the rest twice, where two passes read all of it twice.
+// twice: for the (max, sum) while the team merges the row before (its DRAM is idle then), and in
+// step 4 for the store. The row costs its held part once and the rest twice, where two passes
+// read all of it twice.
 // A thread's shared-memory place is its own, read and refilled by it alone: no barrier guards
 // it. Its copy for row r + 1 is issued after the store of the value read from it, and a warp
 // issues in order, so the copy cannot land before the read.
@@ -140,13 +141,17 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
     // @region hold-step: a row's (max, sum), then its store, each pack refilled from the next row
     Row cur = row_at(0);
     if (rows > 0) load(cur);
+    // STREAM: the (max, sum) of the packs of row r it does not hold, taken before step 1 (for row
+    // r + 1, while the team merges row r's slots: the team's DRAM is otherwise idle then).
+    MaxSum streamed{kNegInf, 0.0f};
+    if constexpr (STREAM) {
+        if (rows > 0) stream(cur, [&](int, const uint4& v) { absorb_pack<T>(streamed, v); });
+    }
     for (int r = 0; r < rows; ++r) {
         // 1-2. This thread's (max, sum) of row r, its packs taken in the order their loads went
         // out: the register packs while the copies are still landing, then each half of the
-        // copies (two cp.async groups) once it has landed. STREAM: first the packs it does not
-        // hold, read while the held ones land.
-        MaxSum mine{kNegInf, 0.0f};
-        if constexpr (STREAM) stream(cur, [&](int, const uint4& v) { absorb_pack<T>(mine, v); });
+        // copies (two cp.async groups) once it has landed.
+        MaxSum mine = streamed;
 #pragma unroll
         for (int p = 0; p < PACKS; ++p)
             if (p < cur.count) absorb_pack<T>(mine, x[p]);
@@ -163,6 +168,11 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
         if (warp == 0) {
             const MaxSum b = warp_merge(lane < warps ? warp_sums[lane] : MaxSum{kNegInf, 0.0f});
             if (lane == 0) publish(&slots[r * slot_stride + rank], b);
+        }
+        if constexpr (STREAM) {
+            streamed = MaxSum{kNegInf, 0.0f};
+            if (r + 1 < rows)
+                stream(row_at(r + 1), [&](int, const uint4& v) { absorb_pack<T>(streamed, v); });
         }
         if (warp < slot_warps) {
             const MaxSum v = tid < blocks ? wait_for_slot(&slots[r * slot_stride + tid])
