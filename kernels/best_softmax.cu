@@ -204,6 +204,14 @@ static Config team_grid_for(int64_t cols, int vec, bool whole, const DeviceLimit
     return c;
 }
 
+// A held-grid block's stash at most: its share of the SM's shared memory, less 2 KB for its own.
+static int64_t hold_most_stash(int threads, const DeviceLimits& limits) {
+    const int64_t smem = std::min<int64_t>(limits.smem_per_block_optin,
+                                           limits.smem_per_sm / hold_blocks_per_sm(threads)) -
+                         2048;
+    return std::max<int64_t>(0, smem / (int64_t{threads} * 16));
+}
+
 // The held grid's shape for a row of `cols` values, `vec` a pack (hold.cu): 8 packs a thread in
 // registers and the rest of the block's slice in shared memory, in as many teams as each hold
 // one row, on every SM: two blocks of 512 threads an SM where that leaves two teams or more,
@@ -213,14 +221,6 @@ static Config team_grid_for(int64_t cols, int vec, bool whole, const DeviceLimit
 // while one waits (faster at 10 of 12 N in teams, by up to 5 points; with one team a tie). Why
 // 8 packs in registers, not 16 at 512 threads a block: faster at all ten N tried, by 0.7-9
 // points. No fit (the row is longer than the whole GPU holds): path stays kGroup.
-// A held-grid block's stash at most: its share of the SM's shared memory, less 2 KB for its own.
-static int64_t hold_most_stash(int threads, const DeviceLimits& limits) {
-    const int64_t smem = std::min<int64_t>(limits.smem_per_block_optin,
-                                           limits.smem_per_sm / hold_blocks_per_sm(threads)) -
-                         2048;
-    return std::max<int64_t>(0, smem / (int64_t{threads} * 16));
-}
-
 static Config hold_for(int64_t cols, int vec, const DeviceLimits& limits) {
     Config c;
     const int sms = std::max(1, limits.sm_count), packs = 8;
@@ -264,9 +264,9 @@ static Config streamed_hold_for(int64_t cols, const DeviceLimits& limits) {
     return c;
 }
 
-// @region choose-path: the dispatch by N -- smallest on-chip home for the row, else two passes
-// Everything is in 16-byte packs, so fp16 and bf16 rows take the shape of an fp32 row of the
-// same bytes; the fp32 N of each step on an H100 is in brackets. Each threshold was measured on
+// @region choose-path: the dispatch by N -- smallest on-chip home for the row, else as much of it
+// as fits Everything is in 16-byte packs, so fp16 and bf16 rows take the shape of an fp32 row of
+// the same bytes; the fp32 N of each step on an H100 is in brackets. Each threshold was measured on
 // an H100 (bench/peers.py --tune); a "why" line says what decides it.
 Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limits,
               const ResidentBlocks& resident) {
