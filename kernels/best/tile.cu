@@ -54,32 +54,36 @@ __global__ void __launch_bounds__(256)
     for (int r = start; r - start < tile_rows; r += groups) {
         const bool live = r < n_rows;
         T* row = vals + (live ? r : 0) * cols;
-        // K is a bound: steps past the row (k * W >= cols, the same for every lane) are skipped.
+        // K is a bound: steps past the row (k * W >= cols, the same for every lane) are skipped,
+        // and only the row's last step, where some lanes are past its end, asks each lane. A
+        // group past the last row reads row 0 and stores nothing.
+        const int whole = cols / W;  // steps where every lane has a value
         float x[K];
         float m = kNegInf;
 #pragma unroll
         for (int k = 0; k < K; ++k) {
             if (k * W >= cols) break;
             const int c = k * W + lane;
-            x[k] = live && c < cols ? to_float(row[c]) : kNegInf;
+            x[k] = k < whole || c < cols ? to_float(row[c]) : kNegInf;
             m = fmaxf(m, x[k]);
         }
         m = group_reduce<W>(m, MaxOp{});
-        // exp(x - max), kept in registers; a NaN reaches the sum, and an all -inf row gives
-        // -inf - -inf = NaN: the row is NaN, as in torch.softmax.
+        // exp(x - max), kept in registers; a lane past the row's end holds -inf, whose exp is
+        // 0. A NaN reaches the sum, and an all -inf row gives -inf - -inf = NaN: the row is NaN,
+        // as in torch.softmax.
         float s = 0.0f;
 #pragma unroll
         for (int k = 0; k < K; ++k) {
             if (k * W >= cols) break;
             x[k] = ex2((x[k] - m) * kLog2e);
-            s += k * W + lane < cols ? x[k] : 0.0f;
+            s += x[k];
         }
         const float inv = 1.0f / group_reduce<W>(s, SumOp{});
         if (live) {
 #pragma unroll
             for (int k = 0; k < K; ++k) {
                 if (k * W >= cols) break;
-                if (k * W + lane < cols) row[k * W + lane] = from_float<T>(x[k] * inv);
+                if (k < whole || k * W + lane < cols) row[k * W + lane] = from_float<T>(x[k] * inv);
             }
         }
     }
