@@ -159,7 +159,8 @@ Traffic best_traffic(const SoftmaxProblem& p, const DeviceLimits& limits) {
     // The streamed held grid: the part of each row past what the GPU holds is read twice.
     char formula[128];
     std::snprintf(formula, sizeof formula,
-                  "%.3gMN elements (%.3g%% of each row past what the GPU holds: read twice)", reads,
+                  "MN + %.3g%% of MN elements (the part of each row past what the GPU holds, "
+                  "read twice)",
                   (reads - 1) * 100);
     return single_pass_traffic(p, reads, formula);
 }
