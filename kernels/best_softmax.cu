@@ -212,6 +212,20 @@ static int64_t hold_most_stash(int threads, const DeviceLimits& limits) {
     return std::max<int64_t>(0, smem / (int64_t{threads} * 16));
 }
 
+// The held grid (a grid of lag 0, hold.cu) in `teams` of `blocks` blocks, 8 packs a thread in
+// registers and `stash` in shared memory.
+static Config held_shape(int blocks, int threads, int64_t stash, int teams) {
+    Config c;
+    c.path = Config::Path::kGrid;
+    c.cluster = blocks;
+    c.threads = threads;
+    c.packs = 8;
+    c.stash = static_cast<int>(stash);
+    c.teams = teams;
+    c.lag = 0;
+    return c;
+}
+
 // The held grid's shape for a row of `cols` values, `vec` a pack (hold.cu): 8 packs a thread in
 // registers and the rest of the block's slice in shared memory, in as many teams as each hold
 // one row, on every SM: two blocks of 512 threads an SM where that leaves two teams or more,
@@ -222,7 +236,6 @@ static int64_t hold_most_stash(int threads, const DeviceLimits& limits) {
 // 8 packs in registers, not 16 at 512 threads a block: faster at all ten N tried, by 0.7-9
 // points. No fit (the row is longer than the whole GPU holds): path stays kGroup.
 static Config hold_for(int64_t cols, int vec, const DeviceLimits& limits) {
-    Config c;
     const int sms = std::max(1, limits.sm_count), packs = 8;
     for (const int threads : {512, 1024}) {
         const int per_sm = hold_blocks_per_sm(threads);
@@ -232,17 +245,10 @@ static Config hold_for(int64_t cols, int vec, const DeviceLimits& limits) {
             const int64_t held = (slice_packs(cols / vec, blocks) + threads - 1) / threads;
             if (held > packs + most_stash || blocks > threads) continue;
             if (per_sm > 1 && teams < 2) break;  // one team: one block an SM
-            c.path = Config::Path::kGrid;
-            c.cluster = blocks;
-            c.threads = threads;
-            c.packs = packs;
-            c.stash = static_cast<int>(std::max<int64_t>(0, held - packs));
-            c.teams = teams;
-            c.lag = 0;
-            return c;
+            return held_shape(blocks, threads, std::max<int64_t>(0, held - packs), teams);
         }
     }
-    return c;
+    return Config{};
 }
 
 // Past what the whole GPU holds: the held grid in one team of one block of 1024 threads an SM,
@@ -250,16 +256,9 @@ static Config hold_for(int64_t cols, int vec, const DeviceLimits& limits) {
 // row's held part is read once, where two passes read all of it twice. Rows of 2^31 values or
 // more, or more SMs than a block has threads to read slots: path stays kGroup.
 static Config streamed_hold_for(int64_t cols, const DeviceLimits& limits) {
-    Config c;
     const int threads = 1024, blocks = std::max(1, limits.sm_count);
-    if (cols > 0x7fffffff || blocks > threads) return c;
-    c.path = Config::Path::kGrid;
-    c.cluster = blocks;
-    c.threads = threads;
-    c.packs = 8;
-    c.stash = static_cast<int>(hold_most_stash(threads, limits));
-    c.teams = 1;
-    c.lag = 0;
+    if (cols > 0x7fffffff || blocks > threads) return Config{};
+    Config c = held_shape(blocks, threads, hold_most_stash(threads, limits), 1);
     c.stream = 1;
     return c;
 }

@@ -49,14 +49,13 @@ __global__ void __launch_bounds__(256)
     // every row has one group): a warp's groups read rows `spread` apart, 1 unless the launch's
     // rule (tile_spread) found rows side by side piling onto the same shared-memory banks. The
     // same number of rounds in every warp, so all 32 lanes reach each shuffle; a group past the
-    // last row computes on -inf and stores nothing.
+    // last row computes on row 0 and stores nothing.
     const int start = static_cast<int>(threadIdx.x) / W * spread % groups;
     for (int r = start; r - start < tile_rows; r += groups) {
         const bool live = r < n_rows;
         T* row = vals + (live ? r : 0) * cols;
         // K is a bound: steps past the row (k * W >= cols, the same for every lane) are skipped,
-        // and only the row's last step, where some lanes are past its end, asks each lane. A
-        // group past the last row reads row 0 and stores nothing.
+        // and only the row's last step, where some lanes are past its end, asks each lane.
         const int whole = cols / W;  // steps where every lane has a value
         float x[K];
         float m = kNegInf;
