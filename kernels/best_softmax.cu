@@ -101,7 +101,8 @@
 //   grid kernel in teams of the blocks a row needs, while the GPU has that many SMs, else the
 //   held grid, reading twice what its registers and shared memory cannot hold.
 // DRAM traffic: MN read and MN written wherever the row fits on chip (up to 11894784 fp32 values
-//   on 132 SMs); beyond, the part of each row past that is read twice (fp32 N = 2^24: 1.29MN
+//   on 132 SMs); beyond, the part of each row past the streamed grid's places (10813440 fp32
+//   values: 6 packs a thread in registers there, not 8) is read twice (fp32 N = 2^24: 1.36MN
 //   read). Two passes, where they run, read 2MN, the second read partly from L2.
 // Special values follow torch.softmax: a row of all -inf gives NaN; a NaN anywhere in a row
 //   makes that row NaN.
@@ -212,14 +213,14 @@ static int64_t hold_most_stash(int threads, const DeviceLimits& limits) {
     return std::max<int64_t>(0, smem / (int64_t{threads} * 16));
 }
 
-// The held grid (a grid of lag 0, hold.cu) in `teams` of `blocks` blocks, 8 packs a thread in
+// The held grid (a grid of lag 0, hold.cu) in `teams` of `blocks` blocks, `packs` a thread in
 // registers and `stash` in shared memory.
-static Config held_shape(int blocks, int threads, int64_t stash, int teams) {
+static Config held_shape(int blocks, int threads, int packs, int64_t stash, int teams) {
     Config c;
     c.path = Config::Path::kGrid;
     c.cluster = blocks;
     c.threads = threads;
-    c.packs = 8;
+    c.packs = packs;
     c.stash = static_cast<int>(stash);
     c.teams = teams;
     c.lag = 0;
@@ -236,7 +237,7 @@ static Config held_shape(int blocks, int threads, int64_t stash, int teams) {
 // 8 packs in registers, not 16 at 512 threads a block: faster at all ten N tried, by 0.7-9
 // points. No fit (the row is longer than the whole GPU holds): path stays kGroup.
 static Config hold_for(int64_t cols, int vec, const DeviceLimits& limits) {
-    const int sms = std::max(1, limits.sm_count), packs = 8;
+    const int sms = std::max(1, limits.sm_count), packs = kHoldPacks;
     for (const int threads : {512, 1024}) {
         const int per_sm = hold_blocks_per_sm(threads);
         const int64_t most_stash = hold_most_stash(threads, limits);
@@ -245,7 +246,7 @@ static Config hold_for(int64_t cols, int vec, const DeviceLimits& limits) {
             const int64_t held = (slice_packs(cols / vec, blocks) + threads - 1) / threads;
             if (held > packs + most_stash || blocks > threads) continue;
             if (per_sm > 1 && teams < 2) break;  // one team: one block an SM
-            return held_shape(blocks, threads, std::max<int64_t>(0, held - packs), teams);
+            return held_shape(blocks, threads, packs, std::max<int64_t>(0, held - packs), teams);
         }
     }
     return Config{};
@@ -253,12 +254,14 @@ static Config hold_for(int64_t cols, int vec, const DeviceLimits& limits) {
 
 // Past what the whole GPU holds: the held grid in one team of one block of 1024 threads an SM,
 // every place full, reading the rest of each thread's packs twice (Config::stream). Why: the
-// row's held part is read once, where two passes read all of it twice. Rows of 2^31 values or
-// more, or more SMs than a block has threads to read slots: path stays kGroup.
+// row's held part is read once, where two passes read all of it twice. Why 6 packs in registers
+// (kStreamedHoldPacks), where the held grid has 8: at 8 the streamed kernel spilled and ran
+// 1.6-2.6 points slower at every N tried, although 6 read a little more of the row twice. Rows of
+// 2^31 values or more, or more SMs than a block has threads to read slots: path stays kGroup.
 static Config streamed_hold_for(int64_t cols, const DeviceLimits& limits) {
     const int threads = 1024, blocks = std::max(1, limits.sm_count);
     if (cols > 0x7fffffff || blocks > threads) return Config{};
-    Config c = held_shape(blocks, threads, hold_most_stash(threads, limits), 1);
+    Config c = held_shape(blocks, threads, kStreamedHoldPacks, hold_most_stash(threads, limits), 1);
     c.stream = 1;
     return c;
 }

@@ -26,7 +26,8 @@ namespace sml::best {
     /* group, tile: lanes per row (1..32) */                                                 \
     X(int, width, 0)                                                                         \
     /* group: packs per lane and row; cluster: packs per thread in registers; grid: packs */ \
-    /* per thread (lag 0: in registers, 8); tile: values a lane holds (8, 16 or 32) */       \
+    /* per thread (lag 0: in registers, 8; 6 with stream); tile: values a lane holds */      \
+    /* (8, 16 or 32) */                                                                      \
     X(int, packs, 0)                                                                         \
     /* threads per block (group: 0 means group_threads()'s default, one warp) */             \
     X(int, threads, 0)                                                                       \

@@ -156,11 +156,11 @@ Traffic best_traffic(const SoftmaxProblem& p, const DeviceLimits& limits) {
     if (reads == 1) return single_pass_traffic(p, 1, "MN elements");
     if (reads == 2)
         return single_pass_traffic(p, 2, "2MN elements (row too long for on-chip: read twice)");
-    // The streamed held grid: the part of each row past what the GPU holds is read twice.
+    // The streamed held grid: the part of each row past what its one team holds is read twice.
     char formula[128];
     std::snprintf(formula, sizeof formula,
-                  "MN + %.3g%% of MN elements (the part of each row past what the GPU holds, "
-                  "read twice)",
+                  "MN + %.3g%% of MN elements (the part of each row past what one team holds on "
+                  "chip, read twice)",
                   (reads - 1) * 100);
     return single_pass_traffic(p, reads, formula);
 }

@@ -22,6 +22,7 @@
 #include "core/measure/accuracy.h"
 #include "core/reference/reference.h"
 #include "gpu_env.h"
+#include "kernels/best/shapes.h"
 #include "kernels/best_launch.h"
 #include "kernels/launch.h"
 #include "kernels/registry.h"
@@ -356,6 +357,7 @@ TEST(BestPaths, EveryPathMatchesReference) {
     const best::Config held_registers = held(16, 64, 0, 2);
     best::Config streamed = held(16, 64, 2, 1), streamed_teams = held(8, 128, 3, 3);
     streamed.stream = streamed_teams.stream = 1;
+    streamed.packs = streamed_teams.packs = best::kStreamedHoldPacks;
     for (DType t : {DType::f32, DType::f16, DType::bf16}) {
         for (int64_t rows : {1, 2, 3, 5, 7, 12, 37}) {
             check_case(t, rows, 50001, 50001, 50001, 0, &held8);
@@ -370,8 +372,8 @@ TEST(BestPaths, EveryPathMatchesReference) {
             check_case(t, 6, 3000017, 3000021, 3000017, 3, nullptr, 3);
         }
         // Config::stream: rows longer than a team's places, each thread reading the packs past
-        // its places twice. 16 x 64 threads x (8 + 2) places hold 10240 packs, 8 x 128 x 11
-        // hold 11264: every dtype streams at N = 100003 and 120001; at 50001 fp32 streams and a
+        // its places twice. 16 x 64 threads x (6 + 2) places hold 8192 packs, 8 x 128 x (6 + 3)
+        // hold 9216: every dtype streams at N = 100003 and 120001; at 50001 fp32 streams and a
         // 16-bit row (6250 packs) fits, so the streamed kernel runs with nothing to stream.
         for (int64_t rows : {1, 3, 7}) {
             check_case(t, rows, 100003, 100003, 100003, 1, &streamed, 1);

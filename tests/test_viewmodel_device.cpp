@@ -137,7 +137,7 @@ TEST(DeviceView, ProfileLimitsAndBestsChoiceForTheViewer) {
     expect_choice(65536, *t4, "grid 9 blocks");
     expect_choice(524288, *t4, "held grid");
     expect_choice(2097152, *t4,
-                  "held grid 40 blocks x 1024 threads x 8 packs + 3 in shared "
+                  "held grid 40 blocks x 1024 threads x 6 packs + 3 in shared "
                   "memory, the rest read twice");
     // The smem kernel's range follows the class's shared memory.
     const KernelInfo& smem = *find_kernel("smem");

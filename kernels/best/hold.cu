@@ -33,10 +33,11 @@ namespace best {
 // few values a lane, read and written one by one. So output rows must sit at their input rows'
 // offsets from 16 bytes (the launch checks it), and a row of 2^31 values or more is refused.
 // A row longer than the whole GPU holds (fp32 N > 11894784 on an H100) takes the same steps
-// with STREAM: each thread holds what its places hold, and reads the packs past them from memory
-// twice: for the (max, sum) while the team merges the row before (its DRAM is idle then), and in
-// step 4 for the store. The row costs its held part once and the rest twice, where two passes
-// read all of it twice.
+// with STREAM: each thread holds what its places hold (PACKS = 6 in registers, which leaves
+// registers for the loops below), and reads the packs past them from memory twice: for the
+// (max, sum) while the team merges the row before (its DRAM is idle then), and in step 4 for the
+// store. The row costs its held part once and the rest twice, where two passes read all of it
+// twice.
 // A thread's shared-memory place is its own, read and refilled by it alone: no barrier guards
 // it. Its copy for row r + 1 is issued after the store of the value read from it, and a warp
 // issues in order, so the copy cannot land before the read.
@@ -51,6 +52,7 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
     extern __shared__ uint4 stashed[];             // [stash][blockDim.x]
     __shared__ MaxSum warp_sums[32];               // the block's warps' (max, sum) of the row
     __shared__ MaxSum warp_slots[32];              // each slot warp's merge of its 32 slots
+    __shared__ MaxSum warp_streamed[32];  // STREAM: each warp's (max, sum) of its streamed packs
     const int n = static_cast<int>(cols);
     // Teams as in the grid kernel (join_team, slots.cuh): team t takes rows t, t + teams, ...
     const Team my = join_team(teams, rows, in, out, in_stride, out_stride, slots);
@@ -104,7 +106,7 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
     };
 
     // STREAM: the packs past a thread's places, kStreamed at a time, taken by `use` in order.
-    constexpr int kStreamed = 2;
+    constexpr int kStreamed = 1;
     auto stream = [&](const Row& w, auto use) {
         for (int p = held_most; p < w.all; p += kStreamed) {
             uint4 y[kStreamed];
@@ -142,16 +144,22 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
     Row cur = row_at(0);
     if (rows > 0) load(cur);
     // STREAM: the (max, sum) of the packs of row r it does not hold, taken before step 1 (for row
-    // r + 1, while the team merges row r's slots: the team's DRAM is otherwise idle then).
-    MaxSum streamed{kNegInf, 0.0f};
+    // r + 1, while the team merges row r's slots: the team's DRAM is otherwise idle then). Kept
+    // per warp, by its lane 0, in shared memory: registers are what the held packs need.
+    auto stream_max_sum = [&](const Row& w) {
+        MaxSum mine{kNegInf, 0.0f};
+        stream(w, [&](int, const uint4& v) { absorb_pack<T>(mine, v); });
+        const MaxSum m = warp_merge(mine);
+        if (lane == 0) warp_streamed[warp] = m;
+    };
     if constexpr (STREAM) {
-        if (rows > 0) stream(cur, [&](int, const uint4& v) { absorb_pack<T>(streamed, v); });
+        if (rows > 0) stream_max_sum(cur);
     }
     for (int r = 0; r < rows; ++r) {
         // 1-2. This thread's (max, sum) of row r, its packs taken in the order their loads went
         // out: the register packs while the copies are still landing, then each half of the
         // copies (two cp.async groups) once it has landed.
-        MaxSum mine = streamed;
+        MaxSum mine{kNegInf, 0.0f};
 #pragma unroll
         for (int p = 0; p < PACKS; ++p)
             if (p < cur.count) absorb_pack<T>(mine, x[p]);
@@ -163,16 +171,14 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
         for (int s = half; s < cur.count - PACKS; ++s) absorb_pack<T>(mine, *place(s));
         // 3. The block's pair into the row's slot; the team's slots merged by the first warps.
         const MaxSum w = warp_merge(mine);
-        if (lane == 0) warp_sums[warp] = w;
+        if (lane == 0) warp_sums[warp] = STREAM ? merge(w, warp_streamed[warp]) : w;
         __syncthreads();
         if (warp == 0) {
             const MaxSum b = warp_merge(lane < warps ? warp_sums[lane] : MaxSum{kNegInf, 0.0f});
             if (lane == 0) publish(&slots[r * slot_stride + rank], b);
         }
         if constexpr (STREAM) {
-            streamed = MaxSum{kNegInf, 0.0f};
-            if (r + 1 < rows)
-                stream(row_at(r + 1), [&](int, const uint4& v) { absorb_pack<T>(streamed, v); });
+            if (r + 1 < rows) stream_max_sum(row_at(r + 1));
         }
         if (warp < slot_warps) {
             const MaxSum v = tid < blocks ? wait_for_slot(&slots[r * slot_stride + tid])
@@ -240,18 +246,18 @@ constexpr size_t hold_stash_bytes(int threads, int stash) {
 }
 // @endregion hold-kernel
 
-template <typename T, int P>
+template <typename T, int P, bool STREAM>
 static LaunchStep make_hold_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
     const SoftmaxProblem& p = a.problem;
-    auto* kernel = c.stream != 0 ? best_hold_kernel<T, P, true> : best_hold_kernel<T, P, false>;
+    auto* kernel = best_hold_kernel<T, P, STREAM>;
     const int blocks = c.cluster, teams = c.grid_teams();
     const int vec = vec_of(p.dtype);
     const int64_t slice = blocks < 1 ? 0 : slice_packs(p.cols / vec, blocks);
     // Warp 0 of the last block holds the edges, and its first `blocks` threads read the slots.
     if (a.workspace == nullptr || blocks < 1 || blocks > c.threads || teams > kMaxGridTeams ||
         p.rows > 0x7fffffff || p.cols > 0x7fffffff || c.stash < 0 ||
-        !valid_threads(c.threads, kHoldMaxThreads) || c.stream < 0 || c.stream > 1 ||
-        (c.stream == 0 && slice > int64_t{c.threads} * (P + c.stash)) || !same_frames(a)) {
+        !valid_threads(c.threads, kHoldMaxThreads) ||
+        (!STREAM && slice > int64_t{c.threads} * (P + c.stash)) || !same_frames(a)) {
         *err = cudaErrorInvalidValue;
         return {};
     }
@@ -259,9 +265,13 @@ static LaunchStep make_hold_step(const LaunchArgs& a, const Config& c, cudaError
                         c.stash);
 }
 
+// Packs in registers: kHoldPacks, or kStreamedHoldPacks with Config::stream (shapes.h).
 template <typename T>
 static LaunchStep hold_step_of(const LaunchArgs& a, const Config& c, cudaError_t* err) {
-    if (c.packs == 8) return make_hold_step<T, 8>(a, c, err);
+    if (c.stream == 0 && c.packs == kHoldPacks)
+        return make_hold_step<T, kHoldPacks, false>(a, c, err);
+    if (c.stream == 1 && c.packs == kStreamedHoldPacks)
+        return make_hold_step<T, kStreamedHoldPacks, true>(a, c, err);
     *err = cudaErrorInvalidConfiguration;
     return {};
 }

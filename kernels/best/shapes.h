@@ -35,6 +35,11 @@ constexpr int grid_max_threads(int packs, bool wide = false) {
 // Threads a block of the held grid may have (hold.cu), so a thread has 64 registers for its 8
 // packs and the rest; and its blocks an SM (the registers hold two of 512 threads, one of 1024).
 constexpr int kHoldMaxThreads = 1024;
+// Packs a thread of the held grid holds in registers: 8, and 6 in its streamed form (rows past
+// what the GPU holds), whose loops over the packs past its places need registers of their own:
+// at 8 it spilled (76 bytes of stores a thread in fp32) and ran 1.6-2.6 points slower
+// (docs/best-tuning.md).
+constexpr int kHoldPacks = 8, kStreamedHoldPacks = 6;
 constexpr int hold_blocks_per_sm(int threads) {
     return threads <= 512 ? 2 : 1;
 }
