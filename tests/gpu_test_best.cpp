@@ -552,17 +552,19 @@ TEST(BestPaths, PredictionFollowsThePath) {
     // opt-in shared memory (less 2 KB) for its staging ring of 3 x 4 packs a thread, or 2 x 4
     // where 3 leave fewer than 512 threads, where the GPU has SMs for the team's blocks; else in
     // the held grid, where the GPU's registers (8 packs a thread of 1024 threads an SM) and
-    // shared memory (its opt-in less 2 KB) hold it; else one team holds what it can and reads the
-    // rest twice. Rows of 2^19 and 2^20 take the grid on an H100 SXM (132 SMs hold them), and one
-    // of 2^21 the held grid, streaming the rest where the GPU cannot hold it (a T4's 40 SMs).
+    // shared memory (its opt-in less 2 KB) hold it; else one team holds what it can (6 packs a
+    // thread in registers, the streamed kernel's) and reads the rest twice. Rows of 2^19 and 2^20
+    // take the grid on an H100 SXM (132 SMs hold them), and one of 2^21 the held grid, streaming
+    // the rest where the GPU cannot hold it (a T4's 40 SMs).
     auto threads_at = [&](int rows_staged) {
         return std::min(512, (limits.smem_per_block_optin - 2048) / (rows_staged * 4 * 16)) / 32 *
                32;
     };
     const int64_t team_threads = threads_at(3) >= 512 ? 512 : threads_at(2);
     const int64_t team_blocks = ((int64_t{1} << 16) + team_threads * 4 - 1) / (team_threads * 4);
-    const int64_t held_per_sm =
-        int64_t{1024} * 4 * (8 + (limits.smem_per_block_optin - 2048) / (1024 * 16));
+    const int64_t stash = (limits.smem_per_block_optin - 2048) / (1024 * 16);
+    const int64_t held_per_sm = int64_t{1024} * 4 * (best::kHoldPacks + stash);
+    const int64_t streamed_per_sm = int64_t{1024} * 4 * (best::kStreamedHoldPacks + stash);
     auto held = [&](int64_t n) { return held_per_sm * limits.sm_count > n * 101 / 100; };
     EXPECT_EQ(best::choose(int64_t{1} << 18, DType::f32, true, limits).path,
               limits.has_clusters() ? best::Config::Path::kCluster
@@ -578,9 +580,9 @@ TEST(BestPaths, PredictionFollowsThePath) {
     const best::Config c21 = best::choose(int64_t{1} << 21, DType::f32, true, limits);
     EXPECT_EQ(c21.path, best::Config::Path::kGrid);
     EXPECT_EQ(c21.stream, held(int64_t{1} << 21) ? 0 : 1);
-    if (c21.stream != 0) {  // the share past the GPU's places, read twice
+    if (c21.stream != 0) {  // the share past the streamed team's places, read twice
         const SoftmaxProblem p = SoftmaxProblem::contiguous(8, int64_t{1} << 21);
-        const double places = double(held_per_sm) * limits.sm_count;
+        const double places = double(streamed_per_sm) * limits.sm_count;
         EXPECT_NEAR(k->predict(p, limits).dram_read_bytes / (8.0 * 4 * (1 << 21)),
                     2 - places / double(1 << 21), 1e-3);
     }
