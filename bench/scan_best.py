@@ -6,8 +6,10 @@ it times copy, torch.softmax and `best` interleaved on the same 1 GiB tensor (be
 Timer: CUDA events, L2 flushed before every sample, median of --samples), and checks `best`
 against float64 at every point:
   - the timed tensor itself, output poisoned with NaN first, sampled rows;
-  - an odd M with rows that start 1 and 3 elements off 16 bytes (input and output), holding
-    random rows and rows of NaN, +-inf, all -inf and 1e30.
+  - an odd M (37; fewer for long rows, 3 at the least) with rows that start 1 and 3 elements off
+    16 bytes (input and output), holding random rows and rows of NaN, +-inf, all -inf and 1e30.
+A point that cannot finish (out of memory, say) is reported as ERROR with the reason, and is not
+counted correct.
 Outputs below the dtype's smallest normal may be flushed to zero; they are compared absolutely.
 
 The seed is drawn at run time unless given, and printed first: commit results of drawn seeds,
@@ -32,7 +34,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import peers  # noqa: E402  (BestLib, Timer, DTYPES, TOLERANCE, max_error, rowsum_tolerance)
 
-BANDS = [(16, 64), (64, 1024), (1024, 1 << 20), (1 << 20, 1 << 21), (1 << 21, (1 << 24) + 1)]
+BANDS = [(16, 64), (64, 1024), (1024, 1 << 20), (1 << 20, 1 << 21), (1 << 21, (1 << 24) + 1),
+         ((1 << 24) + 1, 1 << 31)]  # the last: past the issue's range (--hi above 2^24)
+# Values the misaligned check moves at most (its float64 reference takes 8 bytes of each, several
+# times over): at N = 31122746, 37 rows needed more than an H100's 80 GB.
+MISALIGNED_VALUES = 1 << 27
 # Calls where launch latency rules (M * N <= 2^20): rows x cols.
 SMALL_SHAPES = [(1, 1024), (1, 151936), (64, 4096), (32, 128256)]
 
@@ -90,8 +96,16 @@ def compare(torch, got, x, tdtype):
     return err.max().item() if err.numel() else 0.0
 
 
-def check_misaligned(torch, best, code, tdtype, cols, rows=37):
+def misaligned_rows(cols, most=37):
+    """An odd M for the misaligned check: `most`, or fewer (3 at the least) where that many rows
+    would pass MISALIGNED_VALUES."""
+    rows = min(most, max(3, MISALIGNED_VALUES // cols))
+    return rows if rows % 2 else rows - 1
+
+
+def check_misaligned(torch, best, code, tdtype, cols, rows=None):
     """best on rows that start 1 and 3 elements past 16 bytes, with special-value rows."""
+    rows = misaligned_rows(cols) if rows is None else rows
     worst = 0.0
     for off in (1, 3):
         x = special_rows(torch, rows, cols, tdtype)
@@ -107,11 +121,13 @@ def check_misaligned(torch, best, code, tdtype, cols, rows=37):
 
 def correct(p):
     """A point's verdict from its stored errors (so --show applies the same rule to old files)."""
+    if p.get("error"):  # the point did not finish (out of memory, say): not shown correct
+        return False
     if "max_rel_error" not in p:
         return bool(p.get("correct"))
-    tol = peers.TOLERANCE[p["dtype"]]
-    return (p["max_rel_error"] <= tol and p["misaligned_max_error"] <= tol and
-            p["max_rowsum_error"] <= peers.rowsum_tolerance(p["dtype"], p["cols"]))
+    tol, inf = peers.TOLERANCE[p["dtype"]], float("inf")
+    return (p["max_rel_error"] <= tol and p.get("misaligned_max_error", inf) <= tol and
+            p.get("max_rowsum_error", inf) <= peers.rowsum_tolerance(p["dtype"], p["cols"]))
 
 
 def scan(args, torch):
@@ -132,6 +148,7 @@ def scan(args, torch):
             sample = sorted(set([0, rows // 2, rows - 1] + list(range(min(rows, 8)))))
             rel, rowsum = peers.max_error(x, y, sample)
             p["max_rel_error"], p["max_rowsum_error"] = rel, rowsum
+            p["misaligned_rows"] = misaligned_rows(cols)
             p["misaligned_max_error"] = check_misaligned(torch, best, code, tdtype, cols)
             p["rowsum_tolerance"] = peers.rowsum_tolerance(dtype, cols)
             p["correct"] = correct(p)
@@ -156,11 +173,18 @@ def scan(args, torch):
         print(f"[{i + 1:3d}/{args.count}] {dtype} N={cols:9d} M={rows:9d} "
               f"{p.get('pct_of_copy', float('nan')):6.1f}% of copy, "
               f"{p.get('vs_torch', float('nan')):5.2f}x torch, "
-              f"{'ok' if p.get('correct') else 'WRONG ' + p.get('error', '')}  {p.get('config', '')}",
+              f"{verdict(p)}  {p.get('config', '')}",
               flush=True)
         del x, y
         torch.cuda.empty_cache()
     return points
+
+
+def verdict(p):
+    """ok, WRONG (a check failed), or ERROR and why (the point did not finish)."""
+    if p.get("error"):
+        return "ERROR " + p["error"]
+    return "ok" if correct(p) else "WRONG"
 
 
 def small_calls(args, torch):

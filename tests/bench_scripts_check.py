@@ -62,6 +62,38 @@ if not any("peers.py" in e for e in errors):
         checked += 1
     print(f"{len(scripts)} scripts compile; peers.py's tuning list checked at {checked} shapes")
 
+# scan_best.py: an odd M for the misaligned check that a long row keeps within its memory bound,
+# and a summary that counts a point which did not finish as not correct, without raising, and
+# keeps points past 2^24 in a band of their own.
+if not any("scan_best.py" in e for e in errors):
+    import scan_best
+    for cols in (1, 16, 1000, 3627506, 3627507, 1 << 24, 31122746, 1 << 30, (1 << 31) - 1):
+        rows = scan_best.misaligned_rows(cols)
+        if rows % 2 == 0 or not 3 <= rows <= 37 or (
+                rows > 3 and rows * cols > scan_best.MISALIGNED_VALUES):
+            errors.append(f"scan_best.misaligned_rows({cols}) = {rows}")
+    points = [
+        {"dtype": "fp32", "cols": 1000, "band": scan_best.band_of(1000), "max_rel_error": 0.0,
+         "max_rowsum_error": 0.0, "misaligned_max_error": 0.0, "pct_of_copy": 99.0,
+         "vs_torch": 1.1},
+        {"dtype": "fp32", "cols": 31122746, "band": scan_best.band_of(31122746),
+         "max_rel_error": 0.0, "max_rowsum_error": 0.0, "error": "CUDA out of memory"},
+        {"dtype": "fp32", "cols": 20000000, "band": scan_best.band_of(20000000),
+         "max_rel_error": 0.0, "max_rowsum_error": 0.0, "misaligned_max_error": 1.0,
+         "pct_of_copy": 70.0, "vs_torch": 7.0},
+    ]
+    try:
+        rows = scan_best.summary(points, 95.0)
+    except Exception as e:  # noqa: BLE001
+        errors.append(f"scan_best.summary raised {type(e).__name__}: {e}")
+        rows = []
+    past = [r for r in rows if r["band"] == scan_best.band_of(1 << 25)]
+    if scan_best.band_of(1 << 25) == "other" or len(past) != 1 or past[0]["points"] != 2 or \
+            past[0]["wrong"] != 2 or past[0]["median_pct"] != 70.0:
+        errors.append(f"scan_best.summary past 2^24: {past}")
+    if [scan_best.verdict(p).split()[0] for p in points] != ["ok", "ERROR", "WRONG"]:
+        errors.append("scan_best.verdict: " + str([scan_best.verdict(p) for p in points]))
+
 for e in errors:
     print("error:", e)
 sys.exit(1 if errors else 0)
