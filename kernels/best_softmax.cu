@@ -256,7 +256,7 @@ static Config hold_for(int64_t cols, int vec, const DeviceLimits& limits) {
 // every place full, reading the rest of each thread's packs twice (Config::stream). Why: the
 // row's held part is read once, where two passes read all of it twice. Why 6 packs in registers
 // (kStreamedHoldPacks), where the held grid has 8: at 8 the streamed kernel spilled and ran
-// 1.6-2.6 points slower at every N tried, although 6 read a little more of the row twice. Rows of
+// 1.6-2.7 points slower at every N tried, although 6 read a little more of the row twice. Rows of
 // 2^31 values or more, or more SMs than a block has threads to read slots: path stays kGroup.
 static Config streamed_hold_for(int64_t cols, const DeviceLimits& limits) {
     const int threads = 1024, blocks = std::max(1, limits.sm_count);

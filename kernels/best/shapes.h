@@ -37,7 +37,7 @@ constexpr int grid_max_threads(int packs, bool wide = false) {
 constexpr int kHoldMaxThreads = 1024;
 // Packs a thread of the held grid holds in registers: 8, and 6 in its streamed form (rows past
 // what the GPU holds), whose loops over the packs past its places need registers of their own:
-// at 8 it spilled (76 bytes of stores a thread in fp32) and ran 1.6-2.6 points slower
+// at 8 it spilled (60 bytes of stores a thread in fp32) and ran 1.6-2.7 points slower
 // (docs/best-tuning.md).
 constexpr int kHoldPacks = 8, kStreamedHoldPacks = 6;
 constexpr int hold_blocks_per_sm(int threads) {
