@@ -354,10 +354,11 @@ def tune_configs(cols, dtype_bytes, sm_count):
                             config(3, packs=8, threads=threads, cluster=blocks, stash=stash,
                                    teams=teams, lag=0)))
             if not fits:  # longer than the GPU holds: one team, every place full, the rest
-                # of each thread's packs read twice (stream=1)
+                # of each thread's packs read twice (stream=1), 6 packs in registers (the
+                # streamed kernel's, kStreamedHoldPacks in kernels/best/shapes.h)
                 blocks = sm_count * per_sm
-                out.append((f"held {blocks}x{threads}x8p+{most_stash} stream",
-                            config(3, packs=8, threads=threads, cluster=blocks, stash=most_stash,
+                out.append((f"held {blocks}x{threads}x6p+{most_stash} stream",
+                            config(3, packs=6, threads=threads, cluster=blocks, stash=most_stash,
                                    teams=1, lag=0, stream=1)))
     if packs > 8192:  # past one block's registers: two passes of one block a row, as on a GPU
         # without clusters; blocks of fewer threads let two or four rows share an SM, so one

@@ -28,6 +28,12 @@ with open(os.path.join(root, "kernels", "best_softmax.h"), encoding="utf-8") as 
     fields = set(re.findall(r"X\(\w+, (\w+), ", f.read()))
 if "path" not in fields or "stash" not in fields:
     errors.append(f"could not read Config's fields from kernels/best_softmax.h: {sorted(fields)}")
+# The held grid's register packs (kernels/best/shapes.h): its launch takes no other count.
+with open(os.path.join(root, "kernels", "best", "shapes.h"), encoding="utf-8") as f:
+    m = re.search(r"constexpr int kHoldPacks = (\d+), kStreamedHoldPacks = (\d+);", f.read())
+if not m:
+    errors.append("could not read kHoldPacks and kStreamedHoldPacks from kernels/best/shapes.h")
+hold_packs = {0: int(m.group(1)), 1: int(m.group(2))} if m else {}
 
 if not any("peers.py" in e for e in errors):
     sys.path.insert(0, os.path.join(root, "bench"))
@@ -59,6 +65,10 @@ if not any("peers.py" in e for e in errors):
             if unknown or bad or cfg.get("path") not in range(5):
                 errors.append(f"{what} '{label}': unknown fields {sorted(unknown)}, "
                               f"values not small ints {bad}, path {cfg.get('path')}")
+            if cfg.get("path") == 3 and cfg.get("lag", 0) == 0 and hold_packs and \
+                    cfg.get("packs") != hold_packs.get(cfg.get("stream", 0)):
+                errors.append(f"{what} '{label}': a held grid with {cfg.get('packs')} register "
+                              f"packs and stream={cfg.get('stream', 0)}, which its launch refuses")
         checked += 1
     print(f"{len(scripts)} scripts compile; peers.py's tuning list checked at {checked} shapes")
 
