@@ -266,10 +266,10 @@ static Config streamed_hold_for(int64_t cols, const DeviceLimits& limits) {
     return c;
 }
 
-// @region choose-path: the dispatch by N -- smallest on-chip home for the row, else as much of it
-// as fits Everything is in 16-byte packs, so fp16 and bf16 rows take the shape of an fp32 row of
-// the same bytes; the fp32 N of each step on an H100 is in brackets. Each threshold was measured on
-// an H100 (bench/peers.py --tune); a "why" line says what decides it.
+// @region choose-path: the dispatch by N -- smallest on-chip home for the row, else what fits
+// Everything is in 16-byte packs, so fp16 and bf16 rows take the shape of an fp32 row of the same
+// bytes; the fp32 N of each step on an H100 is in brackets. Each threshold was measured on an H100
+// (bench/peers.py --tune); a "why" line says what decides it.
 Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limits,
               const ResidentBlocks& resident) {
     const int vec = vec_of(dtype);
