@@ -341,7 +341,8 @@ def tune_configs(cols, dtype_bytes, sm_count):
                             config(2, threads=1024, cluster=cluster, l2=l2)))
     if packs >= 262144:  # the held grid (hold.cu): a team of blocks holds one row, 8 packs a
         # thread in registers and the rest in shared memory; one block of 1024 threads an SM, or
-        # two of 512; as many teams as hold the row, and half as many
+        # two of 512; as many teams as hold the row, and half as many. These run without the L2
+        # prefetch (Config::prefetch, 0), which "auto" has where its rule gives some
         for threads, per_sm in ((1024, 1), (512, 2)):
             most_stash = (min(227 * 1024, 228 * 1024 // per_sm) - 2048) // (threads * 16)
             fits = [t for t in range(min(64, sm_count * per_sm), 0, -1)

@@ -227,6 +227,29 @@ static Config held_shape(int blocks, int threads, int packs, int64_t stash, int 
     return c;
 }
 
+// The held grid's prefetch (hold.cu's step 3): while a block waits for its team's merge of row
+// r, it puts its first places of row r + 1 into L2, so DRAM works through the wait and step 4's
+// first loads find their packs there. As many places a thread as fill a quarter of the L2 across
+// the grid where a block runs alone on its SM (the wait idles the SM's traffic), a twelfth where
+// an SM runs two teams' blocks (one's traffic fills the other's wait) or the row streams (its
+// next row's streamed reads fill it); at most the register places, whose loads go out first.
+// Why (H100, side by side, bench/results/2026-11-26/prefetch/): one team of 132 x 1024, a quarter
+// (6 places) against none at fresh N, fp32 8351036 79.0 -> 87.0%, 11604235 79.8 -> 86.6, fp16
+// 18244334 73.8 -> 80.1; 4 places 0.5-1.6 points below 6. Two blocks an SM in 2-9 teams, a
+// twelfth (2 places): +0.2 to +2.1 at 14 of 15 N, -0.2 at fp32 N = 1280483 (9 teams); 8
+// places 0.6-4.5 points below none. Streamed rows, 2 places: -0.5 to +2.1 points.
+int held_prefetch(const Config& c, const DeviceLimits& limits) {
+    const int64_t threads = int64_t{c.cluster} * c.grid_teams() * c.threads;  // the whole grid
+    const bool alone = hold_blocks_per_sm(c.threads) == 1 && c.stream == 0;
+    const int64_t share = limits.l2_bytes / (alone ? 4 : 12);
+    return static_cast<int>(
+        std::clamp<int64_t>(share / std::max<int64_t>(1, threads * 16), 0, c.packs));
+}
+static Config with_prefetch(Config c, const DeviceLimits& limits) {
+    c.prefetch = held_prefetch(c, limits);
+    return c;
+}
+
 // The held grid's shape for a row of `cols` values, `vec` a pack (hold.cu): 8 packs a thread in
 // registers and the rest of the block's slice in shared memory, in as many teams as each hold
 // one row, on every SM: two blocks of 512 threads an SM where that leaves two teams or more,
@@ -246,7 +269,9 @@ static Config hold_for(int64_t cols, int vec, const DeviceLimits& limits) {
             const int64_t held = (slice_packs(cols / vec, blocks) + threads - 1) / threads;
             if (held > packs + most_stash || blocks > threads) continue;
             if (per_sm > 1 && teams < 2) break;  // one team: one block an SM
-            return held_shape(blocks, threads, packs, std::max<int64_t>(0, held - packs), teams);
+            return with_prefetch(
+                held_shape(blocks, threads, packs, std::max<int64_t>(0, held - packs), teams),
+                limits);
         }
     }
     return Config{};
@@ -263,7 +288,7 @@ static Config streamed_hold_for(int64_t cols, const DeviceLimits& limits) {
     if (cols > 0x7fffffff || blocks > threads) return Config{};
     Config c = held_shape(blocks, threads, kStreamedHoldPacks, hold_most_stash(threads, limits), 1);
     c.stream = 1;
-    return c;
+    return with_prefetch(c, limits);
 }
 
 // @region choose-path: the dispatch by N -- smallest on-chip home for the row, else what fits
@@ -626,7 +651,9 @@ std::string Config::describe() const {
                 return "held grid " + n + " blocks x " + t + " threads x " + std::to_string(packs) +
                        " packs + " + std::to_string(stash) + " in shared memory" +
                        (grid_teams() > 1 ? ", " + std::to_string(grid_teams()) + " teams" : "") +
-                       (stream != 0 ? ", the rest read twice" : "");
+                       (stream != 0 ? ", the rest read twice" : "") +
+                       (prefetch > 0 ? ", " + std::to_string(prefetch) + " prefetched into L2"
+                                     : "");
             return "grid " + n + " blocks x " + t + " threads x " + std::to_string(packs) +
                    " packs, lag " + std::to_string(lag) + ", " + std::to_string(grid_ahead()) +
                    (grid_ahead() == 1 ? " row ahead" : " rows ahead") +

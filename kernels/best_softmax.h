@@ -58,7 +58,10 @@ namespace sml::best {
     X(int, spread, 0)                                                                        \
     /* grid, lag 0: 1 reads the packs past a thread's places (packs + stash) from memory */  \
     /* twice, for the row's (max, sum) and for its store: rows longer than the GPU holds */  \
-    X(int, stream, 0)
+    X(int, stream, 0)                                                                        \
+    /* grid, lag 0: places a thread of the next row that its block prefetches into L2 */     \
+    /* while its team merges a row (held_prefetch; at most `packs`) */                       \
+    X(int, prefetch, 0)
 
 // Which of best's kernels runs a problem, and how it is shaped.
 struct Config {
@@ -145,6 +148,9 @@ double reads_per_value(const SoftmaxProblem& problem, const DeviceLimits& limits
 // The same for configuration `c` on rows of `cols` values: 1 where the row stays on chip, 2 on
 // two passes, and on the streamed held grid 1 plus the share of the row no thread's place holds.
 double row_reads(const Config& c, int64_t cols, DType dtype);
+// The held grid's L2 prefetch (Config::prefetch) for `c` as launched (its teams, blocks and
+// threads): the places a thread of row r + 1 its block puts into L2 while its team merges row r.
+int held_prefetch(const Config& c, const DeviceLimits& limits);
 
 // The rest is CUDA code (kernels/best/launch.cu), built with the toolkit only.
 

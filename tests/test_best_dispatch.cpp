@@ -209,7 +209,8 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     EXPECT_EQ(pick(2103145, DType::bf16).describe(),
               "grid 132 blocks x 544 threads x 4 packs, lag 3, 2 rows ahead");
     EXPECT_EQ(pick(2103144, DType::f32).describe(),
-              "held grid 52 blocks x 512 threads x 8 packs + 12 in shared memory, 5 teams");
+              "held grid 52 blocks x 512 threads x 8 packs + 12 in shared memory, 5 teams, 2 "
+              "prefetched into L2");
     // Where the occupancy calculator says a stash fits only once an SM, the stash is not taken.
     auto one_stash = [](const Config& c) { return c.stash > 0 ? 1 : 2; };
     EXPECT_EQ(pick(300000, DType::f32, true, kH100, one_stash).describe(),
@@ -231,23 +232,28 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     // that leaves two teams (132 x 2 x 512 x 22 packs hold fp32 N = 5947392 in two), then one
     // team of 1024-thread blocks (up to fp32 N = 132 x 1024 x 22 x 4 = 11894784).
     EXPECT_EQ(pick(132 * 2048 * 4 + 36).describe(),
-              "held grid 26 blocks x 512 threads x 8 packs + 13 in shared memory, 10 teams");
+              "held grid 26 blocks x 512 threads x 8 packs + 13 in shared memory, 10 teams, 2 "
+              "prefetched into L2");
     EXPECT_EQ(pick(int64_t{1} << 21).describe(),
-              "held grid 52 blocks x 512 threads x 8 packs + 12 in shared memory, 5 teams");
+              "held grid 52 blocks x 512 threads x 8 packs + 12 in shared memory, 5 teams, 2 "
+              "prefetched into L2");
     EXPECT_EQ(pick(5947392).describe(),
-              "held grid 132 blocks x 512 threads x 8 packs + 14 in shared memory, 2 teams");
+              "held grid 132 blocks x 512 threads x 8 packs + 14 in shared memory, 2 teams, 2 "
+              "prefetched into L2");
     // (Whole packs count: the values past the last one are held apart.)
     EXPECT_EQ(pick(5947395).describe(), pick(5947392).describe());
     EXPECT_EQ(pick(5947396).describe(),
-              "held grid 132 blocks x 1024 threads x 8 packs + 4 in shared memory");
+              "held grid 132 blocks x 1024 threads x 8 packs + 4 in shared memory, 6 prefetched "
+              "into L2");
     EXPECT_EQ(pick(11894784 + 3, DType::f32, false).describe(),
-              "held grid 132 blocks x 1024 threads x 8 packs + 14 in shared memory");
+              "held grid 132 blocks x 1024 threads x 8 packs + 14 in shared memory, 6 prefetched "
+              "into L2");
     // Past that, one team with every place full (6 packs in registers: the streamed kernel's
     // loops need registers of their own) reads the rest of the row twice; two passes only
     // where a row has 2^31 values or more.
     EXPECT_EQ(pick(11894784 + 4).describe(),
               "held grid 132 blocks x 1024 threads x 6 packs + 14 in shared memory, the rest read "
-              "twice");
+              "twice, 2 prefetched into L2");
     EXPECT_EQ(pick(int64_t{1} << 24).describe(), pick(11894784 + 4).describe());
     EXPECT_EQ(pick(int64_t{1} << 31).describe(),
               "two-pass cluster 16 x 1024 threads, L2 evict_last/first");
@@ -317,7 +323,8 @@ TEST(BestDispatch, GridFollowsTheSmCountAndSizesItsWorkspace) {
     EXPECT_EQ(pick(524288, DType::f32, true, pcie).describe(),
               "cluster 16 x 512 threads x 8 packs + 8 in shared memory");
     EXPECT_EQ(pick(int64_t{1} << 20, DType::f32, true, pcie).describe(),
-              "held grid 25 blocks x 512 threads x 8 packs + 13 in shared memory, 9 teams");
+              "held grid 25 blocks x 512 threads x 8 packs + 13 in shared memory, 9 teams, 2 "
+              "prefetched into L2");
     // Without clusters the grid runs in teams of the fewest blocks that hold the row: 2^20 fp32
     // takes 128 of 132 SMs; with 114 SMs it cannot, and the held grid takes the row.
     EXPECT_EQ(pick(int64_t{1} << 20, DType::f32, true, ampere()).describe(),
@@ -369,11 +376,12 @@ TEST(BestDispatch, WithoutClustersOneBlockThenItsStashThenTwoPasses) {
               "grid 9 blocks x 480 threads x 4 packs, lag 4, 1 row ahead, 4 teams");
     small.sm_count = 8;
     EXPECT_EQ(pick(65536, DType::f32, true, small).describe(),
-              "held grid 3 blocks x 512 threads x 8 packs + 3 in shared memory, 5 teams");
+              "held grid 3 blocks x 512 threads x 8 packs + 3 in shared memory, 5 teams, 8 "
+              "prefetched into L2");
     small.sm_count = 1;
     EXPECT_EQ(pick(65536, DType::f32, true, small).describe(),
               "held grid 1 blocks x 1024 threads x 6 packs + 3 in shared memory, the rest read "
-              "twice");
+              "twice, 6 prefetched into L2");
     EXPECT_EQ(pick(65536, DType::f32, true, ampere()).describe(),
               "cluster 1 x 1024 threads x 8 packs + 8 in shared memory");  // 227 KB
 }
@@ -515,6 +523,50 @@ TEST(BestDispatch, HeldGridTeamsShrinkAsRowsGrowThenItStreams) {
             EXPECT_TRUE(streamed);  // 2^25 values are more than any of these GPUs holds
         }
     }
+}
+
+// The held grid's L2 prefetch (held_prefetch): a share of the L2 over the whole grid, a quarter
+// where a block runs alone on its SM and the row does not stream, a twelfth otherwise; at most
+// the register places; none without an L2 to fill; never more with a smaller L2 or more teams.
+TEST(BestDispatch, HeldGridPrefetchIsAShareOfL2) {
+    std::mt19937_64 gen(11);
+    int alone = 0, shared = 0;
+    for (DeviceLimits limits : {kH100, ampere(), turing()}) {
+        for (DType t : {DType::f32, DType::f16, DType::bf16}) {
+            for (int i = 0; i < 300; ++i) {
+                const int64_t n = int64_t{1 << 18} + int64_t(gen() % (uint64_t{1} << 25));
+                const Config c = pick(n, t, gen() % 2 == 0, limits);
+                SCOPED_TRACE(std::to_string(n) + " " + dtype_name(t) + " " +
+                             std::to_string(limits.cc_major) + ": " + c.describe());
+                if (!c.held_grid()) {
+                    ASSERT_EQ(c.prefetch, 0);
+                    continue;
+                }
+                ASSERT_EQ(c.prefetch, best::held_prefetch(c, limits));
+                ASSERT_GE(c.prefetch, 0);
+                ASSERT_LE(c.prefetch, c.packs);
+                const int64_t grid_threads = int64_t{c.cluster} * c.grid_teams() * c.threads;
+                const bool one_an_sm = c.threads > 512 && c.stream == 0;
+                (one_an_sm ? alone : shared) += 1;
+                const int64_t share = limits.l2_bytes / (one_an_sm ? 4 : 12);
+                ASSERT_LE(c.prefetch * grid_threads * 16, share);
+                if (c.prefetch < c.packs) ASSERT_GT((c.prefetch + 1) * grid_threads * 16, share);
+                DeviceLimits smaller = limits;
+                smaller.l2_bytes /= 2;
+                ASSERT_LE(best::held_prefetch(c, smaller), c.prefetch);
+                smaller.l2_bytes = 0;
+                ASSERT_EQ(best::held_prefetch(c, smaller), 0);
+                Config more_teams = c;
+                more_teams.teams = c.grid_teams() * 2;
+                ASSERT_LE(best::held_prefetch(more_teams, limits), c.prefetch);
+            }
+        }
+    }
+    EXPECT_GT(alone, 50);
+    EXPECT_GT(shared, 50);
+    // On an H100's 50 MB: 6 places a thread of one team's 132 x 1024, 2 in teams of 512.
+    EXPECT_EQ(pick(8000000).prefetch, 6);
+    EXPECT_EQ(pick(3000000).prefetch, 2);
 }
 
 // For random N and every dtype, alignment and GPU: the row fits, and the launch is legal.

@@ -21,10 +21,12 @@ namespace best {
 //   1. takes the (max, sum) of its register packs of row r with step 6's running rule: their
 //      loads went out first, so they land while the cp.async copies into shared memory fly,
 //   2. takes in those copies, each half as soon as it has landed,
-//   3. publishes that pair in the row's slot (slots.cuh) and merges the team's slots,
+//   3. publishes that pair in the row's slot (slots.cuh) and merges the team's slots, and while
+//      it waits, asks L2 for its first `prefetch` places of row r + 1,
 //   4. stores row r, each pack followed by the load of row r + 1's pack into its place.
 // Between 1 and 4 the team's loads and stores stop: it waits for its last loads and for the
-// slowest block of the team. Several teams, each on every teams-th row, fill that time with
+// slowest block of the team. The prefetch gives DRAM work meanwhile, and step 4's first loads
+// find their packs in L2. Several teams, each on every teams-th row, fill that time with
 // their own traffic; the dispatcher runs as many as hold a row, two blocks an SM where that
 // still leaves two teams, so an SM has another team's block to run while one waits.
 // A row's packs are counted from its first 128-byte line, so every warp's loads are whole
@@ -45,7 +47,7 @@ template <typename T, int PACKS, bool STREAM>
 __global__ void __launch_bounds__(kHoldMaxThreads)
     best_hold_kernel(const T* __restrict__ in, T* __restrict__ out, int rows, int64_t cols,
                      int64_t in_stride, int64_t out_stride, uint64_t* __restrict__ slots, int teams,
-                     int stash) {
+                     int stash, int prefetch) {
     constexpr int V = Vec<T>::kSize;
     constexpr int kLine = 128 / static_cast<int>(sizeof(T));  // values in a 128-byte line
     constexpr int kEdges = (kLine + V + 31) / 32;  // edge values a lane of warp 0 may hold
@@ -119,6 +121,18 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
         }
     };
 
+    // Row w's packs at the block's place p, for all its threads: `threads` packs from
+    // rank * size + p * threads, into L2, by one warp (packs.cuh).
+    auto prefetch_places = [&](const Row& w, int places) {
+        for (int p = 0; p < places; ++p) {
+            const int start = rank * size + p * threads;
+            const int end = min(w.packs, min(rank * size + size, start + threads));
+            if (start < end)
+                prefetch_l2(w.in + w.lead + int64_t{start} * V,
+                            static_cast<unsigned>(end - start) * 16u, lane);
+        }
+    };
+
     uint4 x[PACKS];
     float edge[kEdges];
     // Row r's places, when nothing of another row is left in them.
@@ -176,6 +190,7 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
         if (warp == 0) {
             const MaxSum b = warp_merge(lane < warps ? warp_sums[lane] : MaxSum{kNegInf, 0.0f});
             if (lane == 0) publish(&slots[r * slot_stride + rank], b);
+            if (r + 1 < rows) prefetch_places(row_at(r + 1), prefetch);
         }
         if constexpr (STREAM) {
             if (r + 1 < rows) stream_max_sum(row_at(r + 1));
@@ -257,12 +272,13 @@ static LaunchStep make_hold_step(const LaunchArgs& a, const Config& c, cudaError
     if (a.workspace == nullptr || blocks < 1 || blocks > c.threads || teams > kMaxGridTeams ||
         p.rows > 0x7fffffff || p.cols > 0x7fffffff || c.stash < 0 ||
         !valid_threads(c.threads, kHoldMaxThreads) ||
-        (!STREAM && slice > int64_t{c.threads} * (P + c.stash)) || !same_frames(a)) {
+        (!STREAM && slice > int64_t{c.threads} * (P + c.stash)) || c.prefetch < 0 ||
+        c.prefetch > P || !same_frames(a)) {
         *err = cudaErrorInvalidValue;
         return {};
     }
     return slots_launch("best_hold", kernel, hold_stash_bytes(c.threads, c.stash), a, c, err,
-                        c.stash);
+                        c.stash, c.prefetch);
 }
 
 // Packs in registers: kHoldPacks, or kStreamedHoldPacks with Config::stream (shapes.h).

@@ -150,6 +150,7 @@ static cudaError_t plan_chosen(const LaunchArgs& args, Config* chosen,
     if (c.path == Config::Path::kGrid && !args.limits.has_clusters()) {
         const int per_sm = c.held_grid() ? hold_blocks_per_sm(c.threads) : 1;
         c.teams = std::clamp(sms_here(args) * per_sm / c.cluster, 1, kMaxGridTeams);
+        if (c.held_grid()) c.prefetch = held_prefetch(c, args.limits);  // for the grid launched
     }
     cudaError_t err = plan_with(args, c, steps);
     auto fall_back = [&](const Config& next) {

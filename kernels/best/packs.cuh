@@ -169,6 +169,18 @@ __device__ __forceinline__ void copy_async_commit() {
     asm volatile("cp.async.commit_group;" ::: "memory");
 #endif
 }
+// `bytes` from global memory into L2, a warp's lanes together, nothing waiting for them: one
+// bulk prefetch on Hopper (sm_90+), else a line (128 bytes) a lane at a time.
+__device__ __forceinline__ void prefetch_l2(const void* src, unsigned bytes, int lane) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    if (lane == 0)  // bytes: a multiple of 16, from 16 bytes
+        asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(src), "r"(bytes)
+                     : "memory");
+#else
+    for (unsigned b = lane * 128u; b < bytes; b += 32u * 128u)
+        asm volatile("prefetch.global.L2 [%0];" ::"l"(static_cast<const char*>(src) + b));
+#endif
+}
 template <int kNewest>
 __device__ __forceinline__ void copy_async_wait_all_but() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
