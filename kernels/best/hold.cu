@@ -121,8 +121,8 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
         }
     };
 
-    // Row w's packs at the block's place p, for all its threads: `threads` packs from
-    // rank * size + p * threads, into L2, by one warp (packs.cuh).
+    // The block's first `places` places of row w, into L2 by one warp (packs.cuh): place p of
+    // all its threads is `threads` packs from rank * size + p * threads, cut at the slice's end.
     auto prefetch_places = [&](const Row& w, int places) {
         for (int p = 0; p < places; ++p) {
             const int start = rank * size + p * threads;
