@@ -252,13 +252,17 @@ static Config with_prefetch(Config c, const DeviceLimits& limits) {
 
 // The held grid's shape for a row of `cols` values, `vec` a pack (hold.cu): 8 packs a thread in
 // registers and the rest of the block's slice in shared memory, in as many teams as each hold
-// one row, on every SM: two blocks of 512 threads an SM where that leaves two teams or more,
+// one row, on every SM: two blocks of 512 threads an SM where that leaves three teams or more,
 // else one of 1024. Why the most teams: a team stops its traffic once a row, to merge the row's
 // slots, and the other teams' traffic fills that time (half as many teams ran 7-18 points
 // slower at all seven N tried). Why two blocks an SM: an SM then has another team's block to run
 // while one waits (faster at 10 of 12 N in teams, by up to 5 points; with one team a tie). Why
-// 8 packs in registers, not 16 at 512 threads a block: faster at all ten N tried, by 0.7-9
-// points. No fit (the row is longer than the whole GPU holds): path stays kGroup.
+// not with two teams: there one block of 1024 an SM, each team alone on its SMs and so given a
+// quarter of the L2 to prefetch (held_prefetch), ran faster at all 8 fresh N, twice, by 0.6-5.7
+// points (fp32 N = 4122621 82.4 -> 87.2%; bench/results/2026-11-26/prefetch/9-two-teams/); from
+// 4 teams on it was mixed (-2.3 to +0.9, prefetch/8-whole-blocks/). Why 8 packs in registers,
+// not 16 at 512 threads a block: faster at all ten N tried, by 0.7-9 points. No fit (the row is
+// longer than the whole GPU holds): path stays kGroup.
 static Config hold_for(int64_t cols, int vec, const DeviceLimits& limits) {
     const int sms = std::max(1, limits.sm_count), packs = kHoldPacks;
     for (const int threads : {512, 1024}) {
@@ -268,7 +272,7 @@ static Config hold_for(int64_t cols, int vec, const DeviceLimits& limits) {
             const int blocks = sms * per_sm / teams;
             const int64_t held = (slice_packs(cols / vec, blocks) + threads - 1) / threads;
             if (held > packs + most_stash || blocks > threads) continue;
-            if (per_sm > 1 && teams < 2) break;  // one team: one block an SM
+            if (per_sm > 1 && teams < 3) break;  // one or two teams: one block an SM
             return with_prefetch(
                 held_shape(blocks, threads, packs, std::max<int64_t>(0, held - packs), teams),
                 limits);

@@ -229,16 +229,23 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     EXPECT_EQ(pick(132 * 2048 * 4 + 35).path, Path::kGrid);
     // Longer rows: the held grid, one row a team in 8 packs a thread of registers and up to 14
     // of shared memory, in as many teams as hold a row: two blocks of 512 threads an SM while
-    // that leaves two teams (132 x 2 x 512 x 22 packs hold fp32 N = 5947392 in two), then one
-    // team of 1024-thread blocks (up to fp32 N = 132 x 1024 x 22 x 4 = 11894784).
+    // that leaves three teams (88 x 512 x 22 packs hold fp32 N = 3964928 in each of three), then
+    // one block of 1024 an SM in two teams (66 x 1024 x 22 x 4 = 5947392) and in one (up to fp32
+    // N = 132 x 1024 x 22 x 4 = 11894784).
     EXPECT_EQ(pick(132 * 2048 * 4 + 36).describe(),
               "held grid 26 blocks x 512 threads x 8 packs + 13 in shared memory, 10 teams, 2 "
               "prefetched into L2");
     EXPECT_EQ(pick(int64_t{1} << 21).describe(),
               "held grid 52 blocks x 512 threads x 8 packs + 12 in shared memory, 5 teams, 2 "
               "prefetched into L2");
+    EXPECT_EQ(pick(3964928).describe(),
+              "held grid 88 blocks x 512 threads x 8 packs + 14 in shared memory, 3 teams, 2 "
+              "prefetched into L2");
+    EXPECT_EQ(pick(3964932).describe(),
+              "held grid 66 blocks x 1024 threads x 8 packs + 7 in shared memory, 2 teams, 6 "
+              "prefetched into L2");
     EXPECT_EQ(pick(5947392).describe(),
-              "held grid 132 blocks x 512 threads x 8 packs + 14 in shared memory, 2 teams, 2 "
+              "held grid 66 blocks x 1024 threads x 8 packs + 14 in shared memory, 2 teams, 6 "
               "prefetched into L2");
     // (Whole packs count: the values past the last one are held apart.)
     EXPECT_EQ(pick(5947395).describe(), pick(5947392).describe());

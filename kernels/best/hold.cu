@@ -28,7 +28,7 @@ namespace best {
 // slowest block of the team. The prefetch gives DRAM work meanwhile, and step 4's first loads
 // find their packs in L2. Several teams, each on every teams-th row, fill that time with
 // their own traffic; the dispatcher runs as many as hold a row, two blocks an SM where that
-// still leaves two teams, so an SM has another team's block to run while one waits.
+// still leaves three teams, so an SM has another team's block to run while one waits.
 // A row's packs are counted from its first 128-byte line, so every warp's loads are whole
 // sectors wherever the row starts. The values before that line and after the last whole pack
 // (fewer than a line and a pack) are the edges: warp 0 of the team's last block holds them, a
