@@ -216,6 +216,17 @@ def check(name, fn, x, y, rows):
     return point
 
 
+def parse_fields(spec):
+    """"FIELD=V,FIELD=V..." (integers) -> dict; ValueError on anything else."""
+    given = {}
+    for kv in spec.split(","):
+        key, sep, value = kv.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"{kv!r} is not FIELD=INTEGER")
+        given[key.strip()] = int(value)
+    return given
+
+
 def config(path, **fields):
     """One configuration of best: its path (0 group, 1 cluster, 2 two-pass, 3 grid, 4 tile) and the
     fields of sml::best::Config it sets (kernels/best_softmax.h says what each means; sizes in
@@ -409,6 +420,10 @@ def main():
                     "sml::best::Config (kernels/best_softmax.h), e.g. path=3,cluster=13,"
                     "threads=288,packs=4,lag=4,ahead=2,teams=10; labelled \"cfg\" and its "
                     "fields; may be repeated")
+    ap.add_argument("--vary", action="append", default=[], metavar="FIELD=V,FIELD=V...",
+                    help="--tune: also time the dispatcher's own pick with these fields of "
+                    "sml::best::Config changed, e.g. prefetch=0 or prefetch=4,teams=2; labelled "
+                    "\"auto\" and the fields; may be repeated")
     ap.add_argument("--no-peers", action="store_true", help="only copy and best")
     ap.add_argument("--triton-max-block", type=int, default=1 << 19, metavar="ELEMENTS",
                     help="skip the Triton tutorial where its BLOCK_SIZE (next_pow2(N)) is larger: "
@@ -432,14 +447,10 @@ def main():
         ap.error("--lib is required (build it from bench/best_capi.cu, see bench/README-peers.md)")
     if args.samples < 20:
         ap.error("--samples must be >= 20 (the project's method takes the median of >= 20)")
-    if torch is None or not torch.cuda.is_available():
-        print("error: no CUDA device; run this on a machine with an NVIDIA GPU", file=sys.stderr)
-        return 1
-
-    configs = []
+    configs, variations = [], []
     for spec in args.config:
         try:
-            given = {k.strip(): int(v) for k, v in (kv.split("=") for kv in spec.split(","))}
+            given = parse_fields(spec)
         except ValueError:
             ap.error(f"--config {spec!r}: give FIELD=INTEGER pairs separated by commas, e.g. "
                      "path=3,cluster=13,threads=288")
@@ -447,8 +458,17 @@ def main():
             ap.error(f"--config {spec!r}: name the path (path=0 group, 1 cluster, 2 two-pass, "
                      "3 grid, 4 tile)")
         configs.append((spec, given))
-    if configs and not args.tune:
-        ap.error("--config needs --tune")
+    for spec in args.vary:
+        try:
+            variations.append((spec, parse_fields(spec)))
+        except ValueError:
+            ap.error(f"--vary {spec!r}: give FIELD=INTEGER pairs separated by commas, e.g. "
+                     "prefetch=0")
+    if (configs or variations) and not args.tune:
+        ap.error("--config and --vary need --tune")
+    if torch is None or not torch.cuda.is_available():
+        print("error: no CUDA device; run this on a machine with an NVIDIA GPU", file=sys.stderr)
+        return 1
 
     torch.manual_seed(0)
     tdtype, code = getattr(torch, DTYPES[args.dtype][0]), DTYPES[args.dtype][1]
@@ -487,6 +507,11 @@ def main():
                     candidates.append(("auto edges" if lines else "auto no edges",
                                        dict(pick, edges=edges, threads=threads, lag=lag)))
             candidates += [("cfg " + spec, given) for spec, given in configs]
+            if variations and pick is None:
+                print("error: --vary needs a library that reports its pick (sml_best_config_auto)",
+                      file=sys.stderr)
+                return 2
+            candidates += [("auto " + spec, dict(pick, **given)) for spec, given in variations]
             for label, cfg in candidates:
                 if args.only and not any(t in label for t in args.only.split("|")):
                     continue

@@ -39,6 +39,17 @@ if not any("peers.py" in e for e in errors):
     sys.path.insert(0, os.path.join(root, "bench"))
     import peers  # torch is optional for the tuning list
 
+    # --config and --vary read FIELD=INTEGER lists; anything else is refused.
+    if peers.parse_fields("prefetch=4, teams=2") != {"prefetch": 4, "teams": 2}:
+        errors.append(f"parse_fields misreads 'prefetch=4, teams=2': "
+                      f"{peers.parse_fields('prefetch=4, teams=2')}")
+    for bad in ("prefetch", "prefetch=x", "=4", "prefetch=4,"):
+        try:
+            peers.parse_fields(bad)
+            errors.append(f"parse_fields accepts {bad!r}")
+        except ValueError:
+            pass
+
     rng = random.Random(20261126)
     checked = 0
     for _ in range(400):
