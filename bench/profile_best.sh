@@ -34,6 +34,8 @@ for label in "$@"; do
             --only "$label" "${given[@]}" 2>&1
     } > "$OUT/ncu-$dtype-$cols-$n.txt"
     if [ -n "$SOURCE" ]; then
+        # With --export, ncu prints no sections: they are read back from the report.
+        ncu --import /tmp/ncu-$n.ncu-rep --page details >> "$OUT/ncu-$dtype-$cols-$n.txt" 2>&1
         ncu --import /tmp/ncu-$n.ncu-rep --page source --print-source sass --csv 2>&1 |
             gzip > "$OUT/sass-$dtype-$cols-$n.csv.gz"
         rm -f /tmp/ncu-$n.ncu-rep
