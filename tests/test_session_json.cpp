@@ -227,6 +227,40 @@ TEST(SessionJson, MistypedFieldNamesPathAndTypes) {
     EXPECT_NE(parse_error(doc.dump()).find("points[0].gbps"), std::string::npos);
 }
 
+TEST(SessionJson, ArrayElementsMustBeObjects) {
+    // Each array of records names its element that is not an object.
+    using nlohmann::json;
+    const json base = json::parse(session_to_json(full_session()));
+    json doc = base;
+    doc["points"][1] = 7;
+    EXPECT_EQ(parse_error(doc.dump()), "s.json: points[1]: expected an object");
+    doc = base;
+    doc["points"][0]["launches"].push_back("a launch");
+    EXPECT_EQ(parse_error(doc.dump()), "s.json: points[0].launches[2]: expected an object");
+    doc = base;
+    const json line = {{"file", "k.cu"}, {"line", 3}, {"values", {{"inst_executed", 4}}}};
+    const json instruction = {
+        {"function", "f"}, {"pc", 16}, {"line", 3}, {"values", {{"inst_executed", 4}}}};
+    doc["points"][0]["source_lines"] = {
+        {"available", true},        {"reason", ""},
+        {"chip", "gh100"},          {"metric_names", {{"inst_executed", "instructions executed"}}},
+        {"lines", {line, nullptr}}, {"instructions", {instruction}}};
+    EXPECT_EQ(parse_error(doc.dump()),
+              "s.json: points[0].source_lines.lines[1]: expected an object");
+    doc["points"][0]["source_lines"]["lines"] = {line};
+    doc["points"][0]["source_lines"]["instructions"] = {instruction, json::array()};
+    EXPECT_EQ(parse_error(doc.dump()),
+              "s.json: points[0].source_lines.instructions[1]: expected an object");
+    // And with every element an object, all of them are read.
+    doc["points"][0]["source_lines"]["instructions"] = {instruction, instruction};
+    Result<Session> s = parse_session(doc.dump(), "mem.json");
+    ASSERT_TRUE(s.ok()) << s.error().message;
+    ASSERT_TRUE(s->points[0].source_lines.has_value());
+    EXPECT_EQ(s->points[0].source_lines->lines.size(), 1u);
+    EXPECT_EQ(s->points[0].source_lines->instructions.size(), 2u);
+    EXPECT_EQ(s->points[0].launches.size(), 2u);
+}
+
 TEST(SessionJson, MissingFileNamesThePath) {
     Result<Session> s = load_session("/nonexistent/dir/session.json");
     ASSERT_FALSE(s.ok());

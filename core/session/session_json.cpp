@@ -237,6 +237,19 @@ class Reader {
         *out = v;
         return true;
     }
+    // Calls read(element, its path) on each element of the array at `key`, every one of which
+    // must be an object; stops at the first problem.
+    template <class Read>
+    void objects(const json& obj, const std::string& path, const char* key, Read read) {
+        const json* items = nullptr;
+        if (!array(obj, path, key, &items)) return;
+        const std::string base = path.empty() ? key : path + "." + key;
+        for (size_t i = 0; i < items->size() && !failed_; ++i) {
+            const std::string at = base + "[" + std::to_string(i) + "]";
+            if (!(*items)[i].is_object()) return fail(at, "expected an object");
+            read((*items)[i], at);
+        }
+    }
     bool get(const json& obj, const std::string& path, const char* key, std::string* out) {
         const json* v = field(obj, path, key);
         if (!v) return false;
@@ -460,37 +473,21 @@ void read_source_lines(Reader& r, const json& o, const std::string& p, SourceLin
     r.strings(o, p, "metric_names", &s->metric_names);
     if (o.contains("source_name")) r.get(o, p, "source_name", &s->source_name);        // optional
     if (o.contains("source_sha256")) r.get(o, p, "source_sha256", &s->source_sha256);  // optional
-    const json* lines = nullptr;
-    if (r.array(o, p, "lines", &lines)) {
-        for (size_t i = 0; i < lines->size() && !r.failed(); ++i) {
-            const std::string at = p + ".lines[" + std::to_string(i) + "]";
-            if (!(*lines)[i].is_object()) {
-                r.fail(at, "expected an object");
-                break;
-            }
-            LineCounters l;
-            r.get((*lines)[i], at, "file", &l.file);
-            r.get((*lines)[i], at, "line", &l.line);
-            read_number_map(r, (*lines)[i], at, &l.values);
-            s->lines.push_back(std::move(l));
-        }
-    }
-    const json* ins = nullptr;
-    if (r.array(o, p, "instructions", &ins)) {
-        for (size_t i = 0; i < ins->size() && !r.failed(); ++i) {
-            const std::string at = p + ".instructions[" + std::to_string(i) + "]";
-            if (!(*ins)[i].is_object()) {
-                r.fail(at, "expected an object");
-                break;
-            }
-            InstructionCounters c;
-            r.get((*ins)[i], at, "function", &c.function);
-            r.get((*ins)[i], at, "pc", &c.pc);
-            r.get((*ins)[i], at, "line", &c.line);
-            read_number_map(r, (*ins)[i], at, &c.values);
-            s->instructions.push_back(std::move(c));
-        }
-    }
+    r.objects(o, p, "lines", [&](const json& e, const std::string& at) {
+        LineCounters l;
+        r.get(e, at, "file", &l.file);
+        r.get(e, at, "line", &l.line);
+        read_number_map(r, e, at, &l.values);
+        s->lines.push_back(std::move(l));
+    });
+    r.objects(o, p, "instructions", [&](const json& e, const std::string& at) {
+        InstructionCounters c;
+        r.get(e, at, "function", &c.function);
+        r.get(e, at, "pc", &c.pc);
+        r.get(e, at, "line", &c.line);
+        read_number_map(r, e, at, &c.values);
+        s->instructions.push_back(std::move(c));
+    });
 }
 
 void read_point(Reader& r, const json& o, const std::string& p, PointRecord* pt) {
@@ -509,19 +506,11 @@ void read_point(Reader& r, const json& o, const std::string& p, PointRecord* pt)
     r.get(o, p, "rows_checked", &pt->rows_checked);
     r.get(o, p, "tolerance", &pt->tolerance);
     r.get(o, p, "within_tolerance", &pt->within_tolerance);
-    const json* launches = nullptr;
-    if (r.array(o, p, "launches", &launches)) {
-        for (size_t i = 0; i < launches->size() && !r.failed(); ++i) {
-            const std::string at = p + ".launches[" + std::to_string(i) + "]";
-            if (!(*launches)[i].is_object()) {
-                r.fail(at, "expected an object");
-                break;
-            }
-            LaunchRecord l;
-            read_launch(r, (*launches)[i], at, &l);
-            pt->launches.push_back(l);
-        }
-    }
+    r.objects(o, p, "launches", [&](const json& e, const std::string& at) {
+        LaunchRecord l;
+        read_launch(r, e, at, &l);
+        pt->launches.push_back(l);
+    });
     if (r.object(o, p, "predicted", &sub))
         read_predicted(r, *sub, p + ".predicted", &pt->predicted);
     if (r.object(o, p, "metrics", &sub)) read_metrics(r, *sub, p + ".metrics", &pt->metrics);
@@ -604,36 +593,27 @@ Result<Session> read_session(const json& doc, const std::string& origin) {
     r.strings(doc, "", "software", &s.software);
     const json* sub = nullptr;
     if (r.object(doc, "", "device", &sub)) read_device(r, *sub, "device", &s.device);
-    const json* points = nullptr;
     // (kernel, variant, dtype, rows, cols, edit hash) -> the first point's index
     using PointKey = std::tuple<std::string, std::string, std::string, int64_t, int64_t, std::string>;
     std::map<PointKey, size_t> seen;
-    if (r.array(doc, "", "points", &points)) {
-        for (size_t i = 0; i < points->size() && !r.failed(); ++i) {
-            const std::string at = "points[" + std::to_string(i) + "]";
-            if (!(*points)[i].is_object()) {
-                r.fail(at, "expected an object");
-                break;
-            }
-            PointRecord p;
-            read_point(r, (*points)[i], at, &p);
-            check_point(r, at, p);
-            if (r.failed()) break;
-            // The same measurement twice would be drawn twice and make "the point at N" ambiguous.
-            // An edit (the lab bench) is its own kernel: keyed by its source's hash.
-            const std::string edit = p.edit ? p.edit->source_sha256 : std::string();
-            const auto key = std::make_tuple(p.kernel, p.variant, p.dtype, p.rows, p.cols, edit);
-            const auto [first, fresh] = seen.emplace(key, i);
-            if (!fresh) {
-                r.fail(at, "repeats points[" + std::to_string(first->second) + "] (" + p.kernel +
-                               (p.variant.empty() ? "" : "/" + p.variant) + ", " + p.dtype + ", " +
-                               std::to_string(p.rows) + " x " + std::to_string(p.cols) +
-                               "): each kernel, variant, dtype and size may appear once");
-                break;
-            }
-            s.points.push_back(std::move(p));
+    r.objects(doc, "", "points", [&](const json& e, const std::string& at) {
+        PointRecord p;
+        read_point(r, e, at, &p);
+        check_point(r, at, p);
+        if (r.failed()) return;
+        // The same measurement twice would be drawn twice and make "the point at N" ambiguous.
+        // An edit (the lab bench) is its own kernel: keyed by its source's hash.
+        const std::string edit = p.edit ? p.edit->source_sha256 : std::string();
+        const auto key = std::make_tuple(p.kernel, p.variant, p.dtype, p.rows, p.cols, edit);
+        const auto [first, fresh] = seen.emplace(key, s.points.size());  // every earlier one kept
+        if (!fresh) {
+            return r.fail(at, "repeats points[" + std::to_string(first->second) + "] (" + p.kernel +
+                                  (p.variant.empty() ? "" : "/" + p.variant) + ", " + p.dtype +
+                                  ", " + std::to_string(p.rows) + " x " + std::to_string(p.cols) +
+                                  "): each kernel, variant, dtype and size may appear once");
         }
-    }
+        s.points.push_back(std::move(p));
+    });
     if (doc.contains("notes")) r.strings(doc, "", "notes", &s.notes);  // optional
     if (r.failed()) return r.error();
     return s;
