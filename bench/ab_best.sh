@@ -3,6 +3,8 @@
 # then `peers.py --tune --only auto` times each dispatcher's pick, the two libraries alternating
 # (A, B, A, B), so machine-to-machine differences (about 1% across the device pool) drop out of
 # the comparison. Tune-7's calls 9-10 were run this way.
+# bench/ab_libs.py compares builds inside one process instead, interleaved at every N, for any
+# number of versions (the dispatcher's pick only).
 #
 # A version is a folder holding its kernels/, its common/ (where it has one) and the C entry
 # point written for it, bench/best_capi.cu. The GPU machine's checkout may not hold your commits,

@@ -115,6 +115,44 @@ if not any("scan_best.py" in e for e in errors):
     if [scan_best.verdict(p).split()[0] for p in points] != ["ok", "ERROR", "WRONG"]:
         errors.append("scan_best.verdict: " + str([scan_best.verdict(p) for p in points]))
 
+# ab_libs.py: its arguments are refused before the GPU is touched, and a seed draws the same points.
+try:
+    import ab_libs
+except Exception as e:  # noqa: BLE001
+    errors.append(f"import ab_libs: {type(e).__name__}: {e}")
+    ab_libs = None
+if ab_libs is not None:
+    if ab_libs.parse_libs(["old=/a.so", "/tmp/new.so"]) != [("old", "/a.so"), ("new", "/tmp/new.so")]:
+        errors.append(f"ab_libs.parse_libs: {ab_libs.parse_libs(['old=/a.so', '/tmp/new.so'])}")
+    for bad in (["a=/x.so", "a=/y.so"], ["=/x.so"], ["a="], ["/x/lib.so", "/y/lib.so"]):
+        try:
+            ab_libs.parse_libs(bad)
+            errors.append(f"ab_libs.parse_libs accepts {bad}")
+        except ValueError:
+            pass
+    for bad in ("16:100", "8:100:2", "100:16:2", "16:100:0", "a:b:c", "16:2147483648:1"):
+        try:
+            ab_libs.parse_draw(bad)
+            errors.append(f"ab_libs.parse_draw accepts {bad!r}")
+        except ValueError:
+            pass
+
+    class Args:
+        cols, draw, seed, dtypes = None, "1000:5000000:12", 1234, "fp32,bf16"
+    first, seed = ab_libs.points_of(Args)
+    again, _ = ab_libs.points_of(Args)
+    if seed != 1234 or first != again or len(first) != 12 or \
+            any(d not in ("fp32", "bf16") or not 1000 <= n <= 5000000 for d, n in first):
+        errors.append(f"ab_libs.points_of --draw: seed {seed}, {first} then {again}")
+    Args.cols, Args.dtypes = "17,4096", "fp16,fp32"
+    if ab_libs.points_of(Args) != ([("fp16", 17), ("fp16", 4096), ("fp32", 17), ("fp32", 4096)],
+                                   None):
+        errors.append(f"ab_libs.points_of --cols: {ab_libs.points_of(Args)}")
+    results = [{"dtype": "fp32", "cols": 17, "pct_of_copy": {"a": 90.0, "b": 93.0}},
+               {"dtype": "fp32", "cols": 17, "pct_of_copy": {"a": 92.0, "b": "wrong: error 1"}}]
+    if "| fp32 | 17 | 91.0% | 93.0% (+2.0) |" not in ab_libs.summary(results, ["a", "b"]):
+        errors.append("ab_libs.summary: " + ab_libs.summary(results, ["a", "b"]))
+
 for e in errors:
     print("error:", e)
 sys.exit(1 if errors else 0)
