@@ -24,9 +24,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import peers  # noqa: E402  (BestLib, Timer, DTYPES, check, within_tolerance; torch optional)
 from scan_best import draws  # noqa: E402  (the scan's log-uniform draw, the same seed rule)
-
-DTYPE_NAMES = ("fp32", "fp16", "bf16")
 
 
 def parse_libs(specs):
@@ -62,9 +61,9 @@ def parse_draw(spec):
 def points_of(args):
     """The (dtype, N) list a run times, in order, and the seed it was drawn from (or None)."""
     dtypes = [d.strip() for d in args.dtypes.split(",")]
-    unknown = [d for d in dtypes if d not in DTYPE_NAMES]
+    unknown = [d for d in dtypes if d not in peers.DTYPES]
     if unknown or not dtypes:
-        raise ValueError(f"--dtypes {args.dtypes!r}: choose from {', '.join(DTYPE_NAMES)}")
+        raise ValueError(f"--dtypes {args.dtypes!r}: choose from {', '.join(peers.DTYPES)}")
     if args.cols:
         try:
             cols = [int(c) for c in args.cols.split(",")]
@@ -139,7 +138,6 @@ def main():
     except ImportError:
         print("error: ab_libs.py needs PyTorch with CUDA (the GPU machine has it)", file=sys.stderr)
         return 2
-    import peers
     if not torch.cuda.is_available():
         print("error: ab_libs.py needs a CUDA GPU (torch.cuda.is_available() is false)",
               file=sys.stderr)
@@ -163,13 +161,12 @@ def main():
                 fn = (lambda b=b: b.run(x, y, code) or y)
                 if not args.no_check:
                     p = peers.check(n, fn, x, y, sample)
-                    tol = peers.TOLERANCE[dtype]
                     if p["status"] != "ok":
                         status[n] = p["status"]
                         continue
-                    if not (p["max_rel_error"] <= tol and p["max_rowsum_error"]
-                            <= peers.rowsum_tolerance(dtype, cols)):
-                        status[n] = (f"wrong: error {p['max_rel_error']:.3g} above {tol}")
+                    if not peers.within_tolerance(p, dtype, cols):
+                        status[n] = (f"wrong: error {p['max_rel_error']:.3g} above "
+                                     f"{peers.TOLERANCE[dtype]}")
                         continue
                 fns[n] = fn
             timed = timer.interleaved(fns)

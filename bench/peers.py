@@ -182,6 +182,14 @@ def rowsum_tolerance(dtype, cols):
     return tol + (cols * 2.0 ** -25 if dtype == "fp16" else 0.0)
 
 
+def within_tolerance(point, dtype, cols):
+    """Whether a checked point's errors (check()'s max_rel_error and max_rowsum_error; a missing
+    one is not within) are within the dtype's tolerance at this N."""
+    inf = float("inf")
+    return (point.get("max_rel_error", inf) <= TOLERANCE[dtype] and
+            point.get("max_rowsum_error", inf) <= rowsum_tolerance(dtype, cols))
+
+
 def max_error(x, y, rows):
     """Worst relative error over sampled rows, and worst |sum(row) - 1|, against float64.
 
@@ -553,10 +561,8 @@ def main():
                 p["config"] = best.describe(cols, code)
             if p["status"] == "ok" and copy_gbps:
                 p["pct_of_copy"] = 100.0 * p["gbps"] / copy_gbps
-                tol = TOLERANCE[args.dtype]
-                if name != "copy" and not (p["max_rel_error"] <= tol and p["max_rowsum_error"]
-                                           <= rowsum_tolerance(args.dtype, cols)):
-                    p["status"] = f"wrong: error above {tol}"
+                if name != "copy" and not within_tolerance(p, args.dtype, cols):
+                    p["status"] = f"wrong: error above {TOLERANCE[args.dtype]}"
             points.append(p)
             shown = f"{p['gbps']:8.0f} GB/s {p.get('pct_of_copy', 100):6.1f}%" \
                 if p["status"] == "ok" else p["status"]
