@@ -105,7 +105,8 @@ def summary(results, names):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("libs", nargs="+", metavar="NAME=LIB",
                     help="libsmlbest.so builds to compare, the first the baseline")
     where = ap.add_mutually_exclusive_group(required=True)

@@ -23,7 +23,8 @@ def grid_shape(cols, blocks, sm_count, ppt=4):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--lib", required=True)
     ap.add_argument("--cols", default="40001,49152,57345,65536")
     ap.add_argument("--samples", type=int, default=20)
