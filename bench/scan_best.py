@@ -41,6 +41,8 @@ BANDS = [(16, 64), (64, 1024), (1024, 1 << 20), (1 << 20, 1 << 21), (1 << 21, (1
 MISALIGNED_VALUES = 1 << 27
 # Calls where launch latency rules (M * N <= 2^20): rows x cols.
 SMALL_SHAPES = [(1, 1024), (1, 151936), (64, 4096), (32, 128256)]
+# --small: rounds of back-to-back calls per shape, torch and best alternating; the median.
+SMALL_ROUNDS = 7
 
 
 def band_of(n):
@@ -196,12 +198,15 @@ def small_calls(args, torch):
             x = torch.randn(rows, cols, device="cuda", dtype=torch.float32).to(tdtype)
             y = torch.empty_like(x)
             res = {"dtype": dtype, "rows": rows, "cols": cols}
-            for name, fn in (("torch", lambda: torch.softmax(x, dim=-1)),
-                             ("best", lambda: best.run(x, y, code))):
+            fns = {"torch": lambda: torch.softmax(x, dim=-1), "best": lambda: best.run(x, y, code)}
+            per_call = {name: [] for name in fns}
+            for fn in fns.values():
                 for _ in range(50):
                     fn()
-                per_call = []
-                for _ in range(5):
+            # Rounds alternate torch and best, so a slow stretch of the host or the GPU lands on
+            # both alike; each round is `calls` back-to-back calls between two events.
+            for _ in range(SMALL_ROUNDS):
+                for name, fn in fns.items():
                     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(
                         enable_timing=True)
                     start.record()
@@ -209,8 +214,9 @@ def small_calls(args, torch):
                         fn()
                     end.record()
                     end.synchronize()
-                    per_call.append(start.elapsed_time(end) * 1e3 / args.calls)
-                res[name + "_us"] = statistics.median(per_call)
+                    per_call[name].append(start.elapsed_time(end) * 1e3 / args.calls)
+            for name, times in per_call.items():
+                res[name + "_us"] = statistics.median(times)
             res["best_over_torch"] = res["best_us"] / res["torch_us"]
             out.append(res)
             print(f"{dtype} {rows}x{cols}: torch {res['torch_us']:.2f} us, best "

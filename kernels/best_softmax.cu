@@ -18,7 +18,9 @@
 //                     the most rows resident on an SM
 //     <= 131072       cluster of 2..8 blocks of <= 512 threads, 8 packs, read MN, write MN
 //                     the size that keeps the most rows resident
-//     <= 262144       cluster of 16 blocks of <= 512 threads             read MN, write MN
+//     <= 262144       cluster of 16 blocks of <= 512 threads; where      read MN, write MN
+//                     registers keep only two an SM, of fewer threads
+//                     with the rest in shared memory, three an SM
 //     <= ~700000      stash: the same 16 x 512 threads x 8 packs, the    read MN, write MN
 //                     rest of each slice in shared memory, while two
 //                     blocks fit an SM (whole rows of 2 MB: the grid;
@@ -376,7 +378,11 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     };
     auto stash_blocks = [&](const Config& s) {
         const int64_t block_smem = int64_t{s.stash} * s.threads * 16 + 2048;
-        return resident ? resident(s) : (2 * block_smem <= limits.smem_per_sm ? 2 : 1);
+        // Without a GPU to ask: 64 registers a thread (the kernel's launch bounds), and its
+        // shared memory.
+        return resident ? resident(s)
+                        : static_cast<int>(
+                              std::min<int64_t>(1024 / s.threads, limits.smem_per_sm / block_smem));
     };
     auto stash_fits = [&](const Config& s) {
         return s.stash > 0 && int64_t{s.stash} * s.threads * 16 + 1024 <= limits.smem_per_block_optin;
@@ -405,9 +411,29 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     if (best_blocks > 0) return c;
     // [N <= 262144] 16 blocks (a "non-portable" cluster) of at most 512 threads. Why: still two
     // blocks an SM; 8 blocks of 1024 hold as much with one an SM, and ran slower.
+    // Where its registers keep two blocks an SM or fewer [over 320 threads], and the largest
+    // block of fewer threads that keeps three needs at most one pack a thread in shared memory
+    // (two in 16 bits): that block, the rest of its slice in shared memory (the stash). Why: the
+    // blocks of an SM stop their traffic at the cluster's barrier once a row; two blocks of a
+    // short slice leave DRAM idle then, and a third keeps it going, while its shared-memory
+    // copies cost less than that. A 16-bit row has twice the arithmetic a byte, so its two
+    // blocks stay short of DRAM over longer slices. Side by side on an H100 at fresh N: 16-bit
+    // rows on 2 blocks of 352-416 threads ran at 92.4-97.7% of copy where 3 of 320 need 1-2
+    // packs a thread in shared memory, and 3 of 320 +0.4 to +6.3 points faster; with 3-5 packs
+    // -1.1 to +0.9; fp32 N =
+    // 175162 (1 pack) 96.7 -> 99.0%, fp32 rows with 2 packs -0.6 to 0. Smaller blocks, more of
+    // them an SM, gained nothing further (4 of 256: -0.4 to +0.6 against 320; 4 of 224, 5 of
+    // 192, 6 of 160: -0.2 to -4.3). bench/results/2026-11-27/three-blocks/.
     if (largest > portable && threads_for(largest, per_thread) <= 512) {
         c.cluster = largest;
         c.threads = threads_for(largest, per_thread);
+        const int blocks = resident ? resident(c) : 1024 / c.threads;
+        const int most_stash = fp32 ? 1 : 2;
+        for (int t = c.threads - 32; blocks <= 2 && t >= 32; t -= 32) {
+            const Config s = stash_shape(largest, t);
+            if (!stash_fits(s) || s.stash > most_stash) break;
+            if (stash_blocks(s) >= 3) return s;
+        }
         return c;
     }
     // [N <= ~700000] the stash: the same 16 x 512 threads x 8 packs, each thread's further packs

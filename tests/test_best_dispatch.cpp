@@ -164,6 +164,18 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     // Past 8 blocks of 512: 16 blocks (non-portable) of 512 threads x 8 packs in registers...
     EXPECT_EQ(pick(131076).describe(), "cluster 16 x 288 threads x 8 packs");
     EXPECT_EQ(pick(262144).describe(), "cluster 16 x 512 threads x 8 packs");
+    // ...except where those keep two blocks an SM (over 320 threads at 64 registers, without a
+    // GPU to ask) and the largest size that keeps three needs at most one pack a thread in
+    // shared memory (two in 16 bits): 175162 fp32 values are 2744 packs a block, 9 a thread of
+    // 320; 190000 would need 10.
+    EXPECT_EQ(pick(175162).describe(), "cluster 16 x 320 threads x 8 packs + 1 in shared memory");
+    EXPECT_EQ(pick(190000).describe(), "cluster 16 x 384 threads x 8 packs");
+    EXPECT_EQ(pick(400003, DType::bf16, false).describe(),
+              "cluster 16 x 320 threads x 8 packs + 2 in shared memory");
+    // Where the occupancy calculator says the registers keep three blocks, they stay.
+    auto roomy_352 = [](const Config& c) { return c.threads == 352 && c.stash == 0 ? 3 : 2; };
+    EXPECT_EQ(pick(175162, DType::f32, true, kH100, roomy_352).describe(),
+              "cluster 16 x 352 threads x 8 packs");
     // ...then the same blocks with the rest of each thread's share of the slice in shared
     // memory (the stash), while two blocks fit an SM: 2 x (stash + 2 KB) <= 228 KB without a GPU
     // to ask. 262148 values: 65537 packs, a slice of 4104 (whole 128-byte lines), 9 a thread.
@@ -274,6 +286,48 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
 // fp32 rows whose 16-block stash would hold 10 packs a thread or more in shared memory take the
 // grid of 8 packs a thread, lag 2, in two teams -- exactly where the occupancy calculator says two
 // of its blocks fit an SM. Never 16-bit rows, never without a GPU to ask.
+
+// Wherever a row takes a 16-block cluster short of the stash's range, its blocks hold the
+// block's slice. Where registers alone keep two blocks an SM (without a GPU to ask: 64 registers
+// a thread and the block's shared memory), the largest block of fewer threads that keeps three
+// is taken if it needs at most 1 pack a thread in shared memory (2 in 16 bits), and only then.
+TEST(BestDispatch, SixteenBlockClustersTakeAThirdBlockWhileItsStashIsSmall) {
+    auto blocks = [](const Config& c) {
+        const int64_t smem = int64_t{c.stash} * c.threads * 16 + 2048;
+        return std::min<int64_t>(1024 / c.threads, c.stash > 0 ? kH100.smem_per_sm / smem : 1024);
+    };
+    int fired = 0, kept = 0;
+    for (const DType t : {DType::f32, DType::f16, DType::bf16}) {
+        const int vec = 16 / static_cast<int>(dtype_size(t));
+        const int most_stash = t == DType::f32 ? 1 : 2;
+        for (int64_t n = 131073 * vec / 4; n <= 262144 * vec / 4 - vec; n += 977) {
+            for (const bool aligned : {true, false}) {
+                const Config c = pick(n, t, aligned);
+                SCOPED_TRACE(std::to_string(n) + " " + c.describe());
+                ASSERT_EQ(c.path, Config::Path::kCluster);
+                ASSERT_EQ(c.cluster, 16);
+                const int64_t packs = (n + (aligned ? 0 : vec - 1) + vec - 1) / vec;
+                const int64_t slice = best::slice_packs(packs, 16);
+                EXPECT_GE(int64_t{c.threads} * (c.packs + c.stash), slice);
+                // The largest block under 512 threads that keeps three an SM, and its stash.
+                Config third = c;
+                third.threads = 1024 / 3 / 32 * 32;
+                third.stash = static_cast<int>((slice + third.threads - 1) / third.threads) - 8;
+                ASSERT_GE(blocks(third), 3);
+                if (c.stash > 0) {
+                    ++fired;
+                    EXPECT_EQ(c.threads, third.threads);
+                    EXPECT_LE(c.stash, most_stash);
+                } else if (blocks(c) < 3) {
+                    ++kept;
+                    EXPECT_GT(third.stash, most_stash);
+                }
+            }
+        }
+    }
+    EXPECT_GT(fired, 0);
+    EXPECT_GT(kept, 0);
+}
 TEST(BestDispatch, EightPackGridFromTenStashPacks) {
     // Calculators for which a grid fits twice an SM up to `most` threads a block, and never.
     auto fits_to = [](int most) {
