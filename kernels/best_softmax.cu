@@ -525,8 +525,11 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
 // row is mostly edges), or leave lanes idle (25 packs on 32 lanes). Lanes per row: the fewest
 // that hold the row at 16 values a lane (a row's cost is its values plus its shuffles, and fewer
 // lanes a row is fewer shuffles), 32 lanes holding 32 past 512 values; 8 values a lane where
-// that suffices. Rows per block: 32 KB of them, in whole rounds (a row for every group of
-// lanes: a round with idle groups costs a full round). Rows a warp's groups read at once:
+// that suffices. Rows per block: at least 32 KB of them, in whole rounds (a row for every group
+// of lanes: a round with idle groups costs a full round). Why at least: 16 KB tiles ran far
+// below 32 KB ones (fp16 N = 75-130: 73-85% against 89-99%), and rounding down to whole rounds
+// of 32 lanes' rows left 16-bit tiles of 22-26 KB at 93.9-95.6% where the round up ran at
+// 97.2-98.8% (fp16 N = 543, 696, bf16 N = 529, 589, 759). Rows a warp's groups read at once:
 // side by side, or `spread` apart where side by side piles up (tile_spread below). Why: rows
 // of 126 or 254 bytes start almost a bank cycle (128 bytes) apart, so a warp's reads land on
 // the same few shared-memory banks, up to five words a bank (16-bit N = 63 ran at 88% of copy
@@ -599,7 +602,11 @@ Config tile_for(int64_t cols, DType dtype, bool aligned) {
     for (c.width = 1; c.width < 32 && c.width * 16 < cols;) c.width *= 2;
     c.packs = cols <= c.width * 8 ? 8 : (cols <= c.width * 16 ? 16 : 32);
     const int groups = c.threads / c.width;
-    c.rows = static_cast<int>(std::max<int64_t>(1, 32768 / bytes / groups) * groups);
+    // The fewest whole rounds that reach 32 KB (a round fewer where they would pass 48 KB).
+    const int64_t round = int64_t{groups} * bytes;
+    int64_t rounds = (32768 + round - 1) / round;
+    if (rounds > 1 && rounds * round + 2 * 16 > 48 * 1024) --rounds;
+    c.rows = static_cast<int>(rounds * groups);
     c.spread = tile_spread(cols, c.width, dtype_size(dtype), c.threads);
     return c;
 }
