@@ -8,7 +8,7 @@
 //
 //     N (fp32)        path                                               DRAM traffic
 //     <= 512          tile (rows back to back, not a power of two of     read MN, write MN
-//                     16-byte packs on 16 bytes): 32 KB of whole rows
+//                     16-byte packs on 16 bytes): 32-48 KB of rows
 //                     move between DRAM and shared memory as packs,
 //                     1..32 lanes a row compute there
 //     <= 256          group: 1..32 lanes per row, 2 rows per group,      read MN, write MN
@@ -68,9 +68,10 @@
 //   - Short rows that are not whole packs are mostly edges: 22 fp16 values (44 bytes) touch four
 //     packs, and only one or two of them are whole. Loaded row by row, the edges go value by
 //     value, and such rows ran far below copy. But a contiguous tensor's rows are one flat run
-//     of memory: a block takes 32 KB of whole rows as one run, copies it to shared memory as
-//     16-byte packs (only the run's two ends are partial), computes each row there, and writes
-//     the run back the same way. The row's alignment stops mattering (docs/best-tuning.md).
+//     of memory: a block takes 32 KB or more of whole rows as one run, copies it to shared
+//     memory as 16-byte packs (only the run's two ends are partial), computes each row there,
+//     and writes the run back the same way. The row's alignment stops mattering
+//     (docs/best-tuning.md).
 //   - Every access is a 16-byte vector where possible. Rows need not be aligned: each row is
 //     viewed in an "aligned frame" (its address rounded down to 16 bytes); packs wholly inside
 //     the row move as vectors and only the two edge packs are masked and stored element by
