@@ -42,12 +42,14 @@
 //                     rows of 2^31 values or more and GPUs that cannot   write MN
 //                     keep a held grid resident
 //
-//   fp16 and bf16 rows take the path of the fp32 row of the same bytes, except three: where one
+//   fp16 and bf16 rows take the path of the fp32 row of the same bytes, except four: where one
 //   block would be the only block on its SM, a 16-bit row (twice the values per byte, so twice
-//   the arithmetic) takes a cluster that keeps more rows an SM [fp16 N ~ 36000-57000]; on the
-//   grid, whole packs off a line skip the edge warp where it would cost the block its
-//   registers [fp16 N ~ 2027600-2162600]; and the grid of 8 packs in two teams in place of the
-//   stash is fp32's alone (16-bit rows there ran -1.3 to +2.0 points with it).
+//   the arithmetic) takes a cluster that keeps more rows an SM [fp16 N ~ 36000-57000]; on
+//   16-block clusters it takes a third block an SM with up to 2 packs a thread in shared
+//   memory, fp32 up to 1 [fp16 N ~ 328000-410000, fp32 ~ 164000-184000]; on the grid, whole
+//   packs off a line skip the edge warp where it would cost the block its registers [fp16 N ~
+//   2027600-2162600]; and the grid of 8 packs in two teams in place of the stash is fp32's
+//   alone (16-bit rows there ran -1.3 to +2.0 points with it).
 //
 // What changed since step 6 (online)
 //   - The row is read from DRAM once whenever it fits on chip, and "on chip" now means the
@@ -421,10 +423,9 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     // blocks stay short of DRAM over longer slices. Side by side on an H100 at fresh N: 16-bit
     // rows on 2 blocks of 352-416 threads ran at 92.4-97.7% of copy where 3 of 320 need 1-2
     // packs a thread in shared memory, and 3 of 320 +0.4 to +6.3 points faster; with 3-5 packs
-    // -1.1 to +0.9; fp32 N =
-    // 175162 (1 pack) 96.7 -> 99.0%, fp32 rows with 2 packs -0.6 to 0. Smaller blocks, more of
-    // them an SM, gained nothing further (4 of 256: -0.4 to +0.6 against 320; 4 of 224, 5 of
-    // 192, 6 of 160: -0.2 to -4.3). bench/results/2026-11-27/three-blocks/.
+    // -1.1 to +0.9. fp32 N = 175162 (1 pack) 96.7 -> 99.0%; fp32 rows with 2 packs -0.6 to 0.
+    // Smaller blocks, more of them an SM, gained nothing further (4 of 256: -0.4 to +0.6 against
+    // 320; 4 of 224, 5 of 192, 6 of 160: -0.2 to -4.3). bench/results/2026-11-27/three-blocks/.
     if (largest > portable && threads_for(largest, per_thread) <= 512) {
         c.cluster = largest;
         c.threads = threads_for(largest, per_thread);

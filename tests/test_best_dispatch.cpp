@@ -283,10 +283,6 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     EXPECT_EQ(pick(int64_t{1} << 22, DType::bf16).describe(), pick(int64_t{1} << 21).describe());
 }
 
-// fp32 rows whose 16-block stash would hold 10 packs a thread or more in shared memory take the
-// grid of 8 packs a thread, lag 2, in two teams -- exactly where the occupancy calculator says two
-// of its blocks fit an SM. Never 16-bit rows, never without a GPU to ask.
-
 // Wherever a row takes a 16-block cluster short of the stash's range, its blocks hold the
 // block's slice. Where registers alone keep two blocks an SM (without a GPU to ask: 64 registers
 // a thread and the block's shared memory), the largest block of fewer threads that keeps three
@@ -328,6 +324,10 @@ TEST(BestDispatch, SixteenBlockClustersTakeAThirdBlockWhileItsStashIsSmall) {
     EXPECT_GT(fired, 0);
     EXPECT_GT(kept, 0);
 }
+
+// fp32 rows whose 16-block stash would hold 10 packs a thread or more in shared memory take the
+// grid of 8 packs a thread, lag 2, in two teams -- exactly where the occupancy calculator says two
+// of its blocks fit an SM. Never 16-bit rows, never without a GPU to ask.
 TEST(BestDispatch, EightPackGridFromTenStashPacks) {
     // Calculators for which a grid fits twice an SM up to `most` threads a block, and never.
     auto fits_to = [](int most) {
