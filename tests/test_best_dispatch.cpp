@@ -494,6 +494,11 @@ TEST(BestDispatch, TileTakesShortRowsOffTheirPacksAndHoldsThem) {
                 EXPECT_GE(c.rows, c.threads / c.width);        // every group of lanes has a row
                 const int64_t smem = (int64_t{c.rows} * cols + 2 * vec - 1) / vec * 16;
                 EXPECT_LE(smem, 48 * 1024);
+                // The fewest whole rounds that reach 32 KB, one fewer where that passes 48 KB.
+                const int64_t round = int64_t{c.threads / c.width} * cols * es;
+                const int64_t tile = int64_t{c.rows} * cols * es;
+                EXPECT_TRUE(tile >= 32768 || tile + round + 32 > 48 * 1024);
+                EXPECT_LT(tile - round, 32768);
                 // Lanes are the fewest that hold the row at 16 values a lane, or 32.
                 EXPECT_TRUE(c.width == 1 || c.width == 32 || (c.width / 2) * 16 < cols);
                 // Monotone: a longer row never gets fewer lanes or fewer values a lane.
