@@ -367,8 +367,7 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     const int portable = limits.has_clusters() ? 8 : 1;
     const int largest = limits.has_clusters() ? 16 : 1;
     // A stash shape: `cluster` blocks of `threads`, 8 packs a thread in registers and the rest
-    // of the block's slice in shared memory; its blocks an SM (without a GPU to ask, a block
-    // takes its stash plus 2 KB); and whether one block's stash fits the GPU's opt-in.
+    // of the block's slice in shared memory (stash_fits: one block's stash fits the opt-in).
     auto stash_shape = [&](int cluster, int threads) {
         Config s;
         s.path = Config::Path::kCluster;
@@ -379,13 +378,14 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
                   per_thread;
         return s;
     };
-    auto stash_blocks = [&](const Config& s) {
+    // A cluster or stash shape's blocks an SM. Without a GPU to ask: 64 registers a thread (the
+    // kernels' launch bounds cap them there) and, with a stash, its shared memory plus 2 KB.
+    auto blocks_an_sm = [&](const Config& s) {
+        if (resident) return resident(s);
+        const int64_t by_registers = 1024 / s.threads;
+        if (s.stash <= 0) return static_cast<int>(by_registers);
         const int64_t block_smem = int64_t{s.stash} * s.threads * 16 + 2048;
-        // Without a GPU to ask: 64 registers a thread (the kernel's launch bounds), and its
-        // shared memory.
-        return resident ? resident(s)
-                        : static_cast<int>(
-                              std::min<int64_t>(1024 / s.threads, limits.smem_per_sm / block_smem));
+        return static_cast<int>(std::min(by_registers, limits.smem_per_sm / block_smem));
     };
     auto stash_fits = [&](const Config& s) {
         return s.stash > 0 && int64_t{s.stash} * s.threads * 16 + 1024 <= limits.smem_per_block_optin;
@@ -396,7 +396,7 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
         b.cluster = cl;
         b.threads = threads_for(cl, per_thread);
         if (b.threads > 512) continue;
-        const int blocks = resident ? resident(b) : 1024 / b.threads;  // per SM
+        const int blocks = blocks_an_sm(b);
         // blocks / cl > best_blocks / c.cluster, without the division
         if (best_blocks == 0 || int64_t{blocks} * c.cluster > int64_t{best_blocks} * cl) {
             best_blocks = blocks;
@@ -409,7 +409,7 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
         if (best_blocks > c.cluster) return c;
         if (limits.has_clusters()) return one;
         const Config s = stash_shape(1, 512);
-        return stash_fits(s) && stash_blocks(s) >= 2 ? s : one;
+        return stash_fits(s) && blocks_an_sm(s) >= 2 ? s : one;
     }
     if (best_blocks > 0) return c;
     // [N <= 262144] 16 blocks (a "non-portable" cluster) of at most 512 threads. Why: still two
@@ -429,12 +429,12 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     if (largest > portable && threads_for(largest, per_thread) <= 512) {
         c.cluster = largest;
         c.threads = threads_for(largest, per_thread);
-        const int blocks = resident ? resident(c) : 1024 / c.threads;
+        const int blocks = blocks_an_sm(c);
         const int most_stash = fp32 ? 1 : 2;
         for (int t = c.threads - 32; blocks <= 2 && t >= 32; t -= 32) {
             const Config s = stash_shape(largest, t);
             if (!stash_fits(s) || s.stash > most_stash) break;
-            if (stash_blocks(s) >= 3) return s;
+            if (blocks_an_sm(s) >= 3) return s;
         }
         return c;
     }
@@ -462,7 +462,7 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     const bool grid_wins = whole && grid_fits && grid.teams == 2 && grid.threads >= 256;
     if (largest > portable && !grid_wins) {
         const Config s = stash_shape(largest, 512);
-        const int blocks = stash_blocks(s);
+        const int blocks = blocks_an_sm(s);
         // fp32 rows whose stash would hold 10 packs a thread or more in shared memory [N >
         // 557056]: the grid of 8 packs a thread, lag 2, in two teams, where two of its blocks fit
         // an SM (the occupancy calculator: up to N ~ 680000 on an H100; without a GPU to ask, the
