@@ -433,6 +433,9 @@ def main():
                     "sml::best::Config changed, e.g. prefetch=0 or prefetch=4,teams=2; labelled "
                     "\"auto\" and the fields; may be repeated")
     ap.add_argument("--no-peers", action="store_true", help="only copy and best")
+    ap.add_argument("--torch", action="store_true",
+                    help="--tune: time torch.softmax beside the configurations too, interleaved "
+                         "with them (for a shape that must beat torch, not only the pick)")
     ap.add_argument("--triton-max-block", type=int, default=1 << 19, metavar="ELEMENTS",
                     help="skip the Triton tutorial where its BLOCK_SIZE (next_pow2(N)) is larger: "
                          "compiling the tutorial for 2^20 fp16 values had not finished after more "
@@ -520,6 +523,8 @@ def main():
                       file=sys.stderr)
                 return 2
             candidates += [("auto " + spec, dict(pick, **given)) for spec, given in variations]
+            if args.torch:
+                contenders.append(("torch", lambda: torch.softmax(x, dim=-1)))
             for label, cfg in candidates:
                 if args.only and not any(t in label for t in args.only.split("|")):
                     continue

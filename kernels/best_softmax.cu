@@ -7,12 +7,14 @@
 //   same bytes. fp32 numbers on an H100 (choose() below has the exact rule):
 //
 //     N (fp32)        path                                               DRAM traffic
-//     <= 512          tile (rows back to back, not a power of two of     read MN, write MN
-//                     16-byte packs on 16 bytes): 32-48 KB of rows
-//                     move between DRAM and shared memory as packs,
-//                     1..32 lanes a row compute there
+//     <= 512          tile (rows back to back, neither a power of two    read MN, write MN
+//                     of 16-byte packs on 16 bytes nor fp32 whole
+//                     128-byte lines): 32-48 KB of rows move between
+//                     DRAM and shared memory as packs, 1..32 lanes a
+//                     row compute there
 //     <= 256          group: 1..32 lanes per row, 2 rows per group,      read MN, write MN
-//                     one warp per block (the other short rows)
+//                     one warp per block (the other short rows; fp32
+//                     rows of whole lines below 512 too, 1 KB a warp)
 //     <= 32768        block per row, sized to the row in steps of a      read MN, write MN
 //                     warp, 2, 4 or 8 packs a thread: whichever keeps
 //                     the most rows resident on an SM
@@ -300,6 +302,45 @@ static Config streamed_hold_for(int64_t cols, const DeviceLimits& limits) {
     return with_prefetch(c, limits);
 }
 
+// The group kernel's shape for rows of `packs` packs: lanes first (shuffles are cheap), then
+// packs a lane, one warp a block.
+static Config group_for(int64_t packs) {
+    Config c;
+    c.path = Config::Path::kGroup;
+    c.packs = 1;
+    for (c.width = 1; c.width < 32 && c.width < packs;) c.width *= 2;
+    while (int64_t{32} * c.packs < packs) c.packs *= 2;
+    c.threads = c.group_threads();  // the default, one warp, named in describe()
+    return c;
+}
+
+// fp32 rows of whole 128-byte lines on 16 bytes, shorter than 2 KB, back to back (N = 96, 160,
+// 192, 224, 288, ..., 480: not a power of two of packs, which the group kernel takes anyway, and
+// not 2 KB, where one block a row runs at copy speed): the group kernel, 32 lanes x 1, 2 or 4
+// packs, not the tile. Why: every load and store of a row is then whole lines straight from
+// DRAM, and the trip through shared memory cost the tile its last half point, where torch.softmax
+// runs at copy speed. Side by side (bench/results/2026-11-27/group-lines/), at all 11 such N:
+// the group at 99.8-100.4% of copy, the tile at 99.4-99.7% (+0.1 to +0.8 points), torch at
+// 99.0-100.1%. Why fp32 only: 16-bit rows of the same bytes hold twice the values a pack, and
+// the group's idle lanes cost them more; they lost 0.8-12 points at N = 192, 320 and 576 (and
+// gained 0.3-1.4 at the other 8), on the tile at 98.9-99.5%. Rows of whole packs off a line
+// (fp32 N = 100, 116, 148, 204, 300) tied or lost on the group, so those stay on the tile.
+static bool group_lines(int64_t cols, DType dtype, bool aligned) {
+    const int64_t bytes = cols * dtype_size(dtype);
+    return dtype == DType::f32 && aligned && bytes % 128 == 0 && bytes < 2048;
+}
+
+// Their shape: group_for's, with at least 1 KB of rows a warp, so 4 rows a group where 2 hold
+// less (N = 96, 24 packs). Why: a one-warp block's rows are all it has in flight, and an SM runs
+// at most 32 blocks. Side by side at N = 96 (32 lanes x 1 pack): 2 rows a group (768 bytes a
+// warp) at 84.3% of copy, 4 at 100.1-100.2%; every power of two of packs has 1 KB.
+static Config group_lines_for(int64_t cols) {
+    const int64_t packs = cols / 4;
+    Config c = group_for(packs);
+    if (c.packs == 1 && int64_t{2} * (32 / c.width) * packs * 16 < 1024) c.rows = 4;
+    return c;
+}
+
 // @region choose-path: the dispatch by N -- smallest on-chip home for the row, else what fits
 // Everything is in 16-byte packs, so fp16 and bf16 rows take the shape of an fp32 row of the same
 // bytes; the fp32 N of each step on an H100 is in brackets. Each threshold was measured on an H100
@@ -310,17 +351,9 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     // A misaligned row can straddle one extra pack of its aligned frame.
     const int64_t packs = (cols + (aligned ? 0 : vec - 1) + vec - 1) / vec;
     Config c;
-    // [N <= 256] group: lanes first (shuffles are cheap), then packs, two rows a group and one
-    // warp a block. Why: one-warp blocks measured as fast as larger ones on every H100 tried,
-    // and faster on one.
-    if (packs <= 64) {
-        c.path = Config::Path::kGroup;
-        c.packs = 1;
-        for (c.width = 1; c.width < 32 && c.width < packs;) c.width *= 2;
-        while (int64_t{32} * c.packs < packs) c.packs *= 2;
-        c.threads = c.group_threads();  // the default, one warp, named in describe()
-        return c;
-    }
+    // [N <= 256] group (group_for), two rows a group and one warp a block. Why: one-warp blocks
+    // measured as fast as larger ones on every H100 tried, and faster on one.
+    if (packs <= 64) return group_for(packs);
     auto threads_for = [&](int cluster, int per_thread) {
         const int64_t per_block = (packs + cluster - 1) / cluster;
         return static_cast<int>(((per_block + per_thread - 1) / per_thread + 31) / 32 * 32);
@@ -522,9 +555,10 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
 
 // @region choose-tile: short rows, when the tensor is one flat run
 // [N <= 512 fp32 values, 2 KB rows] the tile path, unless every row is whole packs on 16 bytes
-// and a power of two of them, which the group kernel holds with every lane busy. Otherwise the
-// group and one-block kernels read and write each row's two edge packs value by value (a short
-// row is mostly edges), or leave lanes idle (25 packs on 32 lanes). Lanes per row: the fewest
+// and a power of two of them, which the group kernel holds with every lane busy, or fp32 rows
+// of whole 128-byte lines (group_lines). Otherwise the group and one-block kernels read and
+// write each row's two edge packs value by value (a short row is mostly edges), or leave lanes
+// idle (25 packs on 32 lanes). Lanes per row: the fewest
 // that hold the row at 16 values a lane (a row's cost is its values plus its shuffles, and fewer
 // lanes a row is fewer shuffles), 32 lanes holding 32 past 512 values; 8 values a lane where
 // that suffices. Rows per block: at least 32 KB of them, in whole rounds (a row for every group
@@ -598,7 +632,8 @@ Config tile_for(int64_t cols, DType dtype, bool aligned) {
     const int64_t bytes = cols * dtype_size(dtype);
     const int64_t packs = cols / vec;
     const bool whole_lanes = aligned && cols % vec == 0 && (packs & (packs - 1)) == 0;
-    if (whole_lanes || bytes > 2048 || cols > 1024) return c;  // path kGroup: unused
+    if (whole_lanes || group_lines(cols, dtype, aligned) || bytes > 2048 || cols > 1024)
+        return c;  // path kGroup: unused
     c.path = Config::Path::kTile;
     c.threads = 256;
     for (c.width = 1; c.width < 32 && c.width * 16 < cols;) c.width *= 2;
@@ -617,6 +652,7 @@ Config tile_for(int64_t cols, DType dtype, bool aligned) {
 Config choose_for(int64_t cols, DType dtype, bool aligned, bool flat, const DeviceLimits& limits,
                   const ResidentBlocks& resident) {
     if (flat) {
+        if (group_lines(cols, dtype, aligned)) return group_lines_for(cols);
         const Config tile = tile_for(cols, dtype, aligned);
         if (tile.path == Config::Path::kTile) return tile;
     }

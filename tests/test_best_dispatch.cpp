@@ -481,7 +481,9 @@ TEST(BestDispatch, TileTakesShortRowsOffTheirPacksAndHoldsThem) {
                 SCOPED_TRACE(std::to_string(cols) + " " + dtype_name(t) +
                              (aligned ? " aligned: " : " unaligned: ") + c.describe());
                 const int64_t packs = cols / vec;
-                const bool wanted = cols * es <= 2048 &&
+                const bool lines =
+                    t == DType::f32 && aligned && cols * es % 128 == 0 && cols * es < 2048;
+                const bool wanted = cols * es <= 2048 && !lines &&
                                     !(aligned && cols % vec == 0 && (packs & (packs - 1)) == 0);
                 ASSERT_EQ(c.path == Path::kTile, wanted);
                 if (!wanted) continue;
@@ -511,6 +513,56 @@ TEST(BestDispatch, TileTakesShortRowsOffTheirPacksAndHoldsThem) {
         }
     }
     EXPECT_GT(tiles, 500);
+}
+
+// fp32 rows of whole 128-byte lines shorter than 2 KB, back to back, as a rule: the group
+// kernel, in a shape it is compiled for (1 pack a lane at 2, 4 or 8 rows a group; 2 packs at 2
+// rows; 4 at 1; 2 and 4 at 32 lanes), holding the row, with at least 1 KB of rows a warp. Not in
+// 16 bits, not off 16 bytes, not where the rows are not back to back (choose()'s own shapes),
+// and a row of 2 KB keeps one block.
+TEST(BestDispatch, GroupTakesFp32RowsOfWholeLinesWithAKilobyteAWarp) {
+    int lines = 0;
+    for (DType t : {DType::f32, DType::f16, DType::bf16}) {
+        const int es = dtype_size(t), vec = 16 / es;
+        for (int64_t cols = 1; cols * es <= 4096; ++cols) {
+            for (bool aligned : {true, false}) {
+                const Config c = best::choose_for(cols, t, aligned, true, kH100, nullptr);
+                SCOPED_TRACE(std::to_string(cols) + " " + dtype_name(t) +
+                             (aligned ? " aligned: " : ": ") + c.describe());
+                const bool rule =
+                    t == DType::f32 && aligned && cols * es % 128 == 0 && cols * es < 2048;
+                // Elsewhere, as before the rule: the tile, or choose()'s pick for any layout.
+                if (!rule) {
+                    const Config tile = best::tile_for(cols, t, aligned);
+                    const Config before = tile.path == Path::kTile
+                                              ? tile
+                                              : best::choose(cols, t, aligned, kH100, nullptr);
+                    EXPECT_EQ(c.describe(), before.describe());
+                    continue;
+                }
+                ++lines;
+                ASSERT_EQ(c.path, Path::kGroup);
+                EXPECT_GE(capacity(c, t), cols);
+                const int rows = c.rows_per_group();
+                EXPECT_TRUE((c.packs == 1 && (rows == 2 || rows == 4 || rows == 8)) ||
+                            (c.packs == 2 && c.width == 32 && rows == 2) ||
+                            (c.packs == 4 && c.width == 32 && rows == 1));
+                EXPECT_GE(int64_t{rows} * (32 / c.width) * cols * es, 1024);
+                EXPECT_LT(int64_t{c.width / 2} * c.packs * vec, cols);  // no narrower holds it
+                EXPECT_EQ(c.group_threads(), 32);
+                // The same rows not back to back keep choose()'s shape.
+                EXPECT_EQ(best::choose_for(cols, t, aligned, false, kH100, nullptr).describe(),
+                          best::choose(cols, t, aligned, kH100, nullptr).describe());
+            }
+        }
+    }
+    EXPECT_EQ(lines, 15);
+    EXPECT_EQ(best::choose_for(96, DType::f32, true, true, kH100, nullptr).rows_per_group(), 4);
+    EXPECT_EQ(best::choose_for(160, DType::f32, true, true, kH100, nullptr).describe(),
+              "group 32 lanes x 2 packs x 2 rows, 32 threads");
+    EXPECT_EQ(best::choose_for(480, DType::f32, true, true, kH100, nullptr).describe(),
+              "group 32 lanes x 4 packs x 1 rows, 32 threads");
+    EXPECT_EQ(best::choose_for(192, DType::f16, true, true, kH100, nullptr).path, Path::kTile);
 }
 
 // The tile path's spread, as a rule: odd (so every row of a block has one group), below the
