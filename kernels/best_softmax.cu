@@ -9,12 +9,12 @@
 //     N (fp32)        path                                               DRAM traffic
 //     <= 512          tile (rows back to back, neither a power of two    read MN, write MN
 //                     of 16-byte packs on 16 bytes nor fp32 whole
-//                     128-byte lines): 32-48 KB of rows move between
+//                     32-byte sectors): 32-48 KB of rows move between
 //                     DRAM and shared memory as packs, 1..32 lanes a
 //                     row compute there
 //     <= 256          group: 1..32 lanes per row, 2 rows per group,      read MN, write MN
 //                     one warp per block (the other short rows; fp32
-//                     rows of whole lines below 512 too, 1 KB a warp)
+//                     rows of whole sectors below 512 too, 1 KB a warp)
 //     <= 32768        block per row, sized to the row in steps of a      read MN, write MN
 //                     warp, 2, 4 or 8 packs a thread: whichever keeps
 //                     the most rows resident on an SM
@@ -314,27 +314,33 @@ static Config group_for(int64_t packs) {
     return c;
 }
 
-// fp32 rows of whole 128-byte lines on 16 bytes, shorter than 2 KB, back to back (N = 96, 160,
-// 192, 224, 288, ..., 480: not a power of two of packs, which the group kernel takes anyway, and
-// not 2 KB, where one block a row runs at copy speed): the group kernel, 32 lanes x 1, 2 or 4
-// packs, not the tile. Why: every load and store of a row is then whole lines straight from
-// DRAM, and the trip through shared memory cost the tile its last half point, where torch.softmax
-// runs at copy speed. Side by side (bench/results/2026-11-27/group-lines/), at all 11 such N:
-// the group at 99.8-100.4% of copy, the tile at 99.4-99.7% (+0.1 to +0.8 points), torch at
-// 99.0-100.1%. Why fp32 only: 16-bit rows of the same bytes hold twice the values a pack, and
-// the group's idle lanes cost them more; they lost 0.8-12 points at N = 192, 320 and 576 (and
-// gained 0.3-1.4 at the other 8), on the tile at 98.9-99.5%. Rows of whole packs off a line
-// (fp32 N = 100, 116, 148, 204, 300) tied or lost on the group, so those stay on the tile.
-static bool group_lines(int64_t cols, DType dtype, bool aligned) {
+// fp32 rows of whole 32-byte sectors on 16 bytes, shorter than 2 KB, back to back (N = 24, 40,
+// 48, 56, 72, ..., 504, a multiple of 8: not a power of two of packs, which the group kernel
+// takes anyway, and not 2 KB, where one block a row runs at copy speed): the group kernel, 1..32
+// lanes x 1, 2 or 4 packs, not the tile. Why: every load and store of a row is then whole
+// sectors straight from DRAM, no sector shared with the next row, as torch.softmax reads them,
+// and the trip through shared memory cost the tile its last half point, where torch runs at copy
+// speed (bench/results/2026-11-27/group-lines/). Rows of whole 128-byte lines first, at all 11
+// such N: the group at 99.8-100.4% of copy, the tile at 99.4-99.7% (+0.1 to +0.8 points), torch
+// at 99.0-100.1% (one point aside, where the copy ran slow). Then whole sectors, at 16 N drawn
+// from the 46 more: -3.6 to +0.6, the loss at N = 80 (20 packs on 32 lanes, 96.0%) from the
+// lanes past the row end taking load_raw's value-by-value path; with those lanes skipping it
+// (packs.cuh), -0.6 to +1.0 (N = 80 99.4%, 144 and 216 99.4 -> 100.3-100.4%), against torch's
+// 99.1-101.2% on such rows. Why fp32 only: 16-bit rows of the same bytes hold twice the values a
+// pack, and the group's idle lanes cost them more; on whole lines they lost 0.8-12 points at
+// N = 192, 320 and 576 (and gained 0.3-1.4 at the other 8), where the tile runs at 98.9-99.5%
+// and torch far below. Rows of whole packs off a sector (fp32 N = 100, 116, 148, 204, 300) tied
+// or lost on the group, so those stay on the tile.
+static bool group_sectors(int64_t cols, DType dtype, bool aligned) {
     const int64_t bytes = cols * dtype_size(dtype);
-    return dtype == DType::f32 && aligned && bytes % 128 == 0 && bytes < 2048;
+    return dtype == DType::f32 && aligned && bytes % 32 == 0 && bytes < 2048;
 }
 
 // Their shape: group_for's, with at least 1 KB of rows a warp, so 4 rows a group where 2 hold
-// less (N = 96, 24 packs). Why: a one-warp block's rows are all it has in flight, and an SM runs
-// at most 32 blocks. Side by side at N = 96 (32 lanes x 1 pack): 2 rows a group (768 bytes a
-// warp) at 84.3% of copy, 4 at 100.1-100.2%; every power of two of packs has 1 KB.
-static Config group_lines_for(int64_t cols) {
+// less (N = 24, 40, 56, 72-120). Why: a one-warp block's rows are all it has in flight, and an
+// SM runs at most 32 blocks. Side by side at N = 96 (32 lanes x 1 pack): 2 rows a group (768
+// bytes a warp) at 84.3% of copy, 4 at 100.1-100.2%; every power of two of packs has 1 KB.
+static Config group_sectors_for(int64_t cols) {
     const int64_t packs = cols / 4;
     Config c = group_for(packs);
     if (c.packs == 1 && int64_t{2} * (32 / c.width) * packs * 16 < 1024) c.rows = 4;
@@ -556,7 +562,7 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
 // @region choose-tile: short rows, when the tensor is one flat run
 // [N <= 512 fp32 values, 2 KB rows] the tile path, unless every row is whole packs on 16 bytes
 // and a power of two of them, which the group kernel holds with every lane busy, or fp32 rows
-// of whole 128-byte lines (group_lines). Otherwise the group and one-block kernels read and
+// of whole 32-byte sectors (group_sectors). Otherwise the group and one-block kernels read and
 // write each row's two edge packs value by value (a short row is mostly edges), or leave lanes
 // idle (25 packs on 32 lanes). Lanes per row: the fewest
 // that hold the row at 16 values a lane (a row's cost is its values plus its shuffles, and fewer
@@ -632,7 +638,7 @@ Config tile_for(int64_t cols, DType dtype, bool aligned) {
     const int64_t bytes = cols * dtype_size(dtype);
     const int64_t packs = cols / vec;
     const bool whole_lanes = aligned && cols % vec == 0 && (packs & (packs - 1)) == 0;
-    if (whole_lanes || group_lines(cols, dtype, aligned) || bytes > 2048 || cols > 1024)
+    if (whole_lanes || group_sectors(cols, dtype, aligned) || bytes > 2048 || cols > 1024)
         return c;  // path kGroup: unused
     c.path = Config::Path::kTile;
     c.threads = 256;
@@ -652,7 +658,7 @@ Config tile_for(int64_t cols, DType dtype, bool aligned) {
 Config choose_for(int64_t cols, DType dtype, bool aligned, bool flat, const DeviceLimits& limits,
                   const ResidentBlocks& resident) {
     if (flat) {
-        if (group_lines(cols, dtype, aligned)) return group_lines_for(cols);
+        if (group_sectors(cols, dtype, aligned)) return group_sectors_for(cols);
         const Config tile = tile_for(cols, dtype, aligned);
         if (tile.path == Config::Path::kTile) return tile;
     }

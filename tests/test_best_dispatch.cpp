@@ -481,9 +481,9 @@ TEST(BestDispatch, TileTakesShortRowsOffTheirPacksAndHoldsThem) {
                 SCOPED_TRACE(std::to_string(cols) + " " + dtype_name(t) +
                              (aligned ? " aligned: " : " unaligned: ") + c.describe());
                 const int64_t packs = cols / vec;
-                const bool lines =
-                    t == DType::f32 && aligned && cols * es % 128 == 0 && cols * es < 2048;
-                const bool wanted = cols * es <= 2048 && !lines &&
+                const bool sectors =
+                    t == DType::f32 && aligned && cols * es % 32 == 0 && cols * es < 2048;
+                const bool wanted = cols * es <= 2048 && !sectors &&
                                     !(aligned && cols % vec == 0 && (packs & (packs - 1)) == 0);
                 ASSERT_EQ(c.path == Path::kTile, wanted);
                 if (!wanted) continue;
@@ -515,13 +515,13 @@ TEST(BestDispatch, TileTakesShortRowsOffTheirPacksAndHoldsThem) {
     EXPECT_GT(tiles, 500);
 }
 
-// fp32 rows of whole 128-byte lines shorter than 2 KB, back to back, as a rule: the group
+// fp32 rows of whole 32-byte sectors shorter than 2 KB, back to back, as a rule: the group
 // kernel, in a shape it is compiled for (1 pack a lane at 2, 4 or 8 rows a group; 2 packs at 2
 // rows; 4 at 1; 2 and 4 at 32 lanes), holding the row, with at least 1 KB of rows a warp. Not in
 // 16 bits, not off 16 bytes, not where the rows are not back to back (choose()'s own shapes),
 // and a row of 2 KB keeps one block.
-TEST(BestDispatch, GroupTakesFp32RowsOfWholeLinesWithAKilobyteAWarp) {
-    int lines = 0;
+TEST(BestDispatch, GroupTakesFp32RowsOfWholeSectorsWithAKilobyteAWarp) {
+    int sectors = 0;
     for (DType t : {DType::f32, DType::f16, DType::bf16}) {
         const int es = dtype_size(t), vec = 16 / es;
         for (int64_t cols = 1; cols * es <= 4096; ++cols) {
@@ -530,7 +530,7 @@ TEST(BestDispatch, GroupTakesFp32RowsOfWholeLinesWithAKilobyteAWarp) {
                 SCOPED_TRACE(std::to_string(cols) + " " + dtype_name(t) +
                              (aligned ? " aligned: " : ": ") + c.describe());
                 const bool rule =
-                    t == DType::f32 && aligned && cols * es % 128 == 0 && cols * es < 2048;
+                    t == DType::f32 && aligned && cols * es % 32 == 0 && cols * es < 2048;
                 // Elsewhere, as before the rule: the tile, or choose()'s pick for any layout.
                 if (!rule) {
                     const Config tile = best::tile_for(cols, t, aligned);
@@ -540,7 +540,7 @@ TEST(BestDispatch, GroupTakesFp32RowsOfWholeLinesWithAKilobyteAWarp) {
                     EXPECT_EQ(c.describe(), before.describe());
                     continue;
                 }
-                ++lines;
+                ++sectors;
                 ASSERT_EQ(c.path, Path::kGroup);
                 EXPECT_GE(capacity(c, t), cols);
                 const int rows = c.rows_per_group();
@@ -556,13 +556,17 @@ TEST(BestDispatch, GroupTakesFp32RowsOfWholeLinesWithAKilobyteAWarp) {
             }
         }
     }
-    EXPECT_EQ(lines, 15);
+    EXPECT_EQ(sectors, 63);  // N = 8, 16, ..., 504
     EXPECT_EQ(best::choose_for(96, DType::f32, true, true, kH100, nullptr).rows_per_group(), 4);
+    EXPECT_EQ(best::choose_for(80, DType::f32, true, true, kH100, nullptr).describe(),
+              "group 32 lanes x 1 packs x 4 rows, 32 threads");
+    EXPECT_EQ(best::choose_for(100, DType::f32, true, true, kH100, nullptr).path, Path::kTile);
     EXPECT_EQ(best::choose_for(160, DType::f32, true, true, kH100, nullptr).describe(),
               "group 32 lanes x 2 packs x 2 rows, 32 threads");
     EXPECT_EQ(best::choose_for(480, DType::f32, true, true, kH100, nullptr).describe(),
               "group 32 lanes x 4 packs x 1 rows, 32 threads");
     EXPECT_EQ(best::choose_for(192, DType::f16, true, true, kH100, nullptr).path, Path::kTile);
+    EXPECT_EQ(best::choose_for(512, DType::f32, true, true, kH100, nullptr).path, Path::kCluster);
 }
 
 // The tile path's spread, as a rule: odd (so every row of a block has one group), below the

@@ -101,6 +101,13 @@ __device__ __forceinline__ uint4 load_raw(const T* frame, I q, int head, I cols,
     if (f0 >= head && f0 + V <= head + cols)
         return load(reinterpret_cast<const uint4*>(frame + f0));
     alignas(16) T v[V];  // an edge pack, element by element
+    // No value of the row (a lane past a short row's end): no value-by-value path, which a
+    // warp whose other lanes load whole packs would run after them (group_sectors, fp32 N = 80).
+    if (f0 + V <= head || f0 >= head + cols) {
+#pragma unroll
+        for (int k = 0; k < V; ++k) v[k] = from_float<T>(kNegInf);
+        return *reinterpret_cast<uint4*>(v);
+    }
 #pragma unroll
     for (int k = 0; k < V; ++k) {
         const I f = f0 + k;
@@ -143,7 +150,7 @@ __device__ __forceinline__ void store_pack(T* out_row, bool same_frame, I q, int
     const I f0 = q * V;
     if (same_frame && f0 >= head && f0 + V <= head + cols) {
         store16(reinterpret_cast<uint4*>(out_row + (f0 - head)), pack<T>(y));
-    } else {
+    } else if (f0 + V > head && f0 < head + cols) {
 #pragma unroll
         for (int k = 0; k < V; ++k) {
             const I f = f0 + k;
