@@ -1,5 +1,6 @@
-// best's path for short rows (up to 64 packs, fp32 N <= 256): sub-warp groups of lanes, each
-// holding whole rows in registers, and the launch of that kernel.
+// best's path for short rows (up to 64 packs, fp32 N <= 256; fp32 rows of whole 32-byte sectors
+// up to 126 packs, N <= 504, group_sectors): sub-warp groups of lanes, each holding whole rows in
+// registers, and the launch of that kernel.
 #include <algorithm>
 
 #include "kernels/best/launch.cuh"
