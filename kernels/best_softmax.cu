@@ -341,7 +341,7 @@ static bool group_sectors(int64_t cols, DType dtype, bool aligned) {
 // SM runs at most 32 blocks. Side by side at N = 96 (32 lanes x 1 pack): 2 rows a group (768
 // bytes a warp) at 84.3% of copy, 4 at 100.1-100.2%; every power of two of packs has 1 KB.
 static Config group_sectors_for(int64_t cols) {
-    const int64_t packs = cols / 4;
+    const int64_t packs = cols / vec_of(DType::f32);
     Config c = group_for(packs);
     if (c.packs == 1 && int64_t{2} * (32 / c.width) * packs * 16 < 1024) c.rows = 4;
     return c;
