@@ -99,8 +99,57 @@ TEST(BestDispatch, OccupancyDecidesThePacksAThread) {
               "cluster 1 x 128 threads x 2 packs");
     EXPECT_EQ(pick(8192, DType::f32, true, kH100, favours_eight).describe(),
               "cluster 1 x 1024 threads x 2 packs");
-    EXPECT_EQ(pick(2000, DType::f16, true, kH100, favours_eight).describe(),
-              "cluster 1 x 32 threads x 8 packs");
+    EXPECT_EQ(pick(4000, DType::f16, true, kH100, favours_eight).describe(),
+              "cluster 1 x 64 threads x 8 packs");
+    auto favours_four = [](const Config& c) { return c.packs == 4 ? 32 : 8; };
+    EXPECT_EQ(pick(4000, DType::f16, true, kH100, favours_four).describe(),
+              "cluster 1 x 128 threads x 4 packs");
+}
+
+// 16-bit rows that one warp holds at 8 packs a thread or fewer take one warp, the fewest packs a
+// thread that hold the row, whatever the occupancy says: a one-warp block reduces by shuffles
+// alone (measured: fp16 and bf16 N = 1071-1984 +0.4 to +4.3 points against the shapes the
+// occupancy chose, bench/results/2026-11-27/one-block/). fp32 rows, and 16-bit rows past one
+// warp, are unchanged.
+TEST(BestDispatch, SixteenBitRowsOneWarpHoldsTakeOneWarp) {
+    const std::vector<best::ResidentBlocks> answers = {
+        nullptr, [](const Config& c) { return c.packs == 2 ? 32 : 4; },
+        [](const Config& c) { return c.packs == 4 ? 32 : 4; },
+        [](const Config& c) { return c.packs == 8 ? 32 : 4; }};
+    int one_warp = 0;
+    for (DType t : {DType::f16, DType::bf16})
+        for (bool aligned : {true, false})
+            for (int64_t cols = 500; cols <= 2100; ++cols) {
+                const int64_t packs = (cols + (aligned ? 0 : 7) + 7) / 8;
+                for (const auto& resident : answers) {
+                    const Config c = pick(cols, t, aligned, kH100, resident);
+                    SCOPED_TRACE(testing::Message()
+                                 << cols << (aligned ? "" : " unaligned") << " " << c.describe());
+                    if (packs <= 64) {
+                        EXPECT_EQ(c.path, Path::kGroup);
+                    } else if (packs <= 256) {
+                        ++one_warp;
+                        EXPECT_EQ(c.path, Path::kCluster);
+                        EXPECT_EQ(c.threads, 32);
+                        EXPECT_EQ(c.cluster, 1);
+                        EXPECT_EQ(c.stash, 0);
+                        EXPECT_GE(32 * c.packs, packs);      // holds the row
+                        EXPECT_LT(32 * c.packs / 2, packs);  // the fewest packs that do
+                    } else {
+                        EXPECT_GT(c.threads, 32);
+                    }
+                }
+            }
+    EXPECT_GT(one_warp, 4 * 1000);
+    // Past one warp the occupancy decides again: bf16 N = 2121 (266 packs unaligned) takes the
+    // shape that keeps the most rows.
+    auto favours_four = [](const Config& c) { return c.packs == 4 ? 32 : 8; };
+    EXPECT_EQ(pick(2121, DType::bf16, false, kH100, favours_four).describe(),
+              "cluster 1 x 96 threads x 4 packs");
+    // fp32 rows of one warp's bytes keep 2 packs a thread.
+    auto favours_eight = [](const Config& c) { return c.packs == 8 ? 32 : 4; };
+    EXPECT_EQ(pick(1000, DType::f32, false, kH100, favours_eight).describe(),
+              "cluster 1 x 128 threads x 2 packs");
 }
 
 // 16-bit rows whose one-block shape keeps one block an SM take a shape that keeps more rows an
@@ -762,9 +811,10 @@ TEST(BestDispatch, EveryShapeHoldsItsRowAndIsALegalLaunch) {
                     }
                     // 16-bit rows that one block of 8 packs would hold at one block an SM: a
                     // shape that keeps more rows an SM, where one does (a cluster of up to 512
-                    // threads a block, or without clusters the 512-thread stash).
+                    // threads a block, or without clusters the 512-thread stash). One warp
+                    // (rows of up to 256 packs) is its own rule.
                     if (t != DType::f32 && c.path == Path::kCluster && c.cluster == 1 &&
-                        c.stash == 0 && c.packs == 8 && limits.has_clusters()) {
+                        c.stash == 0 && c.packs == 8 && c.threads > 32 && limits.has_clusters()) {
                         Config two = c;
                         two.cluster = 2;
                         two.threads = (c.threads / 2 + 31) / 32 * 32;

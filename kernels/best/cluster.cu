@@ -24,19 +24,18 @@ __global__ void __launch_bounds__(1024)
     const RowSlice<T> g(in + row * in_stride, static_cast<int>(cols), blocks, rank);
 
     uint4 raw[PACKS];
+    if (g.whole_packs())  // a block-uniform branch: aligned rows skip the edge bookkeeping
+        g.load(raw);
+    else
+        g.load_edges_last(raw, ReadableEdges::of<T>(row, gridDim.x / blocks, in_stride));
     if constexpr (kClustered) {
         __shared__ PushedStats stats;
-        if (g.whole_packs())  // a block-uniform branch: aligned rows skip the edge bookkeeping
-            g.load(raw);
-        else
-            g.load_edges_last(raw, ReadableEdges::of<T>(row, gridDim.x / blocks, in_stride));
         push_init(stats, blocks);
         const MaxSum mine = g.exps(raw);
         const MaxSum whole_row = push_row_stats(mine, stats, rank, blocks);
         g.store(out + row * out_stride, raw, output_factor(mine.m, whole_row));
     } else {
         __shared__ RowStats stats;
-        g.load(raw);
         const MaxSum mine = g.exps(raw);
         const MaxSum whole_row = row_stats<false>(mine, stats);
         g.store(out + row * out_stride, raw, output_factor(mine.m, whole_row));
