@@ -20,6 +20,7 @@ tune on your own. The summary is per band of N and dtype:
   python3 bench/scan_best.py --lib ... --seed 1234 --count 20 --dtypes bf16
   python3 bench/scan_best.py --lib ... --small        # launch-bound calls, time per call
   python3 bench/scan_best.py --show scan.json         # the summary again, no GPU needed
+  python3 bench/scan_best.py --history bench/results  # every recorded scan, a row each
 """
 import argparse
 import datetime
@@ -258,6 +259,62 @@ def print_summary(rows, target):
               f"{worst} | {vs} | {r['wrong']} |")
 
 
+def history(root, target=95.0):
+    """One row per scan results file under `root` (softmaxlab-scan/1 files with points), oldest
+    first: what each scan drew and how it went. Symlinks are not followed."""
+    found = []
+    for folder, dirs, files in os.walk(root, followlinks=False):
+        dirs.sort()
+        for name in sorted(files):
+            path = os.path.join(folder, name)
+            if not name.endswith(".json") or os.path.islink(path):
+                continue
+            try:
+                with open(path) as f:
+                    res = json.load(f)
+            except (OSError, ValueError, UnicodeDecodeError):
+                continue
+            if not isinstance(res, dict) or res.get("schema") != "softmaxlab-scan/1" or \
+                    not res.get("points"):
+                continue
+            found.append((res.get("created_utc", ""), os.path.relpath(path, root), res))
+    rows = []
+    for created, rel, res in sorted(found, key=lambda x: (x[0], x[1])):
+        words = res.get("command", "").split()
+        def arg(flag, default):
+            return int(words[words.index(flag) + 1]) if flag in words[:-1] else default
+        lo, hi = arg("--lo", 16), arg("--hi", 1 << 24)
+        pts = res["points"]
+        under = [p for p in pts if p["cols"] < (1 << 20)]
+        past = [p for p in pts if p["cols"] >= (1 << 20)]
+        long_pct = [p["pct_of_copy"] for p in pts if p["cols"] >= (1 << 21) and "pct_of_copy" in p]
+        met = lambda ps: sum(1 for p in ps if p.get("pct_of_copy", -1) >= target)  # noqa: E731
+        vs = [p["vs_torch"] for p in pts if "vs_torch" in p]
+        rows.append({
+            "created": created[:16].replace("T", " "), "file": rel, "seed": res.get("seed"),
+            "drawn": res.get("seed_drawn", False), "lo": lo, "hi": hi, "points": len(pts),
+            "correct": sum(1 for p in pts if correct(p)),
+            "under": (met(under), len(under)), "past": (met(past), len(past)),
+            "median_past_2p21": statistics.median(long_pct) if long_pct else None,
+            "least_vs_torch": min(vs) if vs else None})
+    return rows
+
+
+def print_history(rows, target=95.0):
+    print(f"| UTC | file | seed | N drawn | points | correct | N < 2^20 at >= {target:g}% | "
+          f"N >= 2^20 at >= {target:g}% | median, N >= 2^21 | least vs torch |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        span = lambda n: f"2^{n.bit_length() - 1}" if n & (n - 1) == 0 and n > 1024 else str(n)  # noqa: E731
+        under = f"{r['under'][0]} of {r['under'][1]}" if r["under"][1] else "-"
+        past = f"{r['past'][0]} of {r['past'][1]}" if r["past"][1] else "-"
+        med = f"{r['median_past_2p21']:.1f}%" if r["median_past_2p21"] is not None else "-"
+        vs = f"{r['least_vs_torch']:.3f}x" if r["least_vs_torch"] is not None else "-"
+        seed = f"{r['seed']}" + ("" if r["drawn"] else " (given)")
+        print(f"| {r['created']} | `{r['file']}` | {seed} | {span(r['lo'])}-{span(r['hi'])} | "
+              f"{r['points']} | {r['correct']} | {under} | {past} | {med} | {vs} |")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--lib", help="libsmlbest.so (bench/build_libsmlbest.sh)")
@@ -272,8 +329,21 @@ def main():
     ap.add_argument("--small", action="store_true", help="time launch-bound calls instead")
     ap.add_argument("--calls", type=int, default=1000, help="--small: back-to-back calls")
     ap.add_argument("--show", metavar="JSON", help="print the summary of a results file")
+    ap.add_argument("--history", metavar="DIR",
+                    help="print one row per scan results file under DIR, oldest first (no GPU "
+                         "needed), e.g. bench/results")
     ap.add_argument("--out", help="write the results JSON here (a new file: never overwritten)")
     args = ap.parse_args()
+    if args.history:
+        if not os.path.isdir(args.history):
+            ap.error(f"--history {args.history}: not a folder")
+        rows = history(args.history, args.target)
+        if not rows:
+            print(f"error: no scan results (softmaxlab-scan/1 JSON) under {args.history}",
+                  file=sys.stderr)
+            return 1
+        print_history(rows, args.target)
+        return 0
     if args.show:
         with open(args.show) as f:
             res = json.load(f)

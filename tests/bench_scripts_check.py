@@ -4,6 +4,7 @@ GPUs of several sizes. A broken line there is otherwise found only on a device c
 
 Usage: python3 tests/bench_scripts_check.py REPO_ROOT"""
 import glob
+import json
 import math
 import os
 import random
@@ -114,6 +115,28 @@ if not any("scan_best.py" in e for e in errors):
         errors.append(f"scan_best.summary past 2^24: {past}")
     if [scan_best.verdict(p).split()[0] for p in points] != ["ok", "ERROR", "WRONG"]:
         errors.append("scan_best.verdict: " + str([scan_best.verdict(p) for p in points]))
+
+    # --history: a row per scan file under a folder, oldest first; other JSON and symlinks are
+    # not read.
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        def scan_file(rel, created, command, pts):
+            os.makedirs(os.path.dirname(os.path.join(tmp, rel)), exist_ok=True)
+            with open(os.path.join(tmp, rel), "w") as f:
+                json.dump({"schema": "softmaxlab-scan/1", "seed": 7, "seed_drawn": True,
+                           "created_utc": created, "command": command, "points": pts}, f)
+        scan_file("b/late.json", "2026-01-02T00:00:00Z", "scan_best.py --hi 1024", points[:1])
+        scan_file("a/early.json", "2026-01-01T00:00:00Z", "scan_best.py --count 3", points)
+        with open(os.path.join(tmp, "other.json"), "w") as f:
+            json.dump({"schema": "softmaxlab-peers/1", "points": [1]}, f)
+        os.symlink(os.path.join(tmp, "a", "early.json"), os.path.join(tmp, "link.json"))
+        hist = scan_best.history(tmp)
+        want = [("a/early.json", 16, 1 << 24, 3, 1, (1, 1), (0, 2), 70.0),
+                ("b/late.json", 16, 1024, 1, 1, (1, 1), (0, 0), None)]
+        got = [(r["file"], r["lo"], r["hi"], r["points"], r["correct"], r["under"], r["past"],
+                r["median_past_2p21"]) for r in hist]
+        if got != want:
+            errors.append(f"scan_best.history: {got}")
 
 # ab_libs.py: its arguments are refused before the GPU is touched, and a seed draws the same points.
 try:
