@@ -379,8 +379,10 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     const bool fp32 = dtype_size(dtype) == 4;
     // 16-bit rows one warp holds at 8 packs a thread or fewer [fp16 N <= 2048]: one warp, the
     // fewest packs a thread that hold the row. Why: a one-warp block reduces by shuffles alone,
-    // with no shared memory and no barrier, while two warps of 4 packs wait at two barriers a
-    // row that short rows cannot hide; side by side, 32 x 8 at 94-98% where 64 x 4 ran 75-91%.
+    // with no shared memory and no barrier; two warps wait at two barriers a row, which rows
+    // this short cannot hide. Side by side at seven N of 1039-1741: one warp of 8 packs at
+    // 95.1-100.0% of copy, two warps of 4 packs at 75.8-93.4% at five of them (97.7-100.2% at
+    // 1280 and 1521); with it, at 13 N of 1071-1984, -0.1 to +4.3 points against before.
     if (!fp32)
         for (int per_thread : {2, 4, 8})
             if (threads_for(1, per_thread) == 32) return one_block(per_thread);

@@ -108,9 +108,9 @@ TEST(BestDispatch, OccupancyDecidesThePacksAThread) {
 
 // 16-bit rows that one warp holds at 8 packs a thread or fewer take one warp, the fewest packs a
 // thread that hold the row, whatever the occupancy says: a one-warp block reduces by shuffles
-// alone (measured: fp16 and bf16 N = 1071-1984 +0.4 to +4.3 points against the shapes the
-// occupancy chose, bench/results/2026-11-27/one-block/). fp32 rows, and 16-bit rows past one
-// warp, are unchanged.
+// alone (measured: fp16 and bf16 N = 1071-1984 -0.1 to +4.3 points against the kernels before,
+// bench/results/2026-11-27/one-block/). fp32 rows, and 16-bit rows past one warp, are
+// unchanged.
 TEST(BestDispatch, SixteenBitRowsOneWarpHoldsTakeOneWarp) {
     const std::vector<best::ResidentBlocks> answers = {
         nullptr, [](const Config& c) { return c.packs == 2 ? 32 : 4; },
