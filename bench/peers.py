@@ -444,7 +444,9 @@ def main():
     ap.add_argument("--chart", metavar="PNG",
                     help="also draw the results with `softmaxlab-cli chart --chart peers` (needs "
                          "--cli, or softmaxlab-cli on PATH); .svg, .pdf or .csv work too")
-    ap.add_argument("--out", default=os.path.join(HERE, "results"), help="folder for the JSON")
+    ap.add_argument("--out", default=os.path.join(HERE, "results"),
+                    help="folder for the JSON, named <device>-<date>-<dtype>.json; a file of "
+                         "that name already there is refused, never replaced")
     args = ap.parse_args()
     if args.show:
         with open(args.show) as f:
@@ -480,6 +482,24 @@ def main():
     if torch is None or not torch.cuda.is_available():
         print("error: no CUDA device; run this on a machine with an NVIDIA GPU", file=sys.stderr)
         return 1
+
+    if not args.tune:
+        # The results file is named by device, date and dtype. One already there is an earlier
+        # run's (a second run the same day, say): refused now, before any GPU time is spent,
+        # never replaced. This run's own file is rewritten after every N.
+        args.results_path = results_path(
+            args.out, torch.cuda.get_device_properties(0).name,
+            datetime.datetime.now(datetime.timezone.utc), args.dtype)
+        if os.path.lexists(args.results_path):
+            print(f"error: {args.results_path} exists (an earlier run's results); pass --out "
+                  "with another folder, or move that file away first", file=sys.stderr)
+            return 2
+        try:
+            os.makedirs(args.out, exist_ok=True)
+        except OSError as e:
+            print(f"error: --out {args.out}: cannot create the folder ({e.strerror})",
+                  file=sys.stderr)
+            return 2
 
     torch.manual_seed(0)
     tdtype, code = getattr(torch, DTYPES[args.dtype][0]), DTYPES[args.dtype][1]
@@ -617,12 +637,18 @@ def print_table(points, cols_list):
         print(f"| {cols} | " + " | ".join(row) + " |")
 
 
+def results_path(out_dir, device_name, when, dtype):
+    """Where a run's results go: <device>-<date>-<dtype>.json in out_dir, the name the README
+    tables and the chart tests find (the newest by name)."""
+    slug = "".join(c if c.isalnum() else "-" for c in device_name.lower()).strip("-")
+    while "--" in slug:
+        slug = slug.replace("--", "-")
+    return os.path.join(out_dir, f"{slug}-{when.strftime('%Y-%m-%d')}-{dtype}.json")
+
+
 def write_results(args, points, cli_cmd, cli_error, complete=True, quiet=False):
     props = torch.cuda.get_device_properties(0)
     now = datetime.datetime.now(datetime.timezone.utc)
-    slug = "".join(c if c.isalnum() else "-" for c in props.name.lower()).strip("-")
-    while "--" in slug:
-        slug = slug.replace("--", "-")
     import triton
     result = {
         "schema": "softmaxlab-peers/1",
@@ -644,8 +670,7 @@ def write_results(args, points, cli_cmd, cli_error, complete=True, quiet=False):
         "complete": complete,  # false: the run stopped before its last N (e.g. a time limit)
         "points": points,
     }
-    os.makedirs(args.out, exist_ok=True)
-    path = os.path.join(args.out, f"{slug}-{now.strftime('%Y-%m-%d')}-{args.dtype}.json")
+    path = args.results_path  # named when the run started (main), so a run past midnight
     with open(path + ".tmp", "w") as f:  # written whole, then renamed: never half a file
         json.dump(result, f, indent=1)
     os.replace(path + ".tmp", path)

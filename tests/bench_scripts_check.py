@@ -51,6 +51,14 @@ if not any("peers.py" in e for e in errors):
         except ValueError:
             pass
 
+    # Results files are named by device, date and dtype, the names readme_tables.py and the
+    # chart tests sort by (main refuses to start where that file already exists).
+    import datetime
+    got = peers.results_path("bench/results", "NVIDIA H100 80GB HBM3",
+                             datetime.datetime(2026, 11, 27, 23, 59), "bf16")
+    if got != os.path.join("bench/results", "nvidia-h100-80gb-hbm3-2026-11-27-bf16.json"):
+        errors.append(f"peers.results_path: {got}")
+
     rng = random.Random(20261126)
     checked = 0
     for _ in range(400):
