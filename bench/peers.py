@@ -449,8 +449,7 @@ def main():
                          "that name already there is refused, never replaced")
     args = ap.parse_args()
     if args.show:
-        with open(args.show) as f:
-            result = json.load(f)
+        result = load_results(args.show, "softmaxlab-peers/1", "bench/peers.py")
         cols = sorted({p["cols"] for p in result["points"]})
         print(f"{result['device']['name']}, {result['created_utc']}, {result['method']['dtype']}, "
               f"median of {result['method']['samples']}; GB/s (% of the same run's copy)")
@@ -635,6 +634,23 @@ def print_table(points, cols_list):
             else:
                 row.append(f"{p['gbps']:.0f} ({p.get('pct_of_copy') or 100:.1f}%)")
         print(f"| {cols} | " + " | ".join(row) + " |")
+
+
+def load_results(path, schema, writer):
+    """A results file written by this project's `writer` (its JSON `schema`), or SystemExit
+    with a message that names the file and the problem."""
+    try:
+        with open(path) as f:
+            result = json.load(f)
+    except OSError as e:
+        raise SystemExit(f"error: {path}: cannot read it ({e.strerror})")
+    except (ValueError, UnicodeDecodeError) as e:
+        raise SystemExit(f"error: {path}: not a JSON file ({e})")
+    if not isinstance(result, dict) or result.get("schema") != schema or \
+            not isinstance(result.get("points"), list):
+        raise SystemExit(f"error: {path}: not a results file of {writer} (schema {schema}); "
+                         f"give one that {writer} --out wrote")
+    return result
 
 
 def results_path(out_dir, device_name, when, dtype):

@@ -345,10 +345,14 @@ def main():
         print_history(rows, args.target)
         return 0
     if args.show:
-        with open(args.show) as f:
-            res = json.load(f)
-        print(f"seed {res['seed']}, {res['device']}, {res['created_utc']}")
-        print_summary(summary(res["points"], res["target"]), res["target"])
+        res = peers.load_results(args.show, "softmaxlab-scan/1", "bench/scan_best.py")
+        print(f"seed {res.get('seed')}, {res.get('device')}, {res.get('created_utc')}")
+        target = res.get("target", args.target)
+        if res["points"]:
+            print_summary(summary(res["points"], target), target)
+        for r in res.get("small", []):  # a --small run: time per call
+            print(f"{r['dtype']} {r['rows']}x{r['cols']}: torch {r['torch_us']:.2f} us, best "
+                  f"{r['best_us']:.2f} us per call ({r['best_over_torch']:.2f}x)")
         return 0
     if not args.lib:
         ap.error("--lib is required")

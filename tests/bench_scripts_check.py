@@ -3,6 +3,7 @@ scripts/ compiles, and bench/peers.py's tuning list is well formed at N drawn fr
 GPUs of several sizes. A broken line there is otherwise found only on a device call.
 
 Usage: python3 tests/bench_scripts_check.py REPO_ROOT"""
+import datetime
 import glob
 import json
 import math
@@ -10,6 +11,7 @@ import os
 import random
 import re
 import sys
+import tempfile
 
 root = sys.argv[1]
 errors = []
@@ -53,11 +55,25 @@ if not any("peers.py" in e for e in errors):
 
     # Results files are named by device, date and dtype, the names readme_tables.py and the
     # chart tests sort by (main refuses to start where that file already exists).
-    import datetime
     got = peers.results_path("bench/results", "NVIDIA H100 80GB HBM3",
                              datetime.datetime(2026, 11, 27, 23, 59), "bf16")
     if got != os.path.join("bench/results", "nvidia-h100-80gb-hbm3-2026-11-27-bf16.json"):
         errors.append(f"peers.results_path: {got}")
+
+    # --show of a file that is missing, not JSON, or another tool's: a message, not a traceback.
+    with tempfile.TemporaryDirectory() as tmp:
+        cases = {"missing.json": None, "text.json": "not json", "other.json": '{"schema": "x"}'}
+        for name, text in cases.items():
+            path = os.path.join(tmp, name)
+            if text is not None:
+                with open(path, "w") as f:
+                    f.write(text)
+            try:
+                peers.load_results(path, "softmaxlab-peers/1", "bench/peers.py")
+                errors.append(f"peers.load_results accepts {name}")
+            except SystemExit as e:
+                if not str(e).startswith(f"error: {path}: "):
+                    errors.append(f"peers.load_results({name}): {e}")
 
     rng = random.Random(20261126)
     checked = 0
@@ -126,7 +142,6 @@ if not any("scan_best.py" in e for e in errors):
 
     # --history: a row per scan file under a folder, oldest first; other JSON and symlinks are
     # not read.
-    import tempfile
     with tempfile.TemporaryDirectory() as tmp:
         def scan_file(rel, created, command, pts):
             os.makedirs(os.path.dirname(os.path.join(tmp, rel)), exist_ok=True)
