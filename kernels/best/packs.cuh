@@ -89,6 +89,17 @@ __device__ __forceinline__ uint4 pack(const float (&x)[Vec<T>::kSize]) {
     return *reinterpret_cast<uint4*>(v);
 }
 
+// Where the frame slots [f0, f0 + V) of one pack stand against a row at [head, head + cols):
+// every slot the row's (an interior pack, one vector), or none (a lane past a short row's end).
+template <int V, typename I>
+__device__ __forceinline__ bool pack_inside(I f0, int head, I cols) {
+    return f0 >= head && f0 + V <= head + cols;
+}
+template <int V, typename I>
+__device__ __forceinline__ bool pack_outside(I f0, int head, I cols) {
+    return f0 + V <= head || f0 >= head + cols;
+}
+
 // Pack `q` of the aligned frame of a row that occupies frame slots [head, head + cols).
 // Slots outside the row read as -inf, which leaves both the max and the sum unchanged.
 // I (the index type) is int where the row is known to be shorter than 2^31 values: half the
@@ -98,12 +109,11 @@ __device__ __forceinline__ uint4 load_raw(const T* frame, I q, int head, I cols,
                                           const Load& load = Load{}) {
     constexpr int V = Vec<T>::kSize;
     const I f0 = q * V;
-    if (f0 >= head && f0 + V <= head + cols)
-        return load(reinterpret_cast<const uint4*>(frame + f0));
+    if (pack_inside<V>(f0, head, cols)) return load(reinterpret_cast<const uint4*>(frame + f0));
     alignas(16) T v[V];  // an edge pack, element by element
     // No value of the row (a lane past a short row's end): no value-by-value path, which a
     // warp whose other lanes load whole packs would run after them (group_sectors, fp32 N = 80).
-    if (f0 + V <= head || f0 >= head + cols) {
+    if (pack_outside<V>(f0, head, cols)) {
 #pragma unroll
         for (int k = 0; k < V; ++k) v[k] = from_float<T>(kNegInf);
         return *reinterpret_cast<uint4*>(v);
@@ -148,9 +158,9 @@ __device__ __forceinline__ void store_pack(T* out_row, bool same_frame, I q, int
                                            const float (&y)[Vec<T>::kSize]) {
     constexpr int V = Vec<T>::kSize;
     const I f0 = q * V;
-    if (same_frame && f0 >= head && f0 + V <= head + cols) {
+    if (same_frame && pack_inside<V>(f0, head, cols)) {
         store16(reinterpret_cast<uint4*>(out_row + (f0 - head)), pack<T>(y));
-    } else if (f0 + V > head && f0 < head + cols) {
+    } else if (!pack_outside<V>(f0, head, cols)) {
 #pragma unroll
         for (int k = 0; k < V; ++k) {
             const I f = f0 + k;

@@ -42,10 +42,7 @@ struct RowSlice {
     // The row starts on 16 bytes and ends on a pack's end: no edge packs.
     __device__ bool whole_packs() const { return head == 0 && n % V == 0; }
     // Every value of the pack belongs to the row (the two edge packs may not).
-    __device__ bool interior(int p) const {
-        const int f0 = pack_of(p) * V;
-        return f0 >= head && f0 + V <= head + n;
-    }
+    __device__ bool interior(int p) const { return pack_inside<V>(pack_of(p) * V, head, n); }
     // The pack may be read as one 16-byte vector: interior, or an edge pack whose other bytes
     // `edges` says lie inside the tensor.
     __device__ bool readable_whole(int p, ReadableEdges edges) const {

@@ -33,7 +33,7 @@ __global__ void __launch_bounds__(256)
     const T* frame = src - head;
     const int packs = (head + len + V - 1) / V;
     for (int q = threadIdx.x; q < packs; q += blockDim.x) {
-        if (q * V >= head && q * V + V <= head + len)
+        if (pack_inside<V>(q * V, head, len))
             copy_async16(&tile[q], frame + q * V);
         else
             tile[q] = load_raw(frame, q, head, len);  // a run's end: only its own values
@@ -91,7 +91,7 @@ __global__ void __launch_bounds__(256)
     T* dst = out + first * cols - head;  // the output run sits at the input's offset (launch)
     const T* y = reinterpret_cast<const T*>(tile);
     for (int q = threadIdx.x; q < packs; q += blockDim.x) {
-        if (q * V >= head && q * V + V <= head + len) {
+        if (pack_inside<V>(q * V, head, len)) {
             store16(reinterpret_cast<uint4*>(dst + q * V), tile[q]);
         } else {
 #pragma unroll
