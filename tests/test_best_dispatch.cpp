@@ -45,6 +45,12 @@ Config pick(int64_t cols, DType t = DType::f32, bool aligned = true,
     return best::choose(cols, t, aligned, limits, resident);
 }
 
+// An occupancy answer: `most` blocks an SM for shapes of `packs` packs a thread, `others` for
+// every other shape.
+best::ResidentBlocks favouring(int packs, int most, int others) {
+    return [=](const Config& c) { return c.packs == packs ? most : others; };
+}
+
 TEST(BestDispatch, ShortRowsTakeSubWarpGroupsSizedToTheRow) {
     EXPECT_EQ(pick(1).describe(), "group 1 lanes x 1 packs x 2 rows, 32 threads");
     EXPECT_EQ(pick(32).describe(),
@@ -73,7 +79,7 @@ TEST(BestDispatch, OccupancyDecidesThePacksAThread) {
     // The shape (2, 4 or 8 packs a thread) that keeps the most rows resident on an SM wins, ties
     // to fewer packs. fp16 N = 1025 (129 packs of an unaligned row): the occupancy calculator
     // gives 21 blocks of 64 threads x 4 packs and 32 of 32 x 8 on an H100.
-    auto h100_fp16_1025 = [](const Config& c) { return c.packs == 8 ? 32 : 21; };
+    auto h100_fp16_1025 = favouring(8, 32, 21);
     EXPECT_EQ(pick(1025, DType::f16, false, kH100, h100_fp16_1025).describe(),
               "cluster 1 x 32 threads x 8 packs");
     auto same = [](const Config&) { return 2; };  // a tie: the fewest packs a thread
@@ -85,7 +91,7 @@ TEST(BestDispatch, OccupancyDecidesThePacksAThread) {
     EXPECT_EQ(pick(12288, DType::f32, true, kH100, by_threads).describe(),
               "cluster 1 x 384 threads x 8 packs");
     // A shape over 1024 threads is never a candidate: 2 packs would need 1536 here.
-    auto two_pack_favourite = [](const Config& c) { return c.packs == 2 ? 32 : 1; };
+    auto two_pack_favourite = favouring(2, 32, 1);
     EXPECT_EQ(pick(12288, DType::f32, true, kH100, two_pack_favourite).describe(),
               "cluster 1 x 768 threads x 4 packs");
     EXPECT_EQ(pick(4096, DType::f32, true, kH100, two_pack_favourite).describe(),
@@ -94,14 +100,14 @@ TEST(BestDispatch, OccupancyDecidesThePacksAThread) {
     EXPECT_EQ(pick(12288).describe(), "cluster 1 x 768 threads x 4 packs");
     // fp32 takes 2 packs a thread wherever the block fits, whatever the occupancy says (measured
     // 0.5-1% faster); fp16 with the same occupancy answers takes the most resident rows.
-    auto favours_eight = [](const Config& c) { return c.packs == 8 ? 32 : 8; };
+    auto favours_eight = favouring(8, 32, 8);
     EXPECT_EQ(pick(1000, DType::f32, true, kH100, favours_eight).describe(),
               "cluster 1 x 128 threads x 2 packs");
     EXPECT_EQ(pick(8192, DType::f32, true, kH100, favours_eight).describe(),
               "cluster 1 x 1024 threads x 2 packs");
     EXPECT_EQ(pick(4000, DType::f16, true, kH100, favours_eight).describe(),
               "cluster 1 x 64 threads x 8 packs");
-    auto favours_four = [](const Config& c) { return c.packs == 4 ? 32 : 8; };
+    auto favours_four = favouring(4, 32, 8);
     EXPECT_EQ(pick(4000, DType::f16, true, kH100, favours_four).describe(),
               "cluster 1 x 128 threads x 4 packs");
 }
@@ -112,10 +118,8 @@ TEST(BestDispatch, OccupancyDecidesThePacksAThread) {
 // bench/results/2026-11-27/one-block/). fp32 rows, and 16-bit rows past one warp, are
 // unchanged.
 TEST(BestDispatch, SixteenBitRowsOneWarpHoldsTakeOneWarp) {
-    const std::vector<best::ResidentBlocks> answers = {
-        nullptr, [](const Config& c) { return c.packs == 2 ? 32 : 4; },
-        [](const Config& c) { return c.packs == 4 ? 32 : 4; },
-        [](const Config& c) { return c.packs == 8 ? 32 : 4; }};
+    const std::vector<best::ResidentBlocks> answers = {nullptr, favouring(2, 32, 4),
+                                                       favouring(4, 32, 4), favouring(8, 32, 4)};
     int one_warp = 0;
     for (DType t : {DType::f16, DType::bf16})
         for (bool aligned : {true, false})
@@ -143,11 +147,11 @@ TEST(BestDispatch, SixteenBitRowsOneWarpHoldsTakeOneWarp) {
     EXPECT_GT(one_warp, 4 * 1000);
     // Past one warp the occupancy decides again: bf16 N = 2121 (266 packs unaligned) takes the
     // shape that keeps the most rows.
-    auto favours_four = [](const Config& c) { return c.packs == 4 ? 32 : 8; };
+    auto favours_four = favouring(4, 32, 8);
     EXPECT_EQ(pick(2121, DType::bf16, false, kH100, favours_four).describe(),
               "cluster 1 x 96 threads x 4 packs");
     // fp32 rows of one warp's bytes keep 2 packs a thread.
-    auto favours_eight = [](const Config& c) { return c.packs == 8 ? 32 : 4; };
+    auto favours_eight = favouring(8, 32, 4);
     EXPECT_EQ(pick(1000, DType::f32, false, kH100, favours_eight).describe(),
               "cluster 1 x 128 threads x 2 packs");
 }
