@@ -636,20 +636,28 @@ def print_table(points, cols_list):
         print(f"| {cols} | " + " | ".join(row) + " |")
 
 
-def load_results(path, schema, writer):
-    """A results file written by this project's `writer` (its JSON `schema`), or SystemExit
-    with a message that names the file and the problem."""
+def read_results(path, schema, writer):
+    """(result, None) for a results file that this project's `writer` wrote (its JSON `schema`,
+    a dict with a list of points), else (None, why not)."""
     try:
         with open(path) as f:
             result = json.load(f)
     except OSError as e:
-        raise SystemExit(f"error: {path}: cannot read it ({e.strerror})")
+        return None, f"cannot read it ({e.strerror})"
     except (ValueError, UnicodeDecodeError) as e:
-        raise SystemExit(f"error: {path}: not a JSON file ({e})")
+        return None, f"not a JSON file ({e})"
     if not isinstance(result, dict) or result.get("schema") != schema or \
             not isinstance(result.get("points"), list):
-        raise SystemExit(f"error: {path}: not a results file of {writer} (schema {schema}); "
-                         f"give one that {writer} --out wrote")
+        return None, (f"not a results file of {writer} (schema {schema}); give one that "
+                      f"{writer} --out wrote")
+    return result, None
+
+
+def load_results(path, schema, writer):
+    """read_results, or SystemExit with a message that names the file and the problem."""
+    result, why = read_results(path, schema, writer)
+    if result is None:
+        raise SystemExit(f"error: {path}: {why}")
     return result
 
 

@@ -269,13 +269,8 @@ def history(root, target=95.0):
             path = os.path.join(folder, name)
             if not name.endswith(".json") or os.path.islink(path):
                 continue
-            try:
-                with open(path) as f:
-                    res = json.load(f)
-            except (OSError, ValueError, UnicodeDecodeError):
-                continue
-            if not isinstance(res, dict) or res.get("schema") != "softmaxlab-scan/1" or \
-                    not res.get("points"):
+            res, _ = peers.read_results(path, "softmaxlab-scan/1", "bench/scan_best.py")
+            if res is None or not res["points"]:  # not a scan, or a --small run
                 continue
             found.append((res.get("created_utc", ""), os.path.relpath(path, root), res))
     rows = []
