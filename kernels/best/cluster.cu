@@ -24,7 +24,10 @@ __global__ void __launch_bounds__(1024)
     const RowSlice<T> g(in + row * in_stride, static_cast<int>(cols), blocks, rank);
 
     uint4 raw[PACKS];
-    if (g.whole_packs())  // a block-uniform branch: aligned rows skip the edge bookkeeping
+    // Clusters skip the edge bookkeeping on aligned rows (a block-uniform branch). One block a
+    // row does not: the branch costs it 8 registers a thread, and without it aligned rows ran as
+    // fast and unaligned ones faster (docs/best-tuning.md, One block per row).
+    if (kClustered && g.whole_packs())
         g.load(raw);
     else
         g.load_edges_last(raw, ReadableEdges::of<T>(row, gridDim.x / blocks, in_stride));
