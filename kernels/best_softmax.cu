@@ -511,15 +511,16 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     if (largest > portable && !grid_wins) {
         const Config s = stash_shape(largest, 512);
         const int blocks = blocks_an_sm(s);
-        // fp32 rows whose stash would hold 10 packs a thread or more in shared memory [N >
-        // 557056]: the grid of 8 packs a thread, lag 2, in two teams, where two of its blocks fit
-        // an SM (the occupancy calculator: up to N ~ 680000 on an H100; without a GPU to ask, the
-        // stash). Why: the stash slows as more of a thread's slice sits in shared memory, the
-        // grid does not. Side by side over the stash's whole range, at N of three draws, the grid
-        // lost up to 8 packs in shared memory (65-94% of copy against 96.5-98.7%) and at 9 (-0.2
-        // to -2.1 points), tied at 10 (-0.5 to +0.5) and won from 11 (+0.3 to +5.1 points, at
-        // 95.2-96.5% of copy).
-        if (fp32 && s.stash >= 10 && resident && limits.has_clusters()) {
+        // Rows whose stash would hold 10 packs a thread or more in shared memory [N > 557056]:
+        // the grid of 8 packs a thread, lag 2, in two teams, where two of its blocks fit an SM
+        // (the occupancy calculator: up to N ~ 680000 on an H100, fp16 N ~ 1360000; without a
+        // GPU to ask, the stash). Why: the stash slows as more of a thread's slice sits in
+        // shared memory, the grid does not. Side by side over the stash's whole range, fp32 at N
+        // of three draws: the grid lost up to 8 packs in shared memory (65-94% of copy against
+        // 96.5-98.7%) and at 9 (-0.2 to -2.1 points), tied at 10 (-0.5 to +0.5) and won from 11
+        // (+0.3 to +5.1, at 95.2-96.5%). 16-bit rows, the same count: -29 to -4 points at 2-8
+        // packs, -2.7 at 9, +1.3 to +10.2 at 10-13 (94.6-95.8%; 2026-11-27/grid8-16bit/).
+        if (s.stash >= 10 && resident && limits.has_clusters()) {
             Config g = grid_for(cols, vec, lines, limits, 8);
             g.teams = 2;
             g.lag = 2;
