@@ -518,7 +518,7 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
         // shared memory, the grid does not. Side by side over the stash's whole range, fp32 at N
         // of three draws: the grid lost up to 8 packs in shared memory (65-94% of copy against
         // 96.5-98.7%) and at 9 (-0.2 to -2.1 points), tied at 10 (-0.5 to +0.5) and won from 11
-        // (+0.3 to +5.1, at 95.2-96.5%). 16-bit rows, the same count: -29 to -4 points at 2-8
+        // (+0.3 to +5.1, at 95.2-96.5%). 16-bit rows, the same count: -29 to -0.4 points at 2-8
         // packs, -2.7 at 9, +1.3 to +10.2 at 10-13 (93.6-95.8%; 2026-11-27/grid8-16bit/).
         if (s.stash >= 10 && resident && limits.has_clusters()) {
             Config g = grid_for(cols, vec, lines, limits, 8);
