@@ -694,7 +694,7 @@ def write_results(args, points, cli_cmd, cli_error, complete=True, quiet=False):
         "complete": complete,  # false: the run stopped before its last N (e.g. a time limit)
         "points": points,
     }
-    path = args.results_path  # named when the run started (main), so a run past midnight
+    path = args.results_path  # named when the run started (main): one file, past midnight too
     with open(path + ".tmp", "w") as f:  # written whole, then renamed: never half a file
         json.dump(result, f, indent=1)
     os.replace(path + ".tmp", path)
