@@ -23,11 +23,12 @@
 //     <= 262144       cluster of 16 blocks of <= 512 threads; where      read MN, write MN
 //                     registers keep only two an SM, of fewer threads
 //                     with the rest in shared memory, three an SM
-//     <= ~700000      stash: the same 16 x 512 threads x 8 packs, the    read MN, write MN
-//                     rest of each slice in shared memory, while two
-//                     blocks fit an SM (whole rows of 2 MB: the grid;
-//                     from 10 packs a thread in shared memory, the grid
-//                     of 8 packs in two teams where it fits twice an SM)
+//     <= ~700000      stash: the same 16 x 512 threads, 8 packs in       read MN, write MN
+//                     registers (16-bit: 6), the rest of each slice in
+//                     shared memory, while two blocks fit an SM (whole
+//                     rows of 2 MB: the grid; from 18 packs a thread in
+//                     all, the grid of 8 packs in two teams where it
+//                     fits twice an SM)
 //     <= 1081344      grid: one block per SM, each holding a slice of    read MN, write MN
 //                     every row; blocks meet through (max, sum) slots
 //                     in global memory, 3-4 rows behind the row they
@@ -44,14 +45,14 @@
 //                     rows of 2^31 values or more and GPUs that cannot   write MN
 //                     keep a held grid resident
 //
-//   fp16 and bf16 rows take the path of the fp32 row of the same bytes, except four: where one
+//   fp16 and bf16 rows take the path of the fp32 row of the same bytes, except three: where one
 //   block would be the only block on its SM, a 16-bit row (twice the values per byte, so twice
 //   the arithmetic) takes a cluster that keeps more rows an SM [fp16 N ~ 36000-57000]; on
-//   16-block clusters it takes a third block an SM with up to 2 packs a thread in shared
-//   memory, fp32 up to 1 [fp16 N ~ 328000-410000, fp32 ~ 164000-184000]; on the grid, whole
-//   packs off a line skip the edge warp where it would cost the block its registers [fp16 N ~
-//   2027600-2162600]; and the grid of 8 packs in two teams in place of the stash is fp32's
-//   alone (16-bit rows there ran -1.3 to +2.0 points with it).
+//   16-block clusters it takes a third block an SM with up to 10 packs a thread in all, fp32 up
+//   to 9 [fp16 N ~ 328000-410000, fp32 ~ 164000-184000]; and on the grid, whole packs off a
+//   line skip the edge warp where it would cost the block its registers [fp16 N ~
+//   2027600-2162600]. Their stash shapes differ only in where a thread's packs sit: 6 in
+//   registers rather than 8, the rest in shared memory (stash_register_packs).
 //
 // What changed since step 6 (online)
 //   - The row is read from DRAM once whenever it fits on chip, and "on chip" now means the
@@ -414,18 +415,20 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     c.packs = per_thread;
     const int portable = limits.has_clusters() ? 8 : 1;
     const int largest = limits.has_clusters() ? 16 : 1;
-    // A stash shape: `cluster` blocks of `threads`, 8 packs a thread in registers and the rest
-    // of the block's slice in shared memory (stash_fits: one block's stash fits the opt-in).
+    // A stash shape: `cluster` blocks of `threads`, 8 packs a thread in registers (6 for 16-bit
+    // rows in clusters: stash_register_packs) and the rest of the block's slice in shared memory
+    // (stash_fits: one block's stash fits the opt-in). The rules below count a thread's packs in
+    // all, registers and shared memory (held_packs), so they choose the same shapes either way.
     auto stash_shape = [&](int cluster, int threads) {
         Config s;
         s.path = Config::Path::kCluster;
         s.cluster = cluster;
         s.threads = threads;
-        s.packs = per_thread;
-        s.stash = static_cast<int>((slice_packs(packs, cluster) + threads - 1) / threads) -
-                  per_thread;
+        s.packs = stash_register_packs(vec, cluster);
+        s.stash = static_cast<int>((slice_packs(packs, cluster) + threads - 1) / threads) - s.packs;
         return s;
     };
+    auto held_packs = [](const Config& s) { return s.packs + s.stash; };
     // A cluster or stash shape's blocks an SM. Without a GPU to ask: 64 registers a thread (the
     // kernels' launch bounds cap them there) and, with a stash, its shared memory plus 2 KB.
     auto blocks_an_sm = [&](const Config& s) {
@@ -463,8 +466,9 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     // [N <= 262144] 16 blocks (a "non-portable" cluster) of at most 512 threads. Why: still two
     // blocks an SM; 8 blocks of 1024 hold as much with one an SM, and ran slower.
     // Where its registers keep two blocks an SM or fewer [over 320 threads], and the largest
-    // block of fewer threads that keeps three needs at most one pack a thread in shared memory
-    // (two in 16 bits): that block, the rest of its slice in shared memory (the stash). Why: the
+    // block of fewer threads that keeps three needs at most 9 packs a thread (10 in 16 bits), one
+    // (two) past the 8 a thread holds in registers here: that block, the rest of its slice in
+    // shared memory (the stash). Why: the
     // blocks of an SM stop their traffic at the cluster's barrier once a row; two blocks of a
     // short slice leave DRAM idle then, and a third keeps it going, while its shared-memory
     // copies cost less than that. A 16-bit row has twice the arithmetic a byte, so its two
@@ -478,10 +482,10 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
         c.cluster = largest;
         c.threads = threads_for(largest, per_thread);
         const int blocks = blocks_an_sm(c);
-        const int most_stash = fp32 ? 1 : 2;
+        const int most_packs = per_thread + (fp32 ? 1 : 2);
         for (int t = c.threads - 32; blocks <= 2 && t >= 32; t -= 32) {
             const Config s = stash_shape(largest, t);
-            if (!stash_fits(s) || s.stash > most_stash) break;
+            if (!stash_fits(s) || held_packs(s) > most_packs) break;
             if (blocks_an_sm(s) >= 3) return s;
         }
         return c;
@@ -511,7 +515,8 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     if (largest > portable && !grid_wins) {
         const Config s = stash_shape(largest, 512);
         const int blocks = blocks_an_sm(s);
-        // Rows whose stash would hold 10 packs a thread or more in shared memory [N > 557056]:
+        // Rows whose stash would hold 18 packs a thread or more in all, 10 or more past 8 in
+        // registers (the count below is in those terms) [N > 557056]:
         // the grid of 8 packs a thread, lag 2, in two teams, where two of its blocks fit an SM
         // (the occupancy calculator: up to N ~ 680000 on an H100, fp16 N ~ 1360000; without a
         // GPU to ask, the stash). Why: the stash slows as more of a thread's slice sits in
@@ -520,15 +525,15 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
         // 96.5-98.7%) and at 9 (-0.2 to -2.1 points), tied at 10 (-0.5 to +0.5) and won from 11
         // (+0.3 to +5.1, at 95.2-96.5%). 16-bit rows, the same count: -29 to -0.4 points at 2-8
         // packs, -2.7 at 9, +1.3 to +10.2 at 10-13 (93.6-95.8%; 2026-11-27/grid8-16bit/).
-        if (s.stash >= 10 && resident && limits.has_clusters()) {
+        if (held_packs(s) >= per_thread + 10 && resident && limits.has_clusters()) {
             Config g = grid_for(cols, vec, lines, limits, 8);
             g.teams = 2;
             g.lag = 2;
             if (g.threads <= grid_max_threads(g.packs) && resident(g) >= 2) return g;
         }
-        // At 14 packs a thread in the stash [N ~ 700000]. Why: there fp32 rows ran faster on the
-        // grid, while fp16 and bf16 rows still ran faster on the stash.
-        const bool grid_beats_stash = fp32 && s.stash >= 14 && grid_fits;
+        // At 22 packs a thread in all, 14 past 8 [N ~ 700000]. Why: there fp32 rows ran faster on
+        // the grid, while fp16 and bf16 rows still ran faster on the stash.
+        const bool grid_beats_stash = fp32 && held_packs(s) >= per_thread + 14 && grid_fits;
         if (blocks >= 2 && !grid_beats_stash) return s;
     }
     // Where no stash fits two blocks an SM: 16 blocks of over 512 threads, one an SM, unless the

@@ -302,6 +302,14 @@ TEST(BestPaths, EveryPathMatchesReference) {
     best::Config stash16 = cluster16;
     stash16.threads = 512;
     stash16.stash = 11;
+    // The same with 6 packs in registers and 2 more in shared memory (16-bit rows' form,
+    // stash_register_packs; run here in every dtype).
+    best::Config stash4_six = stash4;
+    stash4_six.packs = 6;
+    stash4_six.stash = 6;
+    best::Config stash16_six = stash16;
+    stash16_six.packs = 6;
+    stash16_six.stash = 13;
     DeviceLimits limits;
     ASSERT_TRUE(query_device_limits(0, &limits));
     // The grid path: every block on every row, LAG rows between reducing and finishing a row.
@@ -500,6 +508,10 @@ TEST(BestPaths, EveryPathMatchesReference) {
             check_case(t, 7, n4 - 2, n4 + 1, n4 - 2, 1, &stash4);
             check_case(t, 5, n16, n16, n16, 0, &stash16);
             check_case(t, 5, n16 - 9, n16 - 9, n16 + 3, 3, &stash16);
+            check_case(t, 7, n4, n4, n4, 0, &stash4_six);
+            check_case(t, 7, n4 - 2, n4 + 1, n4 - 2, 1, &stash4_six);
+            check_case(t, 5, n16, n16, n16, 0, &stash16_six);
+            check_case(t, 5, n16 - 9, n16 - 9, n16 + 3, 3, &stash16_six);
         }
     }
 }

@@ -223,8 +223,9 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     // 320; 190000 would need 10.
     EXPECT_EQ(pick(175162).describe(), "cluster 16 x 320 threads x 8 packs + 1 in shared memory");
     EXPECT_EQ(pick(190000).describe(), "cluster 16 x 384 threads x 8 packs");
+    // 16-bit rows count up to 10 packs a thread (6 of them in registers: stash_register_packs).
     EXPECT_EQ(pick(400003, DType::bf16, false).describe(),
-              "cluster 16 x 320 threads x 8 packs + 2 in shared memory");
+              "cluster 16 x 320 threads x 6 packs + 4 in shared memory");
     // Where the occupancy calculator says the registers keep three blocks, they stay.
     auto roomy_352 = [](const Config& c) { return c.threads == 352 && c.stash == 0 ? 3 : 2; };
     EXPECT_EQ(pick(175162, DType::f32, true, kH100, roomy_352).describe(),
@@ -248,11 +249,14 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     EXPECT_EQ(pick(524288, DType::f32, false).describe(), pick(524289).describe());
     EXPECT_EQ(pick(600001).describe(), "cluster 16 x 512 threads x 8 packs + 11 in shared memory");
     EXPECT_EQ(pick(680001).describe(), "cluster 16 x 512 threads x 8 packs + 13 in shared memory");
-    // At 14 packs there, fp32 rows take the grid, halves keep the stash.
+    // At 14 packs there (22 in all), fp32 rows take the grid. 16-bit rows hold 6 of their packs
+    // in registers, so their stash is 2 packs a thread larger: it fits twice an SM up to 20
+    // packs in all (6 + 14, 114 KB a block), and past that they take the grid too.
     EXPECT_EQ(pick(700001).describe(),
               "grid 132 blocks x 384 threads x 4 packs, lag 4, 2 rows ahead");
-    EXPECT_EQ(pick(1400001, DType::bf16).describe(),
-              "cluster 16 x 512 threads x 8 packs + 14 in shared memory");
+    EXPECT_EQ(pick(1300001, DType::bf16).describe(),
+              "cluster 16 x 512 threads x 6 packs + 14 in shared memory");
+    EXPECT_EQ(pick(1400001, DType::bf16).describe(), pick(700001).describe());
     EXPECT_EQ(pick(540673).describe(), "cluster 16 x 512 threads x 8 packs + 9 in shared memory");
     // Past 14 (2.75 MB rows), one team of the grid, lag 4. Rows that are not whole lines add
     // the edge warp to the threads that hold their main packs (196600 of them at N = 786433:
@@ -283,7 +287,7 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     EXPECT_EQ(pick(524289, DType::f32, true, kH100, one_stash).describe(),
               "grid 132 blocks x 288 threads x 4 packs, lag 4, 2 rows ahead");
     // From 10 packs a thread in shared memory, the grid of 8 packs in two teams where the
-    // calculator says it fits twice an SM (EightPackGridFromTenStashPacks below).
+    // calculator says it fits twice an SM (EightPackGridFromEighteenPacksAThread below).
     EXPECT_EQ(pick(600001, DType::f32, true, kH100, one_stash).describe(),
               "grid 132 blocks x 192 threads x 8 packs, lag 2, 2 rows ahead, 2 teams");
     // The grid holds 2048 packs a block: of a row of whole 128-byte lines, or of the main packs
@@ -339,7 +343,7 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
 // Wherever a row takes a 16-block cluster short of the stash's range, its blocks hold the
 // block's slice. Where registers alone keep two blocks an SM (without a GPU to ask: 64 registers
 // a thread and the block's shared memory), the largest block of fewer threads that keeps three
-// is taken if it needs at most 1 pack a thread in shared memory (2 in 16 bits), and only then.
+// is taken if it needs at most 9 packs a thread in all (10 in 16 bits), and only then.
 TEST(BestDispatch, SixteenBlockClustersTakeAThirdBlockWhileItsStashIsSmall) {
     auto blocks = [](const Config& c) {
         const int64_t smem = int64_t{c.stash} * c.threads * 16 + 2048;
@@ -348,7 +352,7 @@ TEST(BestDispatch, SixteenBlockClustersTakeAThirdBlockWhileItsStashIsSmall) {
     int fired = 0, kept = 0;
     for (const DType t : {DType::f32, DType::f16, DType::bf16}) {
         const int vec = 16 / static_cast<int>(dtype_size(t));
-        const int most_stash = t == DType::f32 ? 1 : 2;
+        const int most_packs = t == DType::f32 ? 9 : 10;
         for (int64_t n = 131073 * vec / 4; n <= 262144 * vec / 4 - vec; n += 977) {
             for (const bool aligned : {true, false}) {
                 const Config c = pick(n, t, aligned);
@@ -358,18 +362,22 @@ TEST(BestDispatch, SixteenBlockClustersTakeAThirdBlockWhileItsStashIsSmall) {
                 const int64_t packs = (n + (aligned ? 0 : vec - 1) + vec - 1) / vec;
                 const int64_t slice = best::slice_packs(packs, 16);
                 EXPECT_GE(int64_t{c.threads} * (c.packs + c.stash), slice);
-                // The largest block under 512 threads that keeps three an SM, and its stash.
+                // The largest block under 512 threads that keeps three an SM, and its packs a
+                // thread in all.
                 Config third = c;
                 third.threads = 1024 / 3 / 32 * 32;
-                third.stash = static_cast<int>((slice + third.threads - 1) / third.threads) - 8;
+                const int64_t third_packs = (slice + third.threads - 1) / third.threads;
+                third.packs = best::stash_register_packs(vec, 16);
+                third.stash = static_cast<int>(third_packs) - third.packs;
                 ASSERT_GE(blocks(third), 3);
                 if (c.stash > 0) {
                     ++fired;
                     EXPECT_EQ(c.threads, third.threads);
-                    EXPECT_LE(c.stash, most_stash);
+                    EXPECT_EQ(c.packs, third.packs);
+                    EXPECT_LE(c.packs + c.stash, most_packs);
                 } else if (blocks(c) < 3) {
                     ++kept;
-                    EXPECT_GT(third.stash, most_stash);
+                    EXPECT_GT(third_packs, most_packs);
                 }
             }
         }
@@ -378,11 +386,11 @@ TEST(BestDispatch, SixteenBlockClustersTakeAThirdBlockWhileItsStashIsSmall) {
     EXPECT_GT(kept, 0);
 }
 
-// Rows whose 16-block stash would hold 10 packs a thread or more in shared memory take the grid
+// Rows whose 16-block stash would hold 18 packs a thread or more in all take the grid
 // of 8 packs a thread, lag 2, in two teams -- exactly where the occupancy calculator says two of
 // its blocks fit an SM. A rule over packs, so fp32 and 16-bit rows alike; never without a GPU
 // to ask.
-TEST(BestDispatch, EightPackGridFromTenStashPacks) {
+TEST(BestDispatch, EightPackGridFromEighteenPacksAThread) {
     // Calculators for which a grid fits twice an SM up to `most` threads a block, and never.
     auto fits_to = [](int most) {
         return
@@ -411,9 +419,10 @@ TEST(BestDispatch, EightPackGridFromTenStashPacks) {
                 ASSERT_EQ(c.cluster, kH100.sm_count);
                 ASSERT_LE(c.threads, most);
                 ASSERT_LE(c.threads, best::grid_max_threads(8));
-                // In place of the 16-block stash at 10 packs a thread or more in shared memory
-                // (or of the 4-pack grid that takes the stash's place from 14).
-                const bool stash_10 = without.path == Path::kCluster && without.stash >= 10;
+                // In place of the 16-block stash at 18 packs a thread or more in all (or of the
+                // 4-pack grid that takes the stash's place from 22).
+                const bool stash_10 =
+                    without.path == Path::kCluster && without.packs + without.stash >= 18;
                 const bool grid4 = without.path == Path::kGrid && without.packs == 4;
                 ASSERT_TRUE(stash_10 || grid4);
                 // A calculator that fits more never takes it away.
@@ -793,9 +802,9 @@ TEST(BestDispatch, EveryShapeHoldsItsRowAndIsALegalLaunch) {
                         // Only past 1 MB rows, longer than the grid and the stash hold.
                         ASSERT_GT(cols * dtype_size(t), 16 * 1024 * 64);
                     } else if (c.stash > 0 && limits.has_clusters()) {
-                        // 8 packs in registers, 2 an SM
+                        // 8 packs in registers (16-bit rows: 6), 2 an SM
                         ASSERT_EQ(c.path, Path::kCluster);
-                        ASSERT_EQ(c.packs, 8);
+                        ASSERT_EQ(c.packs, t == DType::f32 ? 8 : 6);
                         ASSERT_GE(c.cluster, 2);
                         ASSERT_LE(c.threads, 512);
                         ASSERT_LE(2 * (int64_t{c.stash} * c.threads * 16 + 2048),

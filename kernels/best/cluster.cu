@@ -49,8 +49,9 @@ __global__ void __launch_bounds__(1024)
 // memory, so that two blocks still share an SM.
 // Past 16 x 512 threads x 8 packs (1 MB rows), a cluster kernel with larger blocks fits one block
 // an SM: nothing overlaps one row's stores with the next row's loads, and on an H100 seven
-// 16-block clusters leave 20 of 132 SMs idle. Here a block stays at 512 threads and 8 packs a
-// thread in registers (half an SM's registers), and a thread's further packs of the slice go to
+// 16-block clusters leave 20 of 132 SMs idle. Here a block stays at 512 threads and PACKS packs a
+// thread in registers (half an SM's registers; 8, or 6 for 16-bit rows in clusters, whose
+// conversions need registers of their own), and a thread's further packs of the slice go to
 // its own column of shared memory by cp.async, which needs no registers. Each thread reads back
 // only what it copied itself, so no barrier guards the stash. Two blocks an SM hold up to
 // 2 x ~110 KB there: rows of up to ~2.75 MB (fp32 N ~ 700000, fp16/bf16 N ~ 1.4M) keep their
@@ -58,11 +59,11 @@ __global__ void __launch_bounds__(1024)
 // Without clusters (before Hopper) the same kernel runs one block of 1024 threads a row: 128 KB
 // of the row in registers and the rest in shared memory, where the GPU's opt-in allows (an
 // A100's 163 KB holds fp32 rows of 65536; a GPU with 99 KB does not, and reads twice).
-template <typename T, bool kClustered>
+template <typename T, int PACKS, bool kClustered>
 __global__ void __launch_bounds__(kClustered ? 512 : 1024, kClustered ? 2 : 1)
     best_stash_kernel(const T* __restrict__ in, T* __restrict__ out, int64_t cols,
                       int64_t in_stride, int64_t out_stride) {
-    constexpr int PACKS = 8, V = Vec<T>::kSize;
+    constexpr int V = Vec<T>::kSize;
     using RowCluster = RowCluster<kClustered>;
     extern __shared__ uint4 stash[];  // [slots][blockDim.x]: thread t's packs in column t
     using Stats = std::conditional_t<kClustered, PushedStats, RowStats>;
@@ -147,12 +148,21 @@ static LaunchStep make_cluster_step(const LaunchArgs& a, const Config& c, cudaEr
 
 template <typename T>
 static LaunchStep cluster_step_of(const LaunchArgs& a, const Config& c, cudaError_t* err) {
-    if (c.stash > 0) {  // 8 packs in registers and the rest in shared memory
-        // A cluster's blocks: up to 512 threads (two an SM); one block a row: up to 1024.
-        if (c.packs == 8 && c.cluster >= 1 && valid_threads(c.threads, c.cluster > 1 ? 512 : 1024))
-            return make_cluster_launch<T>("best_stash", best_stash_kernel<T, true>,
-                                          best_stash_kernel<T, false>, c.threads, stash_bytes(c), a,
-                                          c.cluster, err);
+    if (c.stash > 0) {  // 8 or 6 packs in registers and the rest in shared memory
+        // A cluster's blocks: up to 512 threads (two an SM), 8 or 6 packs; one block a row: up to
+        // 1024, 8 packs.
+        const bool clusters = c.cluster > 1;
+        if (c.cluster >= 1 && valid_threads(c.threads, clusters ? 512 : 1024)) {
+            const size_t smem = stash_bytes(c);
+            if (c.packs == 8)
+                return make_cluster_launch<T>("best_stash", best_stash_kernel<T, 8, true>,
+                                              best_stash_kernel<T, 8, false>, c.threads, smem, a,
+                                              c.cluster, err);
+            if (c.packs == 6 && clusters)
+                return make_cluster_launch<T>("best_stash", best_stash_kernel<T, 6, true>,
+                                              best_stash_kernel<T, 8, false>, c.threads, smem, a,
+                                              c.cluster, err);
+        }
         *err = cudaErrorInvalidConfiguration;
         return {};
     }
@@ -182,9 +192,14 @@ static const void* registers_kernel(int packs) {
 
 template <typename T>
 static const void* cluster_kernel_of(const Config& c) {
-    if (c.stash > 0)
-        return c.cluster > 1 ? reinterpret_cast<const void*>(best_stash_kernel<T, true>)
-                             : reinterpret_cast<const void*>(best_stash_kernel<T, false>);
+    if (c.stash > 0) {
+        if (c.cluster == 1)
+            return c.packs == 8 ? reinterpret_cast<const void*>(best_stash_kernel<T, 8, false>)
+                                : nullptr;
+        if (c.packs == 6) return reinterpret_cast<const void*>(best_stash_kernel<T, 6, true>);
+        return c.packs == 8 ? reinterpret_cast<const void*>(best_stash_kernel<T, 8, true>)
+                            : nullptr;
+    }
     return c.cluster > 1 ? registers_kernel<T, true>(c.packs) : registers_kernel<T, false>(c.packs);
 }
 

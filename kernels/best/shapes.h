@@ -32,6 +32,14 @@ inline int64_t slice_packs(int64_t packs, int blocks) {
 constexpr int grid_max_threads(int packs, bool wide = false) {
     return packs <= 2 ? 1024 : 2048 / packs + (wide ? 32 : 0);
 }
+// Packs a thread of the stash kernel (cluster.cu) holds in registers; the rest of its slice is
+// in shared memory. 8, and 6 for 16-bit rows in clusters: that kernel form needs registers for the
+// exchange through DSMEM and for converting 16-bit values, and at 8 packs it spilled 8-12 bytes a
+// thread under its cap of 64 registers (fp32, and one block a row, spill none). With 6, fp16
+// stash rows ran 1.9-3.1 points faster (docs/best-tuning.md, The stash kernel's registers).
+constexpr int stash_register_packs(int vec, int cluster) {
+    return vec == 8 && cluster > 1 ? 6 : 8;
+}
 // Threads a block of the held grid may have (hold.cu), so a thread has 64 registers for its 8
 // packs and the rest; and its blocks an SM (the registers hold two of 512 threads, one of 1024).
 constexpr int kHoldMaxThreads = 1024;
