@@ -271,6 +271,13 @@ static Config with_prefetch(Config c, const DeviceLimits& limits) {
 // 4 teams on it was mixed (-2.3 to +0.9, prefetch/8-whole-blocks/). Why 8 packs in registers,
 // not 16 at 512 threads a block: faster at all ten N tried, by 0.7-9 points. No fit (the row is
 // longer than the whole GPU holds): path stays kGroup.
+// 16-bit rows on blocks alone on their SM then hold 6 of a thread's packs in registers, not 8
+// (hold_register_packs), where the stash has room for the 2 more; the teams stay as 8 packs
+// give them. Why (H100, side by side, bench/results/2026-11-27/hold-six/): at 8 the 16-bit kernel
+// spills, and a block alone on its SM waits for its spills; with 6, +0.5 to +7.1 points at all
+// 9 such N (fp16 N = 13000007, one team, 77.7 -> 84.7%). Where two blocks share an SM, -0.7 to
+// +0.5 (7 N): the other block runs meanwhile. Where 6 would leave fewer teams (9 -> 8, 8 -> 7,
+// 2 -> 1), -0.2 to -2.9.
 static Config hold_for(int64_t cols, int vec, const DeviceLimits& limits) {
     const int sms = std::max(1, limits.sm_count), packs = kHoldPacks;
     for (const int threads : {512, 1024}) {
@@ -281,8 +288,10 @@ static Config hold_for(int64_t cols, int vec, const DeviceLimits& limits) {
             const int64_t held = (slice_packs(cols / vec, blocks) + threads - 1) / threads;
             if (held > packs + most_stash || blocks > threads) continue;
             if (per_sm > 1 && teams < 3) break;  // one or two teams: one block an SM
+            const int six = hold_register_packs(vec);
+            const int regs = per_sm == 1 && held - six <= most_stash ? six : packs;
             return with_prefetch(
-                held_shape(blocks, threads, packs, std::max<int64_t>(0, held - packs), teams),
+                held_shape(blocks, threads, regs, std::max<int64_t>(0, held - regs), teams),
                 limits);
         }
     }

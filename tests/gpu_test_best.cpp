@@ -363,6 +363,10 @@ TEST(BestPaths, EveryPathMatchesReference) {
     const best::Config held8 = held(16, 64, 6, 1);
     const best::Config held16 = held(8, 128, 11, 3);
     const best::Config held_registers = held(16, 64, 0, 2);
+    // The same places with 6 packs a thread in registers (16-bit rows' form where a block runs
+    // alone on its SM, hold_register_packs; run here in every dtype).
+    best::Config held8_six = held(16, 64, 8, 1), held16_six = held(8, 128, 13, 3);
+    held8_six.packs = held16_six.packs = best::kStreamedHoldPacks;
     best::Config streamed = held(16, 64, 2, 1), streamed_teams = held(8, 128, 3, 3);
     streamed.stream = streamed_teams.stream = 1;
     streamed.packs = streamed_teams.packs = best::kStreamedHoldPacks;
@@ -372,12 +376,22 @@ TEST(BestPaths, EveryPathMatchesReference) {
             check_case(t, rows, 50001, 50003, 50011, 1, &held16, 1);
             check_case(t, rows, 40000, 40008, 40000, 3, &held16, 3);
             check_case(t, rows, 4000, 4000, 4000, 0, &held_registers);
+            check_case(t, rows, 50001, 50001, 50001, 0, &held8_six);
+            check_case(t, rows, 50001, 50003, 50011, 1, &held16_six, 1);
         }
         for (int64_t n : {1, 5, 33, 100, 131}) check_case(t, 7, n, n, n, 1, &held8, 1);
         // The dispatcher's own held grid, past what the grid kernel holds on 132 SMs.
         if (limits.sm_count >= 132) {
             check_case(t, 5, 1500007, 1500007, 1500007, 1, nullptr, 1);
             check_case(t, 6, 3000017, 3000021, 3000017, 3, nullptr, 3);
+            // 16-bit rows there on blocks of 1024 threads, 6 packs a thread in registers: in two
+            // teams (16-bit N = 8000009) and in one (13000007).
+            if (t != DType::f32) {
+                EXPECT_EQ(best::choose(8000009, t, false, limits).packs, 6);
+                EXPECT_EQ(best::choose(13000007, t, true, limits).packs, 6);
+                check_case(t, 3, 8000009, 8000009, 8000009, 1, nullptr, 1);
+                check_case(t, 2, 13000007, 13000007, 13000007, 0, nullptr);
+            }
         }
         // Config::stream: rows longer than a team's places, each thread reading the packs past
         // its places twice. 16 x 64 threads x (6 + 2) places hold 8192 packs, 8 x 128 x (6 + 3)

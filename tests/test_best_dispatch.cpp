@@ -437,6 +437,45 @@ TEST(BestDispatch, EightPackGridFromEighteenPacksAThread) {
     for (DType t : {DType::f32, DType::f16, DType::bf16}) EXPECT_GT(taken[t], 50) << dtype_name(t);
 }
 
+// A 16-bit row on the held grid takes the teams, blocks and threads of the fp32 row of the same
+// bytes (8 packs a thread in registers decide them); where its blocks run alone on their SMs
+// (1024 threads), it holds 6 of a thread's packs in registers wherever the stash has room for
+// the other 2, and only there. Drawn over the held grid's range, on the H100 and on classes of
+// other SM counts and shared memory (no GPU to ask).
+TEST(BestDispatch, SixteenBitHeldRowsAloneOnAnSmHoldSixInRegisters) {
+    DeviceLimits pcie = kH100;
+    pcie.sm_count = 114;
+    DeviceLimits small_smem = kH100;
+    small_smem.smem_per_block_optin = small_smem.smem_per_sm = 163 * 1024;
+    std::mt19937_64 gen(29);
+    std::map<int, int> seen;  // register packs -> 16-bit held rows
+    for (const DeviceLimits& limits : {kH100, pcie, small_smem}) {
+        const int64_t stash_1024 = (limits.smem_per_block_optin - 2048) / (1024 * 16);
+        for (int i = 0; i < 1500; ++i) {
+            // Even N in [2^21, 2^25): fp32 rows of half as many values are the same bytes.
+            const int64_t cols = (int64_t{1} << 21) + int64_t(gen() % (int64_t{15} << 21)) / 2 * 2;
+            for (DType t : {DType::f16, DType::bf16}) {
+                const Config c = pick(cols, t, true, limits);
+                const Config f = pick(cols / 2, DType::f32, true, limits);
+                SCOPED_TRACE(std::to_string(cols) + " " + dtype_name(t) + ": " + c.describe() +
+                             " / fp32: " + f.describe());
+                if (!c.held_grid() || c.stream != 0 || !f.held_grid() || f.stream != 0) continue;
+                ASSERT_EQ(c.cluster, f.cluster);
+                ASSERT_EQ(c.threads, f.threads);
+                ASSERT_EQ(c.grid_teams(), f.grid_teams());
+                ASSERT_EQ(c.packs + c.stash, f.packs + f.stash);  // the same places a thread
+                ASSERT_EQ(f.packs, 8);
+                const bool alone = c.threads == 1024;
+                const bool room = f.packs + f.stash - 6 <= stash_1024;
+                ASSERT_EQ(c.packs, alone && room ? 6 : 8);
+                ++seen[c.packs];
+            }
+        }
+    }
+    EXPECT_GT(seen[6], 100);
+    EXPECT_GT(seen[8], 100);
+}
+
 // The grid is sized by the GPU's SMs, and its workspace holds a slot per row and block.
 TEST(BestDispatch, GridFollowsTheSmCountAndSizesItsWorkspace) {
     DeviceLimits pcie = kH100;
@@ -787,11 +826,14 @@ TEST(BestDispatch, EveryShapeHoldsItsRowAndIsALegalLaunch) {
                         ASSERT_GE(capacity(c, t), cols + slack);
                     }
                     ASSERT_GE(c.cluster, 1);
-                    if (held) {  // 8 packs in registers (6 streamed); one or two blocks an SM,
+                    if (held) {  // 8 packs in registers (6 streamed, and 6 in 16-bit rows
+                                 // whose blocks run alone on an SM); one or two blocks an SM,
                                  // on every SM
                         const int per_sm = best::hold_blocks_per_sm(c.threads);
-                        ASSERT_EQ(c.packs,
-                                  c.stream != 0 ? best::kStreamedHoldPacks : best::kHoldPacks);
+                        if (c.stream != 0 || (t != DType::f32 && per_sm == 1))
+                            ASSERT_TRUE(c.packs == 6 || (c.stream == 0 && c.packs == 8));
+                        else
+                            ASSERT_EQ(c.packs, 8);
                         ASSERT_TRUE(c.threads == 512 || c.threads == 1024);
                         ASSERT_EQ(c.cluster, limits.sm_count * per_sm / c.grid_teams());
                         if (per_sm == 2) ASSERT_GE(c.grid_teams(), 2);  // else one of 1024

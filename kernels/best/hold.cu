@@ -281,11 +281,14 @@ static LaunchStep make_hold_step(const LaunchArgs& a, const Config& c, cudaError
                         c.stash, c.prefetch);
 }
 
-// Packs in registers: kHoldPacks, or kStreamedHoldPacks with Config::stream (shapes.h).
+// Packs in registers: kHoldPacks or kStreamedHoldPacks (16-bit rows' count,
+// hold_register_packs), or kStreamedHoldPacks with Config::stream (shapes.h).
 template <typename T>
 static LaunchStep hold_step_of(const LaunchArgs& a, const Config& c, cudaError_t* err) {
     if (c.stream == 0 && c.packs == kHoldPacks)
         return make_hold_step<T, kHoldPacks, false>(a, c, err);
+    if (c.stream == 0 && c.packs == kStreamedHoldPacks)
+        return make_hold_step<T, kStreamedHoldPacks, false>(a, c, err);
     if (c.stream == 1 && c.packs == kStreamedHoldPacks)
         return make_hold_step<T, kStreamedHoldPacks, true>(a, c, err);
     *err = cudaErrorInvalidConfiguration;
