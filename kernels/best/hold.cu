@@ -14,10 +14,11 @@ namespace best {
 // The grid kernel keeps a block's slice of LAG + AHEAD + 1 rows on its SM, so it stops where
 // five slices no longer fit. Two passes past it read the row twice (55-72% of copy). Here a
 // team of blocks (one or two an SM) holds exactly one row at a time, in registers (PACKS = 8
-// packs a thread) and shared memory (`stash` packs a thread), and swaps it in place: as a thread
-// stores a pack of row r it loads the same pack of row r + 1 into the register or shared-memory
-// place that pack just left. So the team needs room for one row, not five, and reads it once. In
-// step r a block
+// packs a thread; 6 for 16-bit rows whose blocks run alone on their SMs, whose conversions need
+// registers of their own) and shared memory (`stash` packs a thread), and swaps it in place: as a
+// thread stores a pack of row r it loads the same pack of row r + 1 into the register or
+// shared-memory place that pack just left. So the team needs room for one row, not five, and reads
+// it once. In step r a block
 //   1. takes the (max, sum) of its register packs of row r with step 6's running rule: their
 //      loads went out first, so they land while the cp.async copies into shared memory fly,
 //   2. takes in those copies, each half as soon as it has landed,
