@@ -475,16 +475,15 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     // [N <= 262144] 16 blocks (a "non-portable" cluster) of at most 512 threads. Why: still two
     // blocks an SM; 8 blocks of 1024 hold as much with one an SM, and ran slower.
     // Where its registers keep two blocks an SM or fewer [over 320 threads], and the largest
-    // block of fewer threads that keeps three needs at most 9 packs a thread (10 in 16 bits), one
-    // (two) past the 8 a thread holds in registers here: that block, the rest of its slice in
-    // shared memory (the stash). Why: the
-    // blocks of an SM stop their traffic at the cluster's barrier once a row; two blocks of a
-    // short slice leave DRAM idle then, and a third keeps it going, while its shared-memory
-    // copies cost less than that. A 16-bit row has twice the arithmetic a byte, so its two
-    // blocks stay short of DRAM over longer slices. Side by side on an H100 at fresh N: 16-bit
-    // rows on 2 blocks of 352-416 threads ran at 92.4-97.7% of copy where 3 of 320 need 1-2
-    // packs a thread in shared memory, and 3 of 320 +0.4 to +6.3 points faster; with 3-5 packs
-    // -1.1 to +0.9. fp32 N = 175162 (1 pack) 96.7 -> 99.0%; fp32 rows with 2 packs -0.6 to 0.
+    // block of fewer threads that keeps three needs at most 9 packs a thread in all (10 in 16
+    // bits): that block, the rest of its slice in shared memory (the stash). Why: the blocks of
+    // an SM stop their traffic at the cluster's barrier once a row; two blocks of a short slice
+    // leave DRAM idle then, and a third keeps it going, while its shared-memory copies cost less
+    // than that. A 16-bit row has twice the arithmetic a byte, so its two blocks stay short of
+    // DRAM over longer slices. Side by side on an H100 at fresh N (8 packs in registers then):
+    // 16-bit rows on 2 blocks of 352-416 threads ran at 92.4-97.7% of copy where 3 of 320 need
+    // 9-10 packs a thread, and 3 of 320 +0.4 to +6.3 points faster; at 11-13 packs -1.1 to +0.9.
+    // fp32 N = 175162 (9 packs) 96.7 -> 99.0%; fp32 rows of 10 packs -0.6 to 0.
     // Smaller blocks, more of them an SM, gained nothing further (4 of 256: -0.4 to +0.6 against
     // 320; 4 of 224, 5 of 192, 6 of 160: -0.2 to -4.3). bench/results/2026-11-27/three-blocks/.
     if (largest > portable && threads_for(largest, per_thread) <= 512) {
@@ -541,7 +540,9 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
             if (g.threads <= grid_max_threads(g.packs) && resident(g) >= 2) return g;
         }
         // At 22 packs a thread in all, 14 past 8 [N ~ 700000]. Why: there fp32 rows ran faster on
-        // the grid, while fp16 and bf16 rows still ran faster on the stash.
+        // the grid. (16-bit rows' stash, 2 packs a thread larger, fits twice an SM only up to 20
+        // packs in all, so from 21 they take the grid too: fp16 +2.5 and +3.4 points, bf16 -2.2
+        // and -1.1 against the 8 + 13-14 stash before; 2026-11-27/stash-six-adopted/.)
         const bool grid_beats_stash = fp32 && held_packs(s) >= per_thread + 14 && grid_fits;
         if (blocks >= 2 && !grid_beats_stash) return s;
     }

@@ -36,7 +36,8 @@ constexpr int grid_max_threads(int packs, bool wide = false) {
 // in shared memory. 8, and 6 for 16-bit rows in clusters: that kernel form needs registers for the
 // exchange through DSMEM and for converting 16-bit values, and at 8 packs it spilled 8-12 bytes a
 // thread under its cap of 64 registers (fp32, and one block a row, spill none). With 6, fp16
-// stash rows ran 1.9-3.1 points faster (docs/best-tuning.md, The stash kernel's registers).
+// stash rows ran 0.5-4.0 points faster side by side, bf16 0.0-1.1 (docs/best-tuning.md, The
+// stash kernel's registers).
 constexpr int stash_register_packs(int vec, int cluster) {
     return vec == 8 && cluster > 1 ? 6 : 8;
 }
