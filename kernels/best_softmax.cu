@@ -288,8 +288,8 @@ static Config hold_for(int64_t cols, int vec, const DeviceLimits& limits) {
             const int64_t held = (slice_packs(cols / vec, blocks) + threads - 1) / threads;
             if (held > packs + most_stash || blocks > threads) continue;
             if (per_sm > 1 && teams < 3) break;  // one or two teams: one block an SM
-            const int six = hold_register_packs(vec);
-            const int regs = per_sm == 1 && held - six <= most_stash ? six : packs;
+            const int alone = hold_register_packs(vec);  // 6 in 16 bits, 8 in fp32
+            const int regs = per_sm == 1 && held - alone <= most_stash ? alone : packs;
             return with_prefetch(
                 held_shape(blocks, threads, regs, std::max<int64_t>(0, held - regs), teams),
                 limits);

@@ -421,10 +421,10 @@ TEST(BestDispatch, EightPackGridFromEighteenPacksAThread) {
                 ASSERT_LE(c.threads, best::grid_max_threads(8));
                 // In place of the 16-block stash at 18 packs a thread or more in all (or of the
                 // 4-pack grid that takes the stash's place from 22).
-                const bool stash_10 =
+                const bool stash_18 =
                     without.path == Path::kCluster && without.packs + without.stash >= 18;
                 const bool grid4 = without.path == Path::kGrid && without.packs == 4;
-                ASSERT_TRUE(stash_10 || grid4);
+                ASSERT_TRUE(stash_18 || grid4);
                 // A calculator that fits more never takes it away.
                 ASSERT_TRUE(eight(pick(cols, t, aligned, kH100, fits_to(256))));
             } else {
@@ -830,10 +830,12 @@ TEST(BestDispatch, EveryShapeHoldsItsRowAndIsALegalLaunch) {
                                  // whose blocks run alone on an SM); one or two blocks an SM,
                                  // on every SM
                         const int per_sm = best::hold_blocks_per_sm(c.threads);
-                        if (c.stream != 0 || (t != DType::f32 && per_sm == 1))
-                            ASSERT_TRUE(c.packs == 6 || (c.stream == 0 && c.packs == 8));
+                        if (c.stream != 0)
+                            ASSERT_EQ(c.packs, best::kStreamedHoldPacks);
+                        else if (t != DType::f32 && per_sm == 1)
+                            ASSERT_TRUE(c.packs == 6 || c.packs == 8);
                         else
-                            ASSERT_EQ(c.packs, 8);
+                            ASSERT_EQ(c.packs, best::kHoldPacks);
                         ASSERT_TRUE(c.threads == 512 || c.threads == 1024);
                         ASSERT_EQ(c.cluster, limits.sm_count * per_sm / c.grid_teams());
                         if (per_sm == 2) ASSERT_GE(c.grid_teams(), 2);  // else one of 1024

@@ -146,23 +146,25 @@ static LaunchStep make_cluster_step(const LaunchArgs& a, const Config& c, cudaEr
                                   err);
 }
 
+// The stash kernel for `packs` in registers: 8, or 6 in clusters (stash_register_packs);
+// nullptr for any other count.
+template <typename T>
+static RowKernel<T> stash_kernel(int packs, bool clusters) {
+    if (packs == 8)
+        return clusters ? best_stash_kernel<T, 8, true> : best_stash_kernel<T, 8, false>;
+    if (packs == 6 && clusters) return best_stash_kernel<T, 6, true>;
+    return nullptr;
+}
+
 template <typename T>
 static LaunchStep cluster_step_of(const LaunchArgs& a, const Config& c, cudaError_t* err) {
     if (c.stash > 0) {  // 8 or 6 packs in registers and the rest in shared memory
-        // A cluster's blocks: up to 512 threads (two an SM), 8 or 6 packs; one block a row: up to
-        // 1024, 8 packs.
+        // A cluster's blocks: up to 512 threads (two an SM); one block a row: up to 1024.
         const bool clusters = c.cluster > 1;
-        if (c.cluster >= 1 && valid_threads(c.threads, clusters ? 512 : 1024)) {
-            const size_t smem = stash_bytes(c);
-            if (c.packs == 8)
-                return make_cluster_launch<T>("best_stash", best_stash_kernel<T, 8, true>,
-                                              best_stash_kernel<T, 8, false>, c.threads, smem, a,
-                                              c.cluster, err);
-            if (c.packs == 6 && clusters)
-                return make_cluster_launch<T>("best_stash", best_stash_kernel<T, 6, true>,
-                                              best_stash_kernel<T, 8, false>, c.threads, smem, a,
-                                              c.cluster, err);
-        }
+        const RowKernel<T> kernel = stash_kernel<T>(c.packs, clusters);
+        if (kernel != nullptr && c.cluster >= 1 && valid_threads(c.threads, clusters ? 512 : 1024))
+            return make_cluster_launch<T>("best_stash", kernel, kernel, c.threads, stash_bytes(c),
+                                          a, c.cluster, err);
         *err = cudaErrorInvalidConfiguration;
         return {};
     }
@@ -192,14 +194,7 @@ static const void* registers_kernel(int packs) {
 
 template <typename T>
 static const void* cluster_kernel_of(const Config& c) {
-    if (c.stash > 0) {
-        if (c.cluster == 1)
-            return c.packs == 8 ? reinterpret_cast<const void*>(best_stash_kernel<T, 8, false>)
-                                : nullptr;
-        if (c.packs == 6) return reinterpret_cast<const void*>(best_stash_kernel<T, 6, true>);
-        return c.packs == 8 ? reinterpret_cast<const void*>(best_stash_kernel<T, 8, true>)
-                            : nullptr;
-    }
+    if (c.stash > 0) return reinterpret_cast<const void*>(stash_kernel<T>(c.packs, c.cluster > 1));
     return c.cluster > 1 ? registers_kernel<T, true>(c.packs) : registers_kernel<T, false>(c.packs);
 }
 
