@@ -384,11 +384,20 @@ TEST(BestPaths, EveryPathMatchesReference) {
         if (limits.sm_count >= 132) {
             check_case(t, 5, 1500007, 1500007, 1500007, 1, nullptr, 1);
             check_case(t, 6, 3000017, 3000021, 3000017, 3, nullptr, 3);
-            // 16-bit rows there on blocks of 1024 threads, 6 packs a thread in registers: in two
-            // teams (16-bit N = 8000009) and in one (13000007).
+            // 16-bit rows there on blocks of 1024 threads, in two teams (16-bit N = 8000009) and
+            // in one (13000007): 6 packs a thread in registers where the block's stash has room
+            // for 2 more (hold_register_packs). On an H100 both have; under a profile of 99 KB a
+            // block (rtx5090, emulated on 132 SMs) 13000007 has not, and keeps 8.
             if (t != DType::f32) {
-                EXPECT_EQ(best::choose(8000009, t, false, limits).packs, 6);
-                EXPECT_EQ(best::choose(13000007, t, true, limits).packs, 6);
+                const int64_t room = (limits.smem_per_block_optin - 2048) / (1024 * 16);
+                for (int64_t n : {8000009, 13000007}) {
+                    const best::Config c = best::choose(n, t, n == 13000007, limits);
+                    SCOPED_TRACE(std::to_string(n) + ": " + c.describe());
+                    ASSERT_TRUE(c.held_grid());
+                    if (c.stream != 0 || c.threads != 1024) continue;
+                    EXPECT_EQ(c.packs, c.packs + c.stash - 6 <= room ? 6 : 8);
+                    if (limits.profile.empty() || limits.profile == "h100") EXPECT_EQ(c.packs, 6);
+                }
                 check_case(t, 3, 8000009, 8000009, 8000009, 1, nullptr, 1);
                 check_case(t, 2, 13000007, 13000007, 13000007, 0, nullptr);
             }
