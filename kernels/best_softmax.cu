@@ -520,6 +520,16 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     const bool grid_fits =
         limits.has_clusters() && grid.threads <= grid_max_threads(grid.packs, /*wide=*/edge_warp);
     const bool grid_wins = whole && grid_fits && grid.teams == 2 && grid.threads >= 256;
+    // 16-bit rows of whole 32-byte sectors run those two teams without the edge warp [halves
+    // N ~ 780000-940000, N % 16 == 0]. Why: side by side at 8 such N drawn at run time, +1.6 to
+    // +5.3 points in both rounds (bf16 N = 828688 90.9 -> 96.0%), and +2.0 to +5.8 against the
+    // rule before at 9 more; at 4 N of whole packs off a sector -3.0 to +0.2, and fp32 rows of
+    // whole sectors -0.8 to +0.9, so those keep it (bench/results/2026-11-27/grid-edges/).
+    if (grid_wins && edge_warp && !fp32 && cols * dtype_size(dtype) % 32 == 0) {
+        edge_warp = false;
+        grid = grid_for(cols, vec, true, limits);
+        grid.edges = -1;
+    }
     if (largest > portable && !grid_wins) {
         const Config s = stash_shape(largest, 512);
         const int blocks = blocks_an_sm(s);

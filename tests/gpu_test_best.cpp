@@ -429,6 +429,9 @@ TEST(BestPaths, EveryPathMatchesReference) {
         if (limits.sm_count >= 132) {
             check_case(t, 9, 300001, 300001, 300001, 0, &grid_gpu);
             check_case(t, 5, 1048576, 1048579, 1048579, 1, &grid_wide, 1);
+            // The dispatcher's own pick for rows of whole 32-byte sectors off a line (on an
+            // H100: in 16 bits the grid in two teams without the edge warp; fp32, the stash).
+            check_case(t, 5, 828640, 828640, 828640, 0, nullptr);
         }
         for (int64_t rows : {1, 2, 6, 7, 8, 11, 37})
             check_case(t, rows, 30001, 30003, 30011, 1, &grid16, 1);
@@ -463,8 +466,13 @@ TEST(BestPaths, EveryPathMatchesReference) {
         // 16-bit rows where the edge warp would need the kWide kernel).
         best::Config grid16_no_edges = grid16;
         grid16_no_edges.edges = -1;
+        // And in two teams (the dispatcher's choice for 16-bit rows of whole 32-byte sectors).
+        best::Config teams2_no_edges = teams2;
+        teams2_no_edges.edges = -1;
         for (int64_t rows : {1, 2, 7, 37}) {
             check_case(t, rows, 30008, 30008, 30008, 0, &grid16_no_edges);
+            check_case(t, rows, 30008, 30008, 30008, 0, &teams2_no_edges);
+            check_case(t, rows, 30032, 30048, 30032, 0, &teams2_no_edges);
             check_case(t, rows, 30008, 30008, 30008, 0, &grid16_edges);
             check_case(t, rows, 30016, 30016, 30016, 0, &grid16_edges);
             check_case(t, rows, 30016, 30016, 30016, 0, &teams2_edges);

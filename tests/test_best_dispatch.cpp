@@ -476,6 +476,53 @@ TEST(BestDispatch, SixteenBitHeldRowsAloneOnAnSmHoldSixInRegisters) {
     EXPECT_GT(seen[8], 100);
 }
 
+// The grid in two teams: 16-bit rows of whole 32-byte sectors run it without the edge warp (its
+// kWhole form, edges -1); rows of whole packs off a sector, and fp32 rows, keep the edge warp;
+// rows of whole 128-byte lines never had it. Drawn N on three GPU classes with clusters.
+TEST(BestDispatch, SixteenBitSectorRowsRunTheTwoTeamGridWithoutTheEdgeWarp) {
+    DeviceLimits pcie = kH100;
+    pcie.sm_count = 114;
+    DeviceLimits small_smem = kH100;
+    small_smem.smem_per_block_optin = small_smem.smem_per_sm = 163 * 1024;
+    std::mt19937_64 gen(31);
+    std::map<std::string, int> seen;  // "dtype rows" -> two-team grid picks
+    for (const DeviceLimits& limits : {kH100, pcie, small_smem}) {
+        for (int i = 0; i < 3000; ++i) {
+            const int64_t cols = 300000 + int64_t(gen() % 900000);
+            for (DType t : {DType::f32, DType::f16, DType::bf16}) {
+                for (bool aligned : {true, false}) {
+                    const Config c = pick(cols, t, aligned, limits);
+                    if (c.path != Path::kGrid || c.held_grid() || c.grid_teams() != 2) continue;
+                    SCOPED_TRACE(std::to_string(cols) + " " + dtype_name(t) +
+                                 (aligned ? "" : " unaligned") + ": " + c.describe());
+                    const int64_t bytes = cols * dtype_size(t);
+                    const bool lines = aligned && bytes % 128 == 0;
+                    const bool sectors = aligned && bytes % 32 == 0;
+                    const bool sixteen = t != DType::f32;
+                    // The rule, and the block it gives: a main thread for every 4 of the
+                    // row's packs over the SMs, none for the edges.
+                    if (sixteen && sectors && !lines) {
+                        ASSERT_EQ(c.edges, -1);
+                        const int64_t slice = best::slice_packs(bytes / 16, c.cluster);
+                        const int64_t main = ((slice + 3) / 4 + 31) / 32 * 32;
+                        ASSERT_EQ(c.threads, std::max<int64_t>(main, (c.cluster + 31) / 32 * 32));
+                    } else {
+                        ASSERT_EQ(c.edges, 0);
+                    }
+                    ++seen[std::string(dtype_name(t)) + (lines     ? " lines"
+                                                         : sectors ? " sectors"
+                                                                   : " other")];
+                }
+            }
+        }
+    }
+    // Each kind of row occurs among the draws (so no branch above is vacuous).
+    EXPECT_GT(seen["fp16 sectors"], 20);
+    EXPECT_GT(seen["bf16 sectors"], 20);
+    EXPECT_GT(seen["fp16 other"], 5);
+    EXPECT_GT(seen["fp32 sectors"], 5);
+}
+
 // The grid is sized by the GPU's SMs, and its workspace holds a slot per row and block.
 TEST(BestDispatch, GridFollowsTheSmCountAndSizesItsWorkspace) {
     DeviceLimits pcie = kH100;
