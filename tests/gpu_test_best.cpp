@@ -430,7 +430,8 @@ TEST(BestPaths, EveryPathMatchesReference) {
             check_case(t, 9, 300001, 300001, 300001, 0, &grid_gpu);
             check_case(t, 5, 1048576, 1048579, 1048579, 1, &grid_wide, 1);
             // The dispatcher's own pick for rows of whole 32-byte sectors off a line (on an
-            // H100: in 16 bits the grid in two teams without the edge warp; fp32, the stash).
+            // H100: in 16 bits the grid in two teams without the edge warp; fp32, one team with
+            // it).
             check_case(t, 5, 828640, 828640, 828640, 0, nullptr);
         }
         for (int64_t rows : {1, 2, 6, 7, 8, 11, 37})
