@@ -193,6 +193,35 @@ TEST(ChartBuild, BandwidthMarksWhereAKernelsRangeEnds) {
     EXPECT_TRUE(l2) << "the range-end marker needs a legend entry";
 }
 
+// An extra point of another input size at an N the sweep has (`sweep --extra naive:4096x1024`)
+// does not put a second point on the kernel's line at that N: the line keeps the sweep's point.
+TEST(ChartBuild, AnExtraPointOfAnotherSizeLeavesOnePointAnN) {
+    Session s = test::synthetic_session();
+    const PointRecord* at = nullptr;
+    for (const PointRecord& p : s.points)
+        if (p.kernel == "naive" && p.gbps > 0 && !at) at = &p;
+    ASSERT_NE(at, nullptr);
+    PointRecord extra = *at;
+    extra.rows = std::max<int64_t>(1, at->rows / 64);
+    extra.gbps = at->gbps / 80;  // a different bandwidth, so a second point would show
+    extra.pct_of_copy = at->pct_of_copy / 80;
+    s.points.insert(s.points.begin(), extra);  // before the sweep's point, to be sure
+    for (const char* kind : {"bandwidth", "pct"}) {
+        SCOPED_TRACE(kind);
+        const Chart c = must_build(s, kind);
+        const Series* line = find_series(c.panels[0], "naive");
+        ASSERT_NE(line, nullptr);
+        std::set<double> xs;
+        for (const Point& p : line->points) EXPECT_TRUE(xs.insert(p.x).second) << "N " << p.x;
+        const Chart plain = must_build(test::synthetic_session(), kind);
+        const Series* before = find_series(plain.panels[0], "naive");
+        ASSERT_NE(before, nullptr);
+        ASSERT_EQ(line->points.size(), before->points.size());
+        for (size_t i = 0; i < line->points.size(); ++i)
+            EXPECT_DOUBLE_EQ(line->points[i].y, before->points[i].y) << "N " << line->points[i].x;
+    }
+}
+
 TEST(ChartBuild, PctUsesZeroTo110WithCopyAt100) {
     const Chart c = must_build(test::synthetic_session(), "pct");
     const Panel& p = c.panels[0];

@@ -178,18 +178,40 @@ Axis kernel_axis(const std::vector<SeriesKey>& keys) {
 
 // Lines over N, one per kernel, from `value(point)`; marks each kernel's last N when the
 // session goes further (its range ends there).
+// A kernel may have several points at one N (an extra point of another M, `sweep --extra`): its
+// line takes the one of the session's usual input size (the M x N most points have), so it has
+// one point an N and does not double back.
 std::vector<Series> lines_over_n(const Session& s, const std::vector<const PointRecord*>& pts,
                                  double (*value)(const Session&, const PointRecord&)) {
     int64_t max_cols = 0;
-    for (const PointRecord* p : pts) max_cols = std::max(max_cols, p->cols);
+    std::map<double, int> sizes;  // M x N -> points of that input size
+    for (const PointRecord* p : pts) {
+        max_cols = std::max(max_cols, p->cols);
+        ++sizes[static_cast<double>(p->rows) * static_cast<double>(p->cols)];
+    }
+    double usual = 0;
+    int most = 0;
+    for (const auto& [size, count] : sizes)
+        if (count > most) usual = size, most = count;
+    const auto usual_size = [&](const PointRecord* p) {
+        return static_cast<double>(p->rows) * static_cast<double>(p->cols) == usual;
+    };
     std::vector<Series> out;
     for (const SeriesKey& k : ordered_keys(s, pts)) {
         Series ser = kernel_series(s, k);
         std::vector<const PointRecord*> mine;
         for (const PointRecord* p : pts)
             if (p->kernel == k.kernel && p->variant == k.variant) mine.push_back(p);
-        std::sort(mine.begin(), mine.end(),
-                  [](const PointRecord* a, const PointRecord* b) { return a->cols < b->cols; });
+        // By N, the usual input size first at each N; then one point an N.
+        std::stable_sort(mine.begin(), mine.end(), [&](const PointRecord* a, const PointRecord* b) {
+            if (a->cols != b->cols) return a->cols < b->cols;
+            return usual_size(a) && !usual_size(b);
+        });
+        mine.erase(std::unique(mine.begin(), mine.end(),
+                               [](const PointRecord* a, const PointRecord* b) {
+                                   return a->cols == b->cols;
+                               }),
+                   mine.end());
         for (const PointRecord* p : mine) {
             const double y = value(s, *p);
             if (!std::isfinite(y) || y <= 0) continue;  // a failed point has no bandwidth
