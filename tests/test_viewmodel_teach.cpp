@@ -352,6 +352,49 @@ TEST(ChartPreset, PredictModeWithholdsTheStepsOwnLines) {
     EXPECT_NE(cv->note.find("naive"), std::string::npos);
 }
 
+// Comparing two sessions: the compared lines' keys name their session ("block (2026-11-25)") and
+// the legend lists each kernel once ("legend: block"); predict mode must withhold both sides,
+// and the legend must read as labels, not keys.
+TEST(ChartPreset, AComparisonWithholdsBothSidesAndLabelsItsLegend) {
+    const Session s = recorded();
+    Result<Session> other =
+        load_session(std::string(SML_SOURCE_DIR) + "/assets/sessions/h100-2026-11-25.json");
+    ASSERT_TRUE(other.ok()) << other.error().message;
+    ChartPreset preset;
+    preset.kernels = {"fused", "block", "naive"};
+    preset.withheld = {"block"};
+    Result<ChartView> cv = build_chart_view(s, &*other, preset);
+    ASSERT_TRUE(cv.ok()) << cv.error().message;
+    int naive_lines = 0;
+    for (const chart::Series& ser : cv->chart.panels[0].series) {
+        EXPECT_NE(ser.kernel, "block") << ser.key;  // no line and no legend entry of block
+        EXPECT_EQ(ser.label.find("legend:"), std::string::npos) << ser.key;
+        if (ser.kernel == "naive" && !ser.points.empty()) ++naive_lines;
+    }
+    EXPECT_EQ(naive_lines, 2);  // both sessions' naive lines stay
+    EXPECT_NE(cv->note.find("block: hidden until you predict"), std::string::npos) << cv->note;
+    const std::vector<chart::LegendEntry> legend = chart::legend_entries(cv->chart);
+    std::vector<std::string> labels;
+    for (const chart::LegendEntry& e : legend) labels.push_back(e.label);
+    EXPECT_NE(std::find(labels.begin(), labels.end(), "naive"), labels.end());
+    EXPECT_NE(std::find(labels.begin(), labels.end(), "fused"), labels.end());
+    EXPECT_TRUE(std::any_of(labels.begin(), labels.end(), [](const std::string& l) {
+        return l.find(": solid lines, filled markers") != std::string::npos;
+    }));
+    EXPECT_TRUE(std::any_of(labels.begin(), labels.end(), [](const std::string& l) {
+        return l.find(": dashed lines, hollow markers") != std::string::npos;
+    }));
+
+    // A click on a kernel's legend entry hides both sessions' lines of it.
+    preset.withheld.clear();
+    preset.hidden = toggle_hidden({}, cv->key_of_label("naive"));
+    cv = build_chart_view(s, &*other, preset);
+    ASSERT_TRUE(cv.ok());
+    for (const chart::Series& ser : cv->chart.panels[0].series)
+        if (ser.kernel == "naive") EXPECT_TRUE(ser.points.empty()) << ser.key;
+    ASSERT_EQ(cv->hidden_labels, std::vector<std::string>{"naive"});
+}
+
 TEST(ChartPreset, ChineseChartsHaveChineseLegendsAndAxes) {
     const Session s = recorded();
     ChartPreset preset;

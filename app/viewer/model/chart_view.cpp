@@ -27,6 +27,31 @@ std::string kernel_of_key(const std::string& key) {
     return key.substr(0, key.find('/'));
 }
 
+constexpr const char* kLegendPrefix = "legend: ";
+
+// A series key split into its id ("fused", "smem/bank-conflicted") and what a comparison adds:
+// the compared lines are "fused (H100)", the legend's kernel entries "legend: fused" and its
+// style entries "legend: H100" (core/chart/chart_build.cpp, side_lines). Kernel ids have no
+// spaces, so the id ends at the first one.
+struct KeyParts {
+    std::string id;
+    std::string session;  // " (H100)" or ""
+    bool legend = false;  // a legend-only entry of a comparison
+};
+
+KeyParts split_key(const std::string& key) {
+    KeyParts k;
+    std::string rest = key;
+    if (rest.rfind(kLegendPrefix, 0) == 0) {
+        k.legend = true;
+        rest = rest.substr(std::char_traits<char>::length(kLegendPrefix));
+    }
+    const size_t space = rest.find(' ');
+    k.id = rest.substr(0, space);
+    if (space != std::string::npos) k.session = rest.substr(space);
+    return k;
+}
+
 // An axis over N (the bandwidth and % of copy charts), not a category axis or a value axis.
 bool is_n_axis(const chart::Axis& a) {
     return !a.categorical() && a.scale == chart::AxisScale::log2 &&
@@ -95,7 +120,12 @@ Result<ChartView> build_chart_view(const Session& session, const Session* compar
 
         std::vector<chart::Series> kept;
         for (chart::Series& s : panel.series) {
-            const std::string kernel = kernel_of_key(s.key);
+            const KeyParts parts = split_key(s.key);
+            // A comparison's style entries ("H100: solid lines") name a session, not a kernel.
+            const bool style_entry = parts.legend && s.kernel.empty();
+            const std::string kernel = !s.kernel.empty() ? s.kernel
+                                       : style_entry     ? ""
+                                                         : kernel_of_key(parts.id);
             // Predict mode: the lines of the kernels asked about wait for the guess.
             if (preset.withheld.count(kernel) && s.kind == chart::SeriesKind::line) {
                 if (!contains(withheld_shown, kernel)) withheld_shown.push_back(kernel);
@@ -111,10 +141,10 @@ Result<ChartView> build_chart_view(const Session& session, const Session* compar
                         c >= 0 && static_cast<size_t>(c) < panel.x.categories.size()
                             ? panel.x.categories[static_cast<size_t>(c)]
                             : "";
-                    if (preset.withheld.count(kernel_of_key(cat)) ||
+                    if (preset.withheld.count(kernel_of_key(split_key(cat).id)) ||
                         preset.withheld.count(kernel)) {
                         // (a metrics chart's series is the kernel; a bytes chart's category)
-                        const std::string k = kernel_of_key(cat);
+                        const std::string k = kernel_of_key(split_key(cat).id);
                         if (!contains(withheld_shown, k)) withheld_shown.push_back(k);
                         continue;
                     }
@@ -130,17 +160,22 @@ Result<ChartView> build_chart_view(const Session& session, const Session* compar
                         p.x = x;
                     }
                 }
-            if (preset.hidden.count(s.key)) s.points.clear();  // the legend entry stays
+            // The legend entry stays. A comparison's legend lists a kernel once: hiding it
+            // hides both sessions' lines.
+            if (preset.hidden.count(s.key) ||
+                (!style_entry && preset.hidden.count(kLegendPrefix + parts.id)))
+                s.points.clear();
             // On screen the legend must fit a panel a third of a projector tall: a kernel is
             // its id (the code panel and the lesson call it that), the shaded 85-100% band
             // explains itself against the y axis.
             if (!kernel.empty() &&
                 (s.kind == chart::SeriesKind::line || s.kind == chart::SeriesKind::bars) &&
                 s.key != "predicted" && s.key != "measured" && s.key != "time") {
-                const size_t slash = s.key.find('/');
-                s.label = slash == std::string::npos
-                              ? s.key
-                              : s.key.substr(0, slash) + " [" + s.key.substr(slash + 1) + "]";
+                const size_t slash = parts.id.find('/');
+                s.label = (slash == std::string::npos ? parts.id
+                                                      : parts.id.substr(0, slash) + " [" +
+                                                            parts.id.substr(slash + 1) + "]") +
+                          parts.session;
             }
             if (s.kind == chart::SeriesKind::band) s.in_legend = false;
             kept.push_back(std::move(s));
