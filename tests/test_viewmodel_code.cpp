@@ -384,6 +384,26 @@ TEST(CodeModel, TritonListingInThisCheckoutIsShownOrSaysHowToRecordIt) {
         ASSERT_TRUE(m.listing()) << m.message();
         for (const ListingAnchor& a : m.anchors()) EXPECT_FALSE(a.lines.empty()) << a.pattern;
         EXPECT_NE(m.origin().find("Triton"), std::string::npos) << m.origin();
+        EXPECT_TRUE(m.list_note().empty()) << m.list_note();  // no session: nothing is filtered
+        // With the recorded session open: it launched fused's own kernels, none of the
+        // Triton listing's, and the listing still shows (issue: "No entry points" on the
+        // default session); a note says why every entry is listed.
+        Result<Session> s = load_session(kRoot + "/assets/sessions/h100-2026-11-25.json");
+        ASSERT_TRUE(s.ok()) << s.error().message;
+        CodeContext ctx = context("fused");
+        ctx.session = &*s;
+        ctx.cols = 8192;
+        CodeModel with_session;
+        with_session.set(ctx, CodeListing::peer);
+        ASSERT_EQ(with_session.which(), CodeListing::peer);
+        ASSERT_TRUE(with_session.listing()) << with_session.message();
+        EXPECT_FALSE(with_session.choices().empty());
+        EXPECT_EQ(with_session.hidden(), 0);
+        EXPECT_NE(with_session.list_note().find("did not launch"), std::string::npos)
+            << with_session.list_note();
+        // fused's own PTX: the session's launches are in it, so the filter stays and no note.
+        with_session.set(ctx, CodeListing::ptx);
+        if (with_session.listing()) EXPECT_TRUE(with_session.list_note().empty());
     } else {
         EXPECT_FALSE(m.listing());
         EXPECT_NE(m.message().find("not recorded yet"), std::string::npos);

@@ -164,6 +164,10 @@ void App::draw_listing() {
             ImGui::SetTooltip("%s\n\nHover a line to light what it links to; click to go there.",
                               code_.origin().c_str());
     }
+    if (!code_.list_note().empty()) {  // one line, as the origin: the listing needs the room
+        ImGui::TextColored(pal.muted, "%s", code_.list_note().c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", code_.list_note().c_str());
+    }
     if (!code_.provenance_note().empty()) {
         ImGui::PushTextWrapPos(0);
         ImGui::TextColored(pal.bad, "%s", code_.provenance_note().c_str());

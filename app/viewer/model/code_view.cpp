@@ -208,9 +208,21 @@ void CodeModel::build_choices() {
     const std::string type = cpp_type_of(ctx_.dtype);
     choices_.clear();
     hidden_ = 0;
+    list_note_.clear();
+    // When what ran is known but none of it is in these files (the session launched the
+    // repository's kernels, the Triton listing is another program's), the filter would leave
+    // nothing to read: every entry is listed, and list_note() says why.
+    const bool none_ran_here = know_ran && std::none_of(ranked.begin(), ranked.end(),
+                                                        [](const Ranked& r) { return r.rank < 3; });
+    if (none_ran_here && !show_all_ && !ranked.empty())
+        list_note_ =
+            std::string(from_recording ? "The recording's sweep" : "This session") +
+            (ranked.size() == 1 ? " did not launch this listing's entry point; it is listed anyway."
+                                : " did not launch any of this listing's entry points; all " +
+                                      std::to_string(ranked.size()) + " are listed.");
     for (Ranked& r : ranked) {
         bool visible = true;
-        if (!show_all_) {
+        if (!show_all_ && !none_ran_here) {
             if (r.rank == 4)
                 visible = false;
             else if (r.rank == 3 && know_ran)
@@ -240,7 +252,7 @@ void CodeModel::build_choices() {
             message_ = f.index->error().message;
             hint_ = f.index->error().hint;
         } else {
-            message_ = "No entry points in " + rel_to(f.path, ctx_.repo_root) + ".";
+            message_ = rel_to(f.path, ctx_.repo_root) + " has no entry points.";
         }
     }
 }

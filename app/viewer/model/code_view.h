@@ -78,6 +78,9 @@ class CodeModel {
     void select(int choice);
     // Entries left out of choices() until show_all is set.
     int hidden() const { return hidden_; }
+    // Set when the session (or recording) says what ran but none of it is in these files: every
+    // entry is then listed, and this says so ("" otherwise).
+    const std::string& list_note() const { return list_note_; }
     bool show_all() const { return show_all_; }
     void set_show_all(bool on);
     // Selects the first entry that holds an instruction matching `ptx_pattern`; false if none.
@@ -164,7 +167,7 @@ class CodeModel {
     std::string selected_key_;
     std::optional<AsmListing> listing_;
     SourceDoc listing_doc_;
-    std::string message_, hint_, origin_, provenance_note_;
+    std::string message_, hint_, origin_, provenance_note_, list_note_;
     std::string source_path_;
     std::map<std::string, std::shared_ptr<const Result<SourceDoc>>> source_docs_;  // by path
     std::shared_ptr<const Result<SourceDoc>> source_doc_;
