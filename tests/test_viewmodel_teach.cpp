@@ -118,11 +118,28 @@ TEST(Predict, TheAnswerIsReadFromTheSessionOnScreen) {
     // (outside the lesson's promise, so the card says what the lesson expected)
     EXPECT_EQ(predict_answer(naive, 0, p.question(naive, 0), &other, "en").measured,
               "2.01x (the lesson expects 3.50-4.50x)");
-    // No session: the lesson's promise, and no score.
+    EXPECT_EQ(a.measured_label, "measured");
+    // No session: the lesson's promise, and the guess against it (3x is below 3.5-4.5x, 1.17x
+    // off its nearer end: close, not far).
     a = predict_answer(naive, 0, p.question(naive, 0), nullptr, "en");
     EXPECT_FALSE(a.from_session);
     EXPECT_EQ(a.measured, "3.50-4.50x");
-    EXPECT_TRUE(a.score.empty());
+    EXPECT_EQ(a.measured_label, "promised by the lesson (no session open)");
+    EXPECT_EQ(a.score, "outside the lesson's range");
+    EXPECT_EQ(a.grade, static_cast<int>(GuessScore::Grade::close));
+    // A session open that lacks the claim's point: the label must not say no session is open,
+    // and a guess inside the promised range is graded right, not wrong.
+    Session without = s;
+    without.points.clear();
+    PredictState inside;
+    ASSERT_TRUE(inside.guess(naive, 0, "4").ok());
+    a = predict_answer(naive, 0, inside.question(naive, 0), &without, "en");
+    EXPECT_FALSE(a.from_session);
+    EXPECT_EQ(a.measured_label, "promised by the lesson (not measured in this session)");
+    EXPECT_EQ(a.score, "within the lesson's range");
+    EXPECT_EQ(a.grade, static_cast<int>(GuessScore::Grade::spot_on));
+    a = predict_answer(b.steps[index_of(b, "naive")], 0, inside.question(naive, 0), &without, "zh");
+    EXPECT_EQ(a.measured_label, "课程给出的范围（本会话没有测这个数）");
     // Revealed without a guess: the value and the why, no score.
     PredictState q;
     q.reveal(naive);

@@ -221,14 +221,13 @@ void App::draw_predict() {
         const PredictAnswer& a = s_.predict_answers[static_cast<size_t>(q)];
         // "measured 79%   your guess 90%: close (11 points off)"
         ImGui::PushFont(fonts_.bold);
-        ImGui::TextUnformatted(
-            (std::string(a.from_session ? tr("measured")
-                                        : tr("promised by the lesson (no session open)")) +
-             "  " + a.measured)
-                .c_str());
+        ImGui::TextUnformatted((a.measured_label + "  " + a.measured).c_str());
         ImGui::PopFont();
         if (!a.guess.empty() && q < static_cast<int>(score_md_.size())) {
-            const ImVec4 grade = a.grade == 0 ? pal.good : (a.grade == 1 ? pal.accent : pal.bad);
+            const ImVec4 grade = a.grade == 0   ? pal.good
+                                 : a.grade == 1 ? pal.accent
+                                 : a.grade == 2 ? pal.bad
+                                                : pal.muted;
             ImGui::PushStyleColor(ImGuiCol_Text, grade);
             score_md_[static_cast<size_t>(q)].draw(fonts_, nullptr, nullptr);
             ImGui::PopStyleColor();

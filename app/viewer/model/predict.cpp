@@ -1,10 +1,12 @@
 // Predict mode. See predict.h.
 #include "app/viewer/model/predict.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
 
+#include "app/viewer/model/ui_text.h"
 #include "core/lessons/lesson_claims.h"
 
 namespace sml::viewer {
@@ -128,6 +130,10 @@ PredictAnswer predict_answer(const LessonStep& step, int q, const QuestionState&
     Result<double> measured = session ? evaluate_claim(*claim, *session) : Error{};
     a.from_session = measured.ok();
     a.measured = claim_text(*claim, fill);
+    a.measured_label = a.from_session ? ui_text("measured", lang)
+                       : session
+                           ? ui_text("promised by the lesson (not measured in this session)", lang)
+                           : ui_text("promised by the lesson (no session open)", lang);
     if (state.guess) {
         // The guess reads back in the claim's own format ("4.00x", "79%", "101 M").
         a.guess = format_claim_value(*claim, *state.guess);
@@ -135,6 +141,15 @@ PredictAnswer predict_answer(const LessonStep& step, int q, const QuestionState&
             const GuessScore g = score_guess(*claim, *state.guess, *measured);
             a.score = guess_score_text(g, lang);
             a.grade = static_cast<int>(g.grade);
+        } else {
+            // Nothing measured to score against: the lesson's range is the answer shown, so a
+            // guess inside it is right, and one outside is as far off as the nearer end.
+            const double nearest = std::min(std::max(*state.guess, claim->min), claim->max);
+            const bool inside = nearest == *state.guess;
+            a.grade = inside ? static_cast<int>(GuessScore::Grade::spot_on)
+                             : static_cast<int>(score_guess(*claim, *state.guess, nearest).grade);
+            a.score =
+                ui_text(inside ? "within the lesson's range" : "outside the lesson's range", lang);
         }
     }
     return a;

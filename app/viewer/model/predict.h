@@ -65,9 +65,16 @@ struct PredictAnswer {
     std::string question;  // the question, in the book's language
     std::string measured;  // "79%" from the session, or the promised range without one
     bool from_session = false;
-    std::string guess;    // "90%" as the learner's number reads back, "" when revealed
-    std::string score;    // "close (11 points off)", "" when revealed without a guess
-    int grade = -1;       // GuessScore::Grade as an int, -1 without a guess
+    // What `measured` is, in `lang`: "measured", or the lesson's promise with why (no session
+    // open, or the open session lacks the point or metric the claim needs).
+    std::string measured_label;
+    std::string guess;  // "90%" as the learner's number reads back, "" when revealed
+    // "close (11 points off)"; without a measured value, whether the guess lies within the
+    // lesson's promised range. "" when revealed without a guess.
+    std::string score;
+    // GuessScore::Grade as an int, -1 without a guess. Without a measured value: spot on inside
+    // the promised range, else graded against the nearer end of it.
+    int grade = -1;
     std::string explain;  // the explanation, its {{...}} filled from the session
 };
 PredictAnswer predict_answer(const LessonStep& step, int q, const QuestionState& state,
