@@ -55,6 +55,18 @@ TEST(LessonNav, StopsAtBothEndsInsteadOfWrapping) {
     EXPECT_EQ(nav.index(), 1);
 }
 
+// The header's position: steps are numbered 0..count-1 as the lesson titles are, and both
+// languages say the same thing ("Step 0 of 0-8" read as a range, not a position).
+TEST(LessonNav, PositionTextNamesTheStepAndTheLastStep) {
+    LessonNav nav(book_of(9));
+    EXPECT_EQ(nav.position_text("en"), "Step 0 of 8");
+    EXPECT_EQ(nav.position_text("zh"), "\xE7\xAC\xAC 0 / 8 \xE6\xAD\xA5");  // 第 0 / 8 步
+    nav.go(8);
+    EXPECT_EQ(nav.position_text("en"), "Step 8 of 8");
+    EXPECT_EQ(nav.position_text("zh"), "\xE7\xAC\xAC 8 / 8 \xE6\xAD\xA5");
+    EXPECT_EQ(LessonNav().position_text("en"), "");
+}
+
 TEST(LessonNav, GoClampsOutOfRangeSteps) {
     LessonNav nav(book_of(4));
     EXPECT_TRUE(nav.go(99));  // --lesson 99 opens the last step

@@ -36,13 +36,7 @@ void App::draw_lessons() {
     if (ImGui::ArrowButton("##next", ImGuiDir_Right)) do_action(Action::next_step);
     ImGui::EndDisabled();
     ImGui::SameLine();
-    // Steps are numbered from 0 (the memory-bound introduction): "Step 3 of 0-8", not "of 8".
-    ImGui::TextColored(pal.muted,
-                       zh()
-                           ? "\xE7\xAC\xAC %d \xE6\xAD\xA5\xEF\xBC\x88\xE5\x85\xB1 0\xE2\x80\x93%d "
-                             "\xE6\xAD\xA5\xEF\xBC\x89"
-                           : "Step %d of 0\xE2\x80\x93%d",
-                       s_.nav.index(), s_.nav.count() - 1);
+    ImGui::TextColored(pal.muted, "%s", s_.nav.position_text(s_.lessons_lang).c_str());
     // Step dots: one per step, the current one filled; click to jump. On a new line when the
     // panel is too narrow for them next to the counter.
     const float r = ImGui::GetFontSize() * 0.22f;

@@ -40,4 +40,11 @@ void LessonNav::replace_book(LessonBook book) {
     go(keep);
 }
 
+std::string LessonNav::position_text(const std::string& lang) const {
+    if (empty()) return "";
+    const std::string at = std::to_string(index_), last = std::to_string(count() - 1);
+    return lang == "zh" ? "\xE7\xAC\xAC " + at + " / " + last + " \xE6\xAD\xA5"  // 第 3 / 8 步
+                        : "Step " + at + " of " + last;
+}
+
 }  // namespace sml::viewer

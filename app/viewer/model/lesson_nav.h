@@ -31,6 +31,11 @@ class LessonNav {
     bool next() { return go(index_ + 1); }
     bool go(int step);  // clamped to [0, count()-1]
 
+    // Where the learner is, as the header says it: "Step 3 of 8" / "第 3 / 8 步". Steps are
+    // numbered from 0 (the memory-bound introduction), as the lesson titles are ("Step 3: one
+    // warp per row"), so the last step's number is count() - 1. "" for an empty book.
+    std::string position_text(const std::string& lang) const;
+
     // The check question's answer stays hidden until the learner asks for it, per step.
     bool answer_revealed() const;
     void reveal_answer(bool shown);
