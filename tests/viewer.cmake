@@ -84,6 +84,13 @@ function(sml_viewer_projector_shot name args)
                        FIXTURES_REQUIRED viewer_session RESOURCE_LOCK xvfb)
 endfunction()
 sml_viewer_projector_shot(projector_step2_predict "--lesson 2 --session '${_fixture}'")
+# Step 5's question is long: the card scrolls the lesson text so Check and Reveal are not cut off.
+sml_viewer_projector_shot(projector_step5_predict "--lesson 5 --session '${_fixture}'")
+foreach(_t projector_step2_predict projector_step5_predict)
+  set_tests_properties(viewer_screenshot_${_t} PROPERTIES
+                       PASS_REGULAR_EXPRESSION "predict card: Reveal button in view.*ok .*${_t}.png"
+                       FAIL_REGULAR_EXPRESSION "cut off")
+endforeach()
 sml_viewer_projector_shot(projector_step2_revealed_zh
                           "--lesson 2 --session '${_fixture}' --lang zh --guess 85% --reveal")
 sml_viewer_projector_shot(projector_step5_chart "--lesson 5 --session '${_fixture}' --zoom chart --predict off")

@@ -233,6 +233,8 @@ int App::run() {
                 std::fprintf(stderr, "banner: %s%s%s\n", b.message.c_str(),
                              b.hint.empty() ? "" : " -- ", b.hint.c_str());
             if (!dialog_note_.empty()) std::fprintf(stderr, "dialog: %s\n", dialog_note_.c_str());
+            if (!predict_report_.empty())
+                std::fprintf(stderr, "predict card: %s\n", predict_report_.c_str());
             if (!line_note_.empty()) {
                 // The code panel's counters: which one, how many lines and instructions show it.
                 int lines = 0, instructions = 0;
@@ -778,6 +780,7 @@ void App::do_action(Action a) {
         case Action::focus_guess:
             if (s_.zoom != Zoom::none && s_.zoom != Zoom::lessons) set_zoom(Zoom::none);
             focus_guess_ = true;
+            guess_into_view_ = 3;
             break;
         case Action::reveal:
             reveal_step();
@@ -934,6 +937,7 @@ void App::on_step_changed() {
     s_.guess_error.clear();
     lesson_scroll_top_ = true;
     lesson_scroll_restore_ = 0;
+    guess_into_view_ = 3;  // once the new step's text has been laid out
     if (v.cols > 0) s_.cols = v.cols;
     refresh_lesson_text();
     refresh_metrics();
@@ -1286,6 +1290,7 @@ void App::submit_guess() {
     }
     s_.guess_error.clear();
     s_.guess_buf[0] = '\0';
+    guess_into_view_ = 3;  // the next question's field
     refresh_hidden_numbers();
 }
 

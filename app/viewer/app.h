@@ -173,6 +173,10 @@ class App {
     int code_top_line_ = 0;
     float run_content_h_ = 0;  // the Run toolbar's height as last drawn (it wraps)
     bool focus_guess_ = false;
+    // Frames left in which the predict card scrolls the lesson text so its Check and Reveal
+    // buttons are in view (a projector's 720 px with large text puts them below the fold).
+    int guess_into_view_ = 0;
+    std::string predict_report_;  // screenshot mode: whether Reveal was in view ("" no card)
 
     // The lab bench (panel_lab.cpp; its logic is model/lab_editor.h).
     LabEditor lab_;

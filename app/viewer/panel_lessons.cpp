@@ -150,6 +150,7 @@ void App::draw_lessons() {
 // once answered, each question's measured value (from the session on screen), how close the
 // guess was, and why.
 void App::draw_predict() {
+    predict_report_.clear();
     const LessonStep* step = s_.nav.current();
     if (!step || step->questions.empty()) return;
     const Palette& pal = palette();
@@ -206,8 +207,25 @@ void App::draw_predict() {
             if (ImGui::Button(tr("Check")) || enter) submit_guess();
             next_to(tr("Reveal"));
             if (ImGui::Button(tr("Reveal"))) reveal_step();
+            const float reveal_bottom = ImGui::GetItemRectMax().y;
+            const float view_bottom = ImGui::GetWindowPos().y + ImGui::GetWindowHeight();
+            predict_report_ =
+                reveal_bottom <= view_bottom
+                    ? "Reveal button in view"
+                    : "Reveal button cut off, " +
+                          std::to_string(static_cast<int>(reveal_bottom - view_bottom)) +
+                          " px below the lesson pane";
             next_to("[R]");
             ImGui::TextDisabled("[%s]", binding_of(Action::reveal).keys);
+            if (guess_into_view_ > 0) {
+                // The buttons' bottom (and the card's) in the lesson text's content coordinates:
+                // when it lies below the visible part, scroll just enough to show it.
+                --guess_into_view_;
+                const float bottom = ImGui::GetItemRectMax().y - ImGui::GetWindowPos().y +
+                                     ImGui::GetScrollY() + pad + st.ItemSpacing.y;
+                const float over = bottom - ImGui::GetWindowHeight();
+                if (over > 0) ImGui::SetScrollY(over);
+            }
             if (!s_.guess_error.empty()) ImGui::TextColored(pal.bad, "%s", s_.guess_error.c_str());
             continue;
         }
