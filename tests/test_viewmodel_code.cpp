@@ -191,6 +191,36 @@ TEST(CodeModel, TheSessionsLaunchRecordsPutTheFunctionThatRanFirst) {
         EXPECT_EQ(m.listing()->entry.key, ran.key);
 }
 
+TEST(CodeModel, PtxAndSassOpenOnTheFirstLaunchedFunction) {
+    // naive launches row_max, subtract, exp, row_sum, divide, all at every N. The PTX lists them
+    // in source order and the recorded SASS the other way round; both tabs must open on row_max,
+    // the first launched (the one the per-line counters cover), not on whichever the file lists
+    // first.
+    Result<Session> s = load_session(kRoot + "/assets/sessions/h100-2026-11-25.json");
+    ASSERT_TRUE(s.ok()) << s.error().message;
+    CodeContext ctx = context("naive");
+    ctx.session = &*s;
+    ctx.cols = 4096;
+    std::string first_launched;
+    for (const PointRecord& p : s->points)
+        if (p.kernel == "naive" && !p.launches.empty() && !p.launches[0].function.empty()) {
+            first_launched = function_key(p.launches[0].function);
+            break;
+        }
+    ASSERT_FALSE(first_launched.empty());
+    int shown = 0;
+    for (CodeListing which : {CodeListing::ptx, CodeListing::sass}) {
+        CodeModel m;
+        m.set(ctx, which);
+        if (!m.listing()) continue;  // (no recording unpacked: nothing to compare)
+        EXPECT_EQ(m.listing()->entry.key, first_launched)
+            << (which == CodeListing::sass ? "SASS" : "PTX") << " opened on "
+            << m.listing()->entry.short_name;
+        ++shown;
+    }
+    EXPECT_EQ(shown, 2);
+}
+
 // [SECTION] recordings in a temporary build folder ------------------------------------------------
 
 // A build folder whose recording holds the SASS fixture as warp's, with a manifest of this

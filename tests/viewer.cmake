@@ -129,10 +129,12 @@ if(_sml_recorded)
                        FAIL_REGULAR_EXPRESSION "Cannot open session")
   # The recorded per-line counters in replay: warp's SASS at N = 1024 has a count per
   # instruction (NVRTC's build is nvcc's there) and per line of the source beside it; smem's CUDA
-  # tab has them per line, while its SASS listing (another build) gets none and says why.
+  # tab has them per line, while its SASS listing (another build) gets none and says why; naive's
+  # SASS opens on row_max, the function launched first and the one with counters.
   foreach(_case "gutter_warp_sass|--lesson 3 --kernel warp --cols 1024 --code sass|code counters: inst_executed on [1-9][0-9]+ lines, [1-9][0-9][0-9]+ instructions -- per-line counters: NVIDIA H100"
                 "gutter_smem_cuda|--lesson 5 --kernel smem --cols 4096|code counters: inst_executed on [1-9][0-9]+ lines, 0 instructions -- per-line counters: NVIDIA H100.* 4096 fp32"
-                "gutter_smem_sass|--lesson 5 --kernel smem --cols 4096 --code sass|code counters: inst_executed on [1-9][0-9]+ lines, 0 instructions -- .*per instruction: not shown")
+                "gutter_smem_sass|--lesson 5 --kernel smem --cols 4096 --code sass|code counters: inst_executed on [1-9][0-9]+ lines, 0 instructions -- .*per instruction: not shown"
+                "gutter_naive_sass|--kernel naive --code sass|code counters: inst_executed on [1-9][0-9]* lines, [1-9][0-9]+ instructions")
     string(REPLACE "|" ";" _parts "${_case}")
     list(GET _parts 0 _name)
     list(GET _parts 1 _args)

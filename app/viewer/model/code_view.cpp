@@ -137,6 +137,14 @@ void CodeModel::build_choices() {
     // sweep when the kernel's sources still match it.
     std::map<std::string, std::set<int64_t>> ran;  // function key -> N (dtype ctx_.dtype)
     std::set<std::string> ran_any_dtype;
+    // The order the functions were first launched in (naive: row_max ... divide), which breaks
+    // ties: the PTX lists a file's functions in source order, cuobjdump's SASS the other way
+    // round, and both tabs must open on the same one, the first launched (the one CUPTI's
+    // per-line counters cover).
+    std::map<std::string, int> launch_order;
+    auto launched = [&](const std::string& key) {
+        launch_order.emplace(key, static_cast<int>(launch_order.size()));
+    };
     bool from_recording = false;
     if (ctx_.session)
         for (const PointRecord& p : ctx_.session->points) {
@@ -144,6 +152,7 @@ void CodeModel::build_choices() {
             for (const LaunchRecord& l : p.launches) {
                 if (l.function.empty()) continue;
                 const std::string key = function_key(l.function);
+                launched(key);
                 ran_any_dtype.insert(key);
                 if (p.dtype == ctx_.dtype) ran[key].insert(p.cols);
             }
@@ -156,6 +165,7 @@ void CodeModel::build_choices() {
             for (const CodeLaunch& l : u->launched) {
                 if (l.kernel != ctx_.kernel) continue;
                 const std::string key = function_key(l.function);
+                launched(key);
                 ran_any_dtype.insert(key);
                 if (l.dtype == ctx_.dtype) ran[key].insert(l.cols);
                 from_recording = true;
@@ -165,6 +175,7 @@ void CodeModel::build_choices() {
     struct Ranked {
         EntryChoice c;
         int rank;
+        int order;  // launch_order, or after every launched function
     };
     std::vector<Ranked> ranked;
     int kernels = 0;
@@ -199,11 +210,15 @@ void CodeModel::build_choices() {
             if (c.anchored) c.detail += "\nholds an instruction this step points at";
             int rank = c.ran_here ? 0 : c.anchored ? 1 : c.ran ? 2 : e.kernel ? 3 : 4;
             kernels += e.kernel;
-            ranked.push_back(Ranked{std::move(c), rank});
+            const auto lo = launch_order.find(e.key);
+            ranked.push_back(Ranked{
+                std::move(c), rank,
+                lo == launch_order.end() ? static_cast<int>(launch_order.size()) : lo->second});
         }
     }
-    std::stable_sort(ranked.begin(), ranked.end(),
-                     [](const Ranked& a, const Ranked& b) { return a.rank < b.rank; });
+    std::stable_sort(ranked.begin(), ranked.end(), [](const Ranked& a, const Ranked& b) {
+        return a.rank != b.rank ? a.rank < b.rank : a.order < b.order;
+    });
     const bool know_ran = !ran_any_dtype.empty();
     const std::string type = cpp_type_of(ctx_.dtype);
     choices_.clear();
