@@ -106,7 +106,11 @@ add_test(NAME viewer_screenshot_compare_other_dtype
 set_tests_properties(viewer_screenshot_compare_other_dtype PROPERTIES LABELS cpu TIMEOUT 120
                      FIXTURES_REQUIRED viewer_session RESOURCE_LOCK xvfb
                      PASS_REGULAR_EXPRESSION "banner: Cannot compare: .*has no fp32 points \\(it has: fp16\\).*ok .*compare_other_dtype.png")
-sml_viewer_shot(step3_sass_hover "--lesson 3 --code sass --mouse 1000,520 --session '${_fixture}'")
+# The mouse rests on an instruction of the SASS pane (x 700 is inside it at 1600x1000): the line
+# above the listing names what it links to, "0070 EXIT <- warp_softmax.cu:69".
+sml_viewer_shot(step3_sass_hover "--lesson 3 --code sass --mouse 700,620 --session '${_fixture}'")
+set_tests_properties(viewer_screenshot_step3_sass_hover PROPERTIES
+                     PASS_REGULAR_EXPRESSION "code hover: [0-9a-f]+ [A-Z].* <- warp_softmax\\.cu:[0-9]+.*ok .*step3_sass_hover.png")
 sml_viewer_shot(step8_sass "--lesson 8 --code sass --session '${_fixture}'")
 sml_viewer_shot(step2_triton "--lesson 2 --code triton --session '${_fixture}'")
 # A corrupt session: an in-app error banner (echoed to stderr in screenshot mode); the viewer

@@ -233,6 +233,8 @@ int App::run() {
                 std::fprintf(stderr, "banner: %s%s%s\n", b.message.c_str(),
                              b.hint.empty() ? "" : " -- ", b.hint.c_str());
             if (!dialog_note_.empty()) std::fprintf(stderr, "dialog: %s\n", dialog_note_.c_str());
+            if (!code_.hover_text().empty())  // what a hovered code line links to (--mouse)
+                std::fprintf(stderr, "code hover: %s\n", code_.hover_text().c_str());
             if (!predict_report_.empty())
                 std::fprintf(stderr, "predict card: %s\n", predict_report_.c_str());
             if (!line_note_.empty()) {
