@@ -11,6 +11,7 @@
 
 #include "app/viewer/model/compare_view.h"
 #include "app/viewer/model/format.h"
+#include "app/viewer/model/lab_editor.h"
 #include "app/viewer/model/lesson_nav.h"
 #include "app/viewer/model/metric_rows.h"
 #include "app/viewer/model/run_job.h"
@@ -37,6 +38,34 @@ LessonBook book_of(int n) {
         b.steps.push_back(s);
     }
     return b;
+}
+
+// The lab bench in a build without the CUDA toolkit (this suite builds everywhere; the lab's own
+// suite needs the compiler): opening a kernel with compile-as-you-type starts no compile, so no
+// "1 error(s)" appears for an edit nobody made, and the status line says why nothing compiles.
+TEST(LabEditor, WithoutACompilerOpeningCompilesNothingAndSaysWhy) {
+    const std::string dir = ::testing::TempDir() + "/sml_lab_nocc_" + std::to_string(::getpid());
+    LabEditor::Options o;
+    o.edits_dir = dir;
+    o.compile_as_you_type = true;
+    o.compile_delay_s = 0;
+    LabEditor ed(o);
+    ASSERT_TRUE(ed.open_kernel("warp"));
+    ed.poll();
+    if (LabEditor::can_compile()) {
+        EXPECT_EQ(ed.busy(), LabEditor::Busy::compiling);  // as before: opening compiles
+        ed.wait_idle();
+        EXPECT_NE(ed.status_line(), kNoCompilerStatus);
+    } else {
+        EXPECT_EQ(ed.busy(), LabEditor::Busy::none);
+        EXPECT_TRUE(ed.diagnostics().empty());
+        EXPECT_EQ(ed.status_line(), kNoCompilerStatus);
+        EXPECT_EQ(ed.status_line().find("error"), std::string::npos);
+        ASSERT_TRUE(ed.set_text(ed.text() + "\n// an edit\n"));  // typing compiles nothing either
+        ed.poll();
+        EXPECT_EQ(ed.busy(), LabEditor::Busy::none);
+    }
+    std::filesystem::remove_all(dir);
 }
 
 TEST(LessonNav, StopsAtBothEndsInsteadOfWrapping) {

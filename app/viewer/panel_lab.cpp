@@ -17,7 +17,8 @@ namespace sml::viewer {
 
 namespace {
 
-// What the picker offers: the lab's kernels, then the exercises.
+// What the picker offers: the lab's kernels, then the exercises. The label's first word is
+// translated when drawn ("kernel: warp", "练习 3: ...").
 struct LabChoice {
     std::string label, kernel, exercise;
 };
@@ -25,10 +26,10 @@ struct LabChoice {
 std::vector<LabChoice> lab_choices() {
     std::vector<LabChoice> out;
     for (const KernelInfo& k : registry())
-        if (k.lab_editable) out.push_back({std::string("kernel: ") + k.id, k.id, ""});
+        if (k.lab_editable) out.push_back({k.id, k.id, ""});
     if (Result<std::vector<lab::Exercise>> ex = lab::load_exercises())
         for (const lab::Exercise& e : *ex)
-            out.push_back({"exercise " + std::to_string(e.step) + ": " + e.title, "", e.id});
+            out.push_back({std::to_string(e.step) + ": " + e.title, "", e.id});
     return out;
 }
 
@@ -42,7 +43,8 @@ void App::draw_lab_window() {
     lab_.poll();
     if (!show_lab_) return;
     ImGui::SetNextWindowSize(ImVec2(1100, 760), ImGuiCond_FirstUseEver);
-    if (!ImGui::Begin("Lab bench", &show_lab_)) {
+    // The title is translated; "###" keeps the window's id (and its place) across languages.
+    if (!ImGui::Begin((std::string(tr("Lab bench")) + "###lab-bench").c_str(), &show_lab_)) {
         ImGui::End();
         return;
     }
@@ -62,52 +64,91 @@ void App::draw_lab_window() {
         if (!choices.empty()) open_choice(choices[size_t(lab_choice_)]);
     }
     if (!lab_.is_open() && !choices.empty()) open_choice(choices[size_t(lab_choice_)]);
-    ImGui::SetNextItemWidth(320);
+    auto label_of = [this](const LabChoice& c) {
+        return std::string(c.exercise.empty() ? tr("kernel") : tr("exercise")) +
+               (c.exercise.empty() ? ": " : " ") + c.label;
+    };
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16);
     const std::string current =
-        lab_choice_ < int(choices.size()) ? choices[size_t(lab_choice_)].label : "";
+        lab_choice_ < int(choices.size()) ? label_of(choices[size_t(lab_choice_)]) : "";
     if (ImGui::BeginCombo("##what", current.c_str())) {
         for (int i = 0; i < int(choices.size()); ++i)
-            if (ImGui::Selectable(choices[size_t(i)].label.c_str(), i == lab_choice_)) {
+            if (ImGui::Selectable(label_of(choices[size_t(i)]).c_str(), i == lab_choice_)) {
                 lab_choice_ = i;
                 open_choice(choices[size_t(i)]);
             }
         ImGui::EndCombo();
     }
     const bool busy = lab_.busy() != LabEditor::Busy::none;
+    const bool can_compile = LabEditor::can_compile();
+    const char* no_compiler =
+        tr("This softmaxlab was built without the CUDA toolkit, so it cannot compile or run "
+           "kernels. Install the toolkit (12.6+) and rebuild with scripts/build.sh; NVRTC compiles "
+           "without a GPU.");
+    // A button that needs the compiler: disabled without one, and its tooltip says why (a
+    // disabled item reports hover only when asked to).
+    auto compiler_button = [&](const char* label, const char* what) {
+        ImGui::BeginDisabled(busy || !can_compile);
+        const bool pressed = ImGui::Button(label);
+        ImGui::EndDisabled();
+        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+            ImGui::BeginTooltip();
+            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
+            ImGui::TextUnformatted(can_compile ? what : no_compiler);
+            ImGui::PopTextWrapPos();
+            ImGui::EndTooltip();
+        }
+        return pressed;
+    };
     ImGui::SameLine();
-    ImGui::BeginDisabled(busy);
-    if (ImGui::Button("Compile")) lab_.compile_now();
+    if (compiler_button(tr("Compile"),
+                        tr("Compile the edit now (it also compiles by itself when typing pauses)")))
+        lab_.compile_now();
     ImGui::SameLine();
-    if (ImGui::Button("Run")) lab_.run(lab_settings_);
+    if (compiler_button(tr("Run"), tr("Run the edit in a child process at M x N")))
+        lab_.run(lab_settings_);
     if (lab_.exercise()) {
         ImGui::SameLine();
-        if (ImGui::Button("Check")) lab_.check_exercise();
+        if (compiler_button(tr("Check"),
+                            tr("Check the exercise: compile, run and compare with the reference")))
+            lab_.check_exercise();
     }
     ImGui::SameLine();
-    if (ImGui::Button("Revert")) {
+    ImGui::BeginDisabled(busy);
+    if (ImGui::Button(tr("Revert"))) {
         (void)lab_.revert();
         lab_buffer_ = lab_.text();
     }
     ImGui::EndDisabled();
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", tr("Back to the original text; your saved edit is removed"));
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(110);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.5f);
     ImGui::InputScalar("M", ImGuiDataType_S64, &lab_settings_.rows);
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(110);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.5f);
     ImGui::InputScalar("N", ImGuiDataType_S64, &lab_settings_.cols);
-    ImGui::TextUnformatted(lab_.status_line().c_str());
+    const std::string status = lab_.status_line();
+    ImGui::PushTextWrapPos(0);
+    if (status == kNoCompilerStatus)
+        ImGui::TextColored(palette().muted, "%s", tr(kNoCompilerStatus));
+    else
+        ImGui::TextUnformatted(status.c_str());
+    ImGui::PopTextWrapPos();
     ImGui::TextDisabled("%s", lab_.save_status().c_str());
     if (!lab_error_.empty()) ImGui::TextColored(severity_colour("error"), "%s", lab_error_.c_str());
     if (const lab::Exercise* e = lab_.exercise()) {
         ImGui::TextWrapped("%s", e->task.c_str());
         for (size_t i = 0; i < e->hints.size(); ++i)
-            if (ImGui::TreeNode(("hint " + std::to_string(i + 1)).c_str())) {
+            if (ImGui::TreeNode((std::string(tr("hint")) + " " + std::to_string(i + 1) + "###hint" +
+                                 std::to_string(i))
+                                    .c_str())) {
                 ImGui::TextWrapped("%s", e->hints[i].c_str());
                 ImGui::TreePop();
             }
     }
 
-    const float side = 360;
+    const float side = std::max(360.0f, ImGui::GetFontSize() * 20);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     ImGui::PushFont(fonts_.mono);
     if (ImGui::InputTextMultiline("##edit", &lab_buffer_, ImVec2(avail.x - side, avail.y),
@@ -116,9 +157,14 @@ void App::draw_lab_window() {
     ImGui::PopFont();
     ImGui::SameLine();
     if (ImGui::BeginChild("lab-side", ImVec2(side, avail.y), true)) {
-        for (const lab::Diagnostic& d : lab_.diagnostics())
-            ImGui::TextColored(severity_colour(d.severity), "%d:%d %s: %s", d.line, d.column,
+        ImGui::PushTextWrapPos(0);  // compiler messages are long: wrap them in the side panel
+        for (const lab::Diagnostic& d : lab_.diagnostics()) {
+            const std::string where =
+                d.line > 0 ? std::to_string(d.line) + ":" + std::to_string(d.column) + " " : "";
+            ImGui::TextColored(severity_colour(d.severity), "%s%s: %s", where.c_str(),
                                d.severity.c_str(), d.message.c_str());
+        }
+        ImGui::PopTextWrapPos();
         if (const auto& r = lab_.result()) {
             ImGui::Separator();
             ImGui::TextWrapped("%s: %s", r->status.c_str(), r->message.c_str());
@@ -134,7 +180,7 @@ void App::draw_lab_window() {
         if (!metrics.empty()) {
             ImGui::Separator();
             const lab::SassRole* cur = lab::find_sass_role(lab_.gutter_metric());
-            if (ImGui::BeginCombo("per line", cur ? cur->label : "")) {
+            if (ImGui::BeginCombo(tr("per line"), cur ? cur->label : "")) {
                 for (const std::string& m : metrics) {
                     const lab::SassRole* r = lab::find_sass_role(m);
                     if (ImGui::Selectable(r ? r->label : m.c_str(), m == lab_.gutter_metric()))
@@ -149,7 +195,10 @@ void App::draw_lab_window() {
                     if (!c) continue;
                     ImGui::TableNextRow();
                     ImGui::TableNextColumn();
-                    ImGui::Text("line %d", line);
+                    if (zh())
+                        ImGui::Text("\xE7\xAC\xAC %d \xE8\xA1\x8C", line);  // 第 12 行
+                    else
+                        ImGui::Text("line %d", line);
                     ImGui::TableNextColumn();
                     ImGui::PushStyleColor(ImGuiCol_PlotHistogram,
                                           ImVec4(0.9f, 0.3f + 0.5f * (1 - c->heat), 0.2f, 1));

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "app/viewer/model/recorded_lines.h"
+#include "core/lab/compile.h"
 #include "core/lab/sass_roles.h"
 #include "kernels/registry.h"
 
@@ -170,6 +171,7 @@ void LabEditor::poll() {
         busy_ = Busy::none;
         if (!verdict_->diagnostics.empty()) diagnostics_ = verdict_->diagnostics;
     }
+    if (!can_compile()) compile_pending_ = false;  // nothing to compile with: no "1 error(s)"
     if (busy_ == Busy::none && compile_pending_ && is_open()) {
         const double idle =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - last_edit_).count();
@@ -193,7 +195,15 @@ std::vector<lab::Diagnostic> LabEditor::diagnostics_on_line(int line) const {
     return lab::diagnostics_for_line(diagnostics_, source_name_, line);
 }
 
+const char kNoCompilerStatus[] =
+    "This build has no CUDA toolkit: you can edit and save here, but not compile or run.";
+
+bool LabEditor::can_compile() {
+    return lab::compiler_available();
+}
+
 std::string LabEditor::status_line() const {
+    if (!can_compile() && !result_ && !verdict_) return kNoCompilerStatus;
     if (busy_ == Busy::compiling) return "compiling...";
     if (busy_ == Busy::running) return "running in a child process...";
     std::string s;

@@ -41,6 +41,9 @@ struct GutterCell {
     std::string tooltip;  // every counter of the line, with units
 };
 
+// The status line of a build that cannot compile (the viewer translates it).
+extern const char kNoCompilerStatus[];
+
 class LabEditor {
   public:
     struct Options {
@@ -98,8 +101,13 @@ class LabEditor {
     // The last finished run (status, message, point, per-line counters), and exercise verdict.
     const std::optional<lab::LabResult>& result() const { return result_; }
     const std::optional<lab::ExerciseVerdict>& verdict() const { return verdict_; }
-    // One line for the status bar: what is running, or how the last compile/run ended.
+    // One line for the status bar: what is running, or how the last compile/run ended; in a
+    // build without the CUDA toolkit, that it cannot compile (kNoCompilerStatus).
     std::string status_line() const;
+    // Whether this build can compile and run edits (NVRTC; false without the CUDA toolkit).
+    // Without it nothing is compiled on open or while typing, and compile_now() and run() say
+    // why in diagnostics() and result() instead of starting work.
+    static bool can_compile();
 
     // The gutter: the roles the last run has values for (in sass_roles() order), the chosen one,
     // and a cell for each line with a value.

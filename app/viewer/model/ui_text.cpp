@@ -93,6 +93,26 @@ const std::map<std::string, std::string>& table() {
          "某个 N 下每个 kernel 的实际占用率、L2 命中率和 bank 冲突"},
         {"Lab", "实验台"},
         {"Lab bench: edit and run a kernel", "实验台：修改并运行 kernel"},
+        // The lab bench (panel_lab.cpp)
+        {"Lab bench", "实验台"},
+        {"exercise", "练习"},
+        {"Compile", "编译"},
+        {"Revert", "还原"},
+        {"hint", "提示"},
+        {"per line", "每行"},
+        {"This build has no CUDA toolkit: you can edit and save here, but not compile or run.",
+         "这个版本没有 CUDA 工具包：可以在这里编辑和保存，但不能编译或运行。"},
+        {"This softmaxlab was built without the CUDA toolkit, so it cannot compile or run "
+         "kernels. Install the toolkit (12.6+) and rebuild with scripts/build.sh; NVRTC compiles "
+         "without a GPU.",
+         "这个 softmaxlab 构建时没有 CUDA 工具包，所以不能编译或运行 kernel。请安装工具包（12.6+）"
+         "并用 scripts/build.sh 重新构建；NVRTC 不需要 GPU 也能编译。"},
+        {"Compile the edit now (it also compiles by itself when typing pauses)",
+         "现在编译（停止输入时也会自动编译）"},
+        {"Run the edit in a child process at M x N", "在子进程中以 M x N 运行修改后的代码"},
+        {"Check the exercise: compile, run and compare with the reference",
+         "检查练习：编译、运行并与参考实现比对"},
+        {"Back to the original text; your saved edit is removed", "恢复原文；已保存的修改会被删除"},
         {"Export...", "导出…"},
         {"This step", "本步"},
         {"All kernels", "全部 kernel"},
