@@ -114,12 +114,17 @@ void App::draw_metrics() {
                 continue;
             }
             if (mc == MetricColumn::pct_of_copy) {
-                // A bar behind the number: the table reads as a chart at a glance.
+                // A bar under the number: the table reads as a chart at a glance. A thin strip
+                // along the cell's bottom, not a fill behind the digits, which took the contrast
+                // of the first ones away ("17.9%" read as "7.9%" on a projector).
                 const ImVec2 p = ImGui::GetCursorScreenPos();
                 const float w = ImGui::GetColumnWidth();
                 const float f = static_cast<float>(std::clamp(row.pct_of_copy / 100.0, 0.0, 1.0));
+                const float h = ImGui::GetTextLineHeight();
+                const float strip = std::max(2.0f, h * 0.16f);
                 ImGui::GetWindowDrawList()->AddRectFilled(
-                    p, ImVec2(p.x + w * f, p.y + ImGui::GetTextLineHeight()), pal.region_bg);
+                    ImVec2(p.x, p.y + h - strip), ImVec2(p.x + w * f, p.y + h),
+                    ImGui::GetColorU32(ImVec4(pal.accent.x, pal.accent.y, pal.accent.z, 0.75f)));
             }
             if (cell == "?") {  // hidden by predict mode
                 ImGui::TextColored(pal.accent, "?");
