@@ -312,6 +312,18 @@ void App::draw_line_metric_row() {
         }
         ImGui::SameLine();
     }
+    // Counters measured at another N than the step's: said before the note (cut to one line),
+    // on a line of its own where the combos leave no room for it.
+    if (rec_lines_.point && s_.cols > 0 && rec_lines_.point->cols != s_.cols) {
+        const std::string other = tr("counters of N = ") + std::to_string(rec_lines_.point->cols);
+        if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(other.c_str()).x)
+            ImGui::NewLine();
+        ImGui::TextColored(pal.accent, "%s", other.c_str());
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s", tr("The session has this file's per-line counters only at "
+                                       "another N; hover the note beside for which run."));
+        ImGui::SameLine();
+    }
     // One line; the whole note on hover.
     ImGui::TextColored(rec_lines_.point ? pal.muted : pal.bad, "%s", line_note_.c_str());
     if (ImGui::IsItemHovered()) {

@@ -15,6 +15,10 @@ const std::map<std::string, std::string>& table() {
         // Menus
         {"File", "文件"},
         {"counters: off", "计数器：关"},
+        {"counters of N = ", "计数器来自 N = "},
+        {"The session has this file's per-line counters only at another N; hover the note beside "
+         "for which run.",
+         "会话只在另一个 N 下记录了这个文件的逐行计数器；悬停旁边的说明可看是哪次运行。"},
         {"counters: ", "计数器："},
         {"off", "关"},
         {"Per-line counters recorded with the session, folded per source line",
