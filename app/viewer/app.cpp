@@ -940,6 +940,13 @@ void App::on_step_changed() {
     lesson_scroll_top_ = true;
     lesson_scroll_restore_ = 0;
     guess_into_view_ = 3;  // once the new step's text has been laid out
+    metrics_focus_.clear();
+    if (const LessonStep* step = s_.nav.current())
+        for (const LessonQuestion& q : step->questions)
+            if (const LessonClaim* c = step->find_claim(q.claim); c && !c->kernel.empty()) {
+                metrics_focus_ = c->kernel;
+                break;
+            }
     if (v.cols > 0) s_.cols = v.cols;
     refresh_lesson_text();
     refresh_metrics();

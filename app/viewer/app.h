@@ -176,6 +176,9 @@ class App {
     // Frames left in which the predict card scrolls the lesson text so its Check and Reveal
     // buttons are in view (a projector's 720 px with large text puts them below the fold).
     int guess_into_view_ = 0;
+    // The kernel whose Metrics row the step's first question asks about: the table scrolls it
+    // into view once when the step opens (at 1280x720 the table shows two rows).
+    std::string metrics_focus_;
     std::string predict_report_;  // screenshot mode: whether Reveal was in view ("" no card)
 
     // The lab bench (panel_lab.cpp; its logic is model/lab_editor.h).

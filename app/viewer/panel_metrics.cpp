@@ -99,6 +99,11 @@ void App::draw_metrics() {
     }
     for (const MetricRow& row : s_.metric_rows) {
         ImGui::TableNextRow();
+        if (!metrics_focus_.empty() && row.kernel_id == metrics_focus_ && row.side == 0) {
+            ImGui::TableSetColumnIndex(0);
+            ImGui::SetScrollHereY(0.0f);  // the asked-about row at the top, once
+            metrics_focus_.clear();
+        }
         for (int c = 0; c < ncols; ++c) {
             ImGui::TableSetColumnIndex(c);
             const MetricColumn mc = static_cast<MetricColumn>(c);
