@@ -14,12 +14,14 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <utility>
 
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
 #include "app/cli/lab_report.h"
 #include "app/cli/per_line_record.h"
 #include "core/common/parse_number.h"
+#include "core/common/safe_file.h"
 #include "core/lab/edit_store.h"
 #include "core/lab/exercises.h"
 #include "core/lab/lab_run.h"
@@ -44,6 +46,8 @@ Result<std::string> read_source(const std::string& path) {
 }
 
 int lab_run(const LabArgs& a) {
+    if (Status s = check_output_is_not_an_input(a.out, "--out", {{"--job", a.job}}); !s)
+        return fail(s.error(), kExitBadArgs);
     Result<lab::LabJob> job = lab::load_job(a.job);
     if (!job) return fail(job.error(), kExitBadArgs);
     const lab::LabResult r = lab::run_job(*job);
@@ -53,6 +57,13 @@ int lab_run(const LabArgs& a) {
 }
 
 int lab_compile(const LabArgs& a) {
+    // Writing the cubin or PTX over the source would replace the user's edit (it used to, and
+    // exit 0); so would writing both over one file.
+    for (const auto& [option, path] : {std::pair{"--ptx", a.ptx}, std::pair{"--out", a.out}})
+        if (Status s = check_output_is_not_an_input(path, option, {{"--source", a.source}}); !s)
+            return fail(s.error(), kExitBadArgs);
+    if (Status s = check_output_is_not_an_input(a.out, "--out", {{"--ptx", a.ptx}}); !s)
+        return fail(s.error(), kExitBadArgs);
     Result<std::string> src = read_source(a.source);
     if (!src) return fail(src.error(), kExitBadArgs);
     const KernelInfo* k = find_kernel(a.kernel);
@@ -154,6 +165,8 @@ int lab_lines(const LabArgs& a) {
     if (!kernels) return fail(kernels.error(), kExitBadArgs);
     Result<std::vector<int64_t>> cols = parse_int_list(a.cols, "--cols");
     if (!cols) return fail(cols.error(), kExitBadArgs);
+    if (Status s = check_output_is_not_an_input(a.out, "--out", {{"--session", a.session}}); !s)
+        return fail(s.error(), kExitBadArgs);
     if (Status s = check_writable(a.out, "--out"); !s) return fail(s.error(), kExitBadArgs);
     Result<Session> session = load_session(a.session);
     if (!session) return fail(session.error(), kExitBadArgs);

@@ -1,11 +1,13 @@
 // `softmaxlab-cli run`: one kernel at one size, validated, timed, and printed as a result block.
 #include <cstdio>
 #include <memory>
+#include <utility>
 
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
 #include "app/cli/lab_report.h"
 #include "app/cli/report.h"
+#include "core/common/safe_file.h"
 #include "core/lab/edit_store.h"
 #include "core/lab/lab_child.h"
 #include "core/runner/runner.h"
@@ -115,6 +117,15 @@ int run_command(const RunArgs& a) {
         if (!have_gpu) e.message += " [checked against the H100 reference limits: no GPU here]";
         return fail(e, kExitBadArgs);
     }
+    // --result or --json written over --source would replace the edit with JSON (it used to,
+    // even when the run failed); the two outputs over each other would lose one.
+    for (const auto& [option, path] :
+         {std::pair{"--result", a.result_out}, std::pair{"--json", a.json_out}})
+        if (Status s = check_output_is_not_an_input(path, option, {{"--source", a.source}}); !s)
+            return fail(s.error(), kExitBadArgs);
+    if (Status s = check_output_is_not_an_input(a.result_out, "--result", {{"--json", a.json_out}});
+        !s)
+        return fail(s.error(), kExitBadArgs);
     if (!a.json_out.empty())
         if (Status s = check_writable(a.json_out, "--json"); !s)
             return fail(s.error(), kExitBadArgs);

@@ -180,6 +180,28 @@ cli_chart_out_is_input() {
     expect "is the same file as --session"
     unchanged sess.csv
 }
+cli_lab_out_is_source() {
+    # Was: the cubin, PTX or result JSON written over the edit itself, exit 0 for compile.
+    printf '// my edit\n' > my.cu
+    ln my.cu hard.cu
+    ln -s my.cu link.cu
+    keep my.cu
+    run 2 "$CLI" lab compile --kernel naive --source my.cu --out my.cu
+    expect "error: --out my.cu is the same file as --source my.cu"
+    run 2 "$CLI" lab compile --kernel naive --source my.cu --ptx ./hard.cu
+    expect "error: --ptx ./hard.cu is the same file as --source my.cu"
+    run 2 "$CLI" lab compile --kernel naive --source link.cu --ptx my.cu
+    expect "error: --ptx my.cu is the same file as --source link.cu"
+    run 2 "$CLI" lab compile --kernel naive --source my.cu --ptx k.bin --out k.bin
+    expect "error: --out k.bin is the same file as --ptx k.bin"
+    run 2 "$CLI" run --kernel naive --source my.cu --result my.cu
+    expect "error: --result my.cu is the same file as --source my.cu"
+    run 2 "$CLI" run --kernel naive --source link.cu --json hard.cu
+    expect "error: --json hard.cu is the same file as --source link.cu"
+    unchanged my.cu
+    [ -e k.bin ] && fail "k.bin was written"
+    return 0
+}
 cli_sweep_out_is_csv() {
     run 2 "$CLI" sweep --out X --csv X
     expect "error: --csv X and --out X are the same file"
