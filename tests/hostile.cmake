@@ -29,7 +29,8 @@ set(_sml_hostile_cli
   cli_dev_zero_session cli_fifo_session cli_oversized_session cli_out_of_memory
   cli_output_is_a_fifo
   cli_chart_tmp_symlink cli_chart_out_is_input
-  cli_bare_nan cli_unknown_kernel cli_unknown_subcommand cli_size_overflow)
+  cli_bare_nan cli_unknown_kernel cli_unknown_subcommand cli_size_overflow
+  cli_record_code_into_its_input)
 # run and sweep exist only in a build with the CUDA toolkit (cli_nogpu.cpp stands in without).
 if(SML_HAVE_CUDA)
   list(APPEND _sml_hostile_cli

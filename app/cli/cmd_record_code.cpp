@@ -9,11 +9,14 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
 #include "core/code/code_record.h"
+#include "core/common/safe_file.h"
+#include "core/common/text_cap.h"
 #include "core/session/session.h"
 
 namespace sml::cli {
@@ -29,6 +32,21 @@ struct RecordCodeArgs {
 int run_record_code(const RecordCodeArgs& a) {
     if (a.ptx_dir.empty() && a.sass_dir.empty())
         return fail(Error{"nothing to record", "pass --ptx-dir, --sass-dir or both"}, kExitBadArgs);
+    // record_code writes <out>/ptx/<stem>.ptx and <out>/sass/<stem>.sass: with --out's ptx/ or
+    // sass/ the very folder it reads, each input would be replaced by its filtered copy.
+    std::string out = a.out;  // "d/" -> "d", for the messages
+    while (out.size() > 1 && out.back() == '/') out.pop_back();
+    for (const auto& [out_option, out_dir] :
+         {std::pair{"--out's ptx/", out + "/ptx"}, std::pair{"--out's sass/", out + "/sass"}})
+        for (const auto& [in_option, in_dir] :
+             {std::pair{"--ptx-dir", a.ptx_dir}, std::pair{"--sass-dir", a.sass_dir}})
+            if (!a.out.empty() && same_file(out_dir, in_dir))
+                return fail(
+                    Error{std::string(out_option) + " folder " + quote_short(out_dir) +
+                              " is the same folder as " + in_option + " " + quote_short(in_dir) +
+                              ": the recording would replace the files it reads",
+                          "give --out a folder of its own, e.g. --out code-record"},
+                    kExitBadArgs);
     RecordCodeOptions o;
     o.repo_root = a.repo;
     o.ptx_dir = a.ptx_dir;

@@ -202,6 +202,26 @@ cli_lab_out_is_source() {
     [ -e k.bin ] && fail "k.bin was written"
     return 0
 }
+cli_record_code_into_its_input() {
+    # Was: --out d with --ptx-dir d/ptx filtered the build's PTX in place (the input lost).
+    mkdir -p d/ptx d/sass
+    printf '.version 9.0\n.target sm_90\n.address_size 64\n\n.visible .entry k(\n)\n{\n\tret;\n}\n' > d/ptx/naive_softmax.ptx
+    keep d/ptx/naive_softmax.ptx
+    ln -s d/ptx ptx-link
+    run 2 "$CLI" record-code --ptx-dir d/ptx --out d
+    expect "error: --out's ptx/ folder d/ptx is the same folder as --ptx-dir d/ptx"
+    run 2 "$CLI" record-code --ptx-dir ptx-link --out ./d/
+    expect "is the same folder as --ptx-dir ptx-link"
+    run 2 "$CLI" record-code --ptx-dir d/ptx --sass-dir d/sass --out d
+    expect "is the same folder as"
+    unchanged d/ptx/naive_softmax.ptx
+    [ -e d/manifest.json ] && fail "d/manifest.json was written"
+    # Beside it, not into it: recorded, and the input kept.
+    run 0 "$CLI" record-code --ptx-dir d/ptx --out rec
+    expect "wrote rec/manifest.json"
+    unchanged d/ptx/naive_softmax.ptx
+    grep -q "entry k" rec/ptx/naive_softmax.ptx || fail "rec/ptx/naive_softmax.ptx lacks the entry"
+}
 cli_sweep_out_is_csv() {
     run 2 "$CLI" sweep --out X --csv X
     expect "error: --csv X and --out X are the same file"
