@@ -19,6 +19,15 @@ void print_error(const std::string& message, const std::string& hint) {
     if (!hint.empty()) std::fprintf(stderr, "hint: %s\n", hint.c_str());
 }
 
+CLI::Validator non_empty_path() {
+    return CLI::Validator(
+        [](std::string& path) {
+            return path.empty() ? std::string("the path is empty; pass a file or folder name")
+                                : std::string();
+        },
+        "");
+}
+
 int fail(const Error& e, int code) {
     print_error(e.message, e.hint);
     return code;

@@ -135,18 +135,22 @@ CommandFn add_chart_command(CLI::App& app) {
     auto args = std::make_shared<ChartArgs>();
     CLI::App* sub = app.add_subcommand(
         "chart", "Draw a chart of a recorded session to PNG, SVG, PDF or CSV (no GPU needed)");
-    sub->add_option("--session", args->session_path, "session JSON written by `sweep`");
+    sub->add_option("--session", args->session_path, "session JSON written by `sweep`")
+        ->check(non_empty_path());
     sub->add_option("--compare", args->compare_path,
                     "a second session JSON to draw over the first (" +
                         chart::chart_kind_ids(", ", true) +
-                        "): lines labelled by device, the second dashed with hollow markers");
+                        "): lines labelled by device, the second dashed with hollow markers")
+        ->check(non_empty_path());
     sub->add_option("--peers", args->peers_paths,
                     "for --chart peers: bench/peers.py results files, one per dtype (the first "
                     "gives torch and Triton)")
+        ->check(non_empty_path())
         ->delimiter(',');
     sub->add_option("--chart", args->kind, chart::chart_kind_ids(" | ") + " (see below)")
         ->required();
     sub->add_option("--out", args->out, "output file; .png .svg .pdf or .csv picks the format")
+        ->check(non_empty_path())
         ->required();
     sub->add_option(
         "--cols", args->cols,

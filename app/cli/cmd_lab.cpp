@@ -207,16 +207,22 @@ CommandFn add_lab_command(CLI::App& app) {
         "See docs/lab.md.");
 
     CLI::App* run = lab->add_subcommand("run", "Run one job document in this process");
-    run->add_option("--job", a->job, "The job (JSON, docs/lab.md)")->required();
-    run->add_option("--out", a->out, "Where to write the result (JSON)")->required();
+    run->add_option("--job", a->job, "The job (JSON, docs/lab.md)")
+        ->check(non_empty_path())
+        ->required();
+    run->add_option("--out", a->out, "Where to write the result (JSON)")
+        ->check(non_empty_path())
+        ->required();
 
     CLI::App* compile =
         lab->add_subcommand("compile", "Compile an edited kernel file (no GPU needed)");
     compile->add_option("-k,--kernel", a->kernel, "The kernel it is an edit of")->required();
-    compile->add_option("--source", a->source, "The edited .cu file")->required();
+    compile->add_option("--source", a->source, "The edited .cu file")
+        ->check(non_empty_path())
+        ->required();
     compile->add_option("--arch", a->arch, "sm_XY (cubin) or compute_XY (PTX); default sm_90");
-    compile->add_option("--ptx", a->ptx, "Write the PTX here");
-    compile->add_option("--out", a->out, "Write the cubin here");
+    compile->add_option("--ptx", a->ptx, "Write the PTX here")->check(non_empty_path());
+    compile->add_option("--out", a->out, "Write the cubin here")->check(non_empty_path());
 
     CLI::App* ex = lab->add_subcommand("exercise", "List, check or solve the exercises");
     auto* list = ex->add_flag("--list", a->list, "List the exercises");
@@ -228,22 +234,29 @@ CommandFn add_lab_command(CLI::App& app) {
     list->excludes(check)->excludes(sol)->excludes(start);
     check->excludes(sol)->excludes(start);
     sol->excludes(start);
-    ex->add_option("--source", a->source, "Your version (default: the exercise as it starts)");
-    ex->add_option("--out", a->out, "Where --start and --solution write (a new file)");
+    ex->add_option("--source", a->source, "Your version (default: the exercise as it starts)")
+        ->check(non_empty_path());
+    ex->add_option("--out", a->out, "Where --start and --solution write (a new file)")
+        ->check(non_empty_path());
     ex->add_option("--time-limit", a->time_limit, "Seconds each run may take")->default_val(120);
 
     CLI::App* sm =
         lab->add_subcommand("sass-metrics", "List this GPU's SASS (per-instruction) metrics");
-    sm->add_option("--out", a->out, "Also write the list here");
+    sm->add_option("--out", a->out, "Also write the list here")->check(non_empty_path());
 
     CLI::App* fold = lab->add_subcommand("fold", "Fold a result's stored records per source line");
-    fold->add_option("--result", a->result, "A lab result (JSON)")->required();
+    fold->add_option("--result", a->result, "A lab result (JSON)")
+        ->check(non_empty_path())
+        ->required();
 
     CLI::App* lines = lab->add_subcommand(
         "lines", "Record per-line counters of the built-in kernels into a session (GPU)");
     lines->add_option("--session", a->session, "The session to add them to (read only)")
+        ->check(non_empty_path())
         ->required();
-    lines->add_option("--out", a->out, "Where to write the session with them (JSON)")->required();
+    lines->add_option("--out", a->out, "Where to write the session with them (JSON)")
+        ->check(non_empty_path())
+        ->required();
     lines->add_option("--cols", a->cols,
                       "N values, commas: each kernel gets them at the first it has a point at")
         ->default_val("4096,1024");

@@ -89,16 +89,21 @@ CommandFn add_record_code_command(CLI::App& app) {
         "record-code",
         "Keep the PTX and SASS entry points that matter, with the hashes of their sources "
         "(bench/device_run.sh; no GPU needed)");
-    sub->add_option("--ptx-dir", args->ptx_dir, "the build's PTX: <stem>.ptx per kernel file");
+    sub->add_option("--ptx-dir", args->ptx_dir, "the build's PTX: <stem>.ptx per kernel file")
+        ->check(non_empty_path());
     sub->add_option("--sass-dir", args->sass_dir,
-                    "SASS per kernel file, <stem>.sass (nvdisasm -c -gi of its object)");
+                    "SASS per kernel file, <stem>.sass (nvdisasm -c -gi of its object)")
+        ->check(non_empty_path());
     sub->add_option("--out", args->out, "folder to write manifest.json, ptx/ and sass/ into")
+        ->check(non_empty_path())
         ->required();
     sub->add_option("--session", args->session,
                     "session whose launch records name the functions that ran (kept); without "
-                    "one, files with many entry points keep their fp32 ones");
+                    "one, files with many entry points keep their fp32 ones")
+        ->check(non_empty_path());
     sub->add_option("--repo", args->repo,
-                    "the checkout the build was made from (default: this one)");
+                    "the checkout the build was made from (default: this one)")
+        ->check(non_empty_path());
     sub->add_option("--created", args->created_utc, "when, ISO 8601 UTC");
     sub->add_option("--git", args->git, "the commit built");
     sub->add_option("--device", args->device, "the GPU it was recorded for");

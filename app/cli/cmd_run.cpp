@@ -183,15 +183,18 @@ CommandFn add_run_command(CLI::App& app) {
                     "Hardware counters: off, default or deep (deep adds "
                     "SM throughput, 8 passes)")
         ->default_val("default");
-    sub->add_option("--json", a->json_out, "Also write the result as a session file");
+    sub->add_option("--json", a->json_out, "Also write the result as a session file")
+        ->check(non_empty_path());
     sub->add_option("--seed", a->seed, "Input generator seed (0 .. 2^64-1)")->default_val("1");
     sub->add_option("--source", a->source,
                     "Run an edited copy of the kernel's .cu file instead (in a child process; "
-                    "see docs/lab.md)");
+                    "see docs/lab.md)")
+        ->check(non_empty_path());
     sub->add_option("--label", a->label, "With --source: a name for the edit, kept in the result");
     sub->add_option("--result", a->result_out,
                     "With --source: also write the whole lab result (JSON with the cubin and the "
-                    "raw per-instruction records)");
+                    "raw per-instruction records)")
+        ->check(non_empty_path());
     sub->add_option("--time-limit", a->time_limit,
                     "With --source: seconds before the run is stopped (an endless loop)")
         ->default_val(120);

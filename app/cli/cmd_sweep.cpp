@@ -176,8 +176,8 @@ CommandFn add_sweep_command(CLI::App& app) {
     sub->add_option("--elements", a->elements, "Elements per point (M = elements / N)")
         ->default_val(a->elements);
     sub->add_option("--dtype", a->dtype, "fp32, fp16 or bf16")->default_val("fp32");
-    sub->add_option("-o,--out", a->out, "Session file to write (JSON)");
-    sub->add_option("--csv", a->csv, "Also write the points as CSV");
+    sub->add_option("-o,--out", a->out, "Session file to write (JSON)")->check(non_empty_path());
+    sub->add_option("--csv", a->csv, "Also write the points as CSV")->check(non_empty_path());
     sub->add_option("--metrics", a->metrics, "Hardware counters: off, default or deep")
         ->default_val("default");
     sub->add_option("--samples", a->samples, "Timed samples per point")->default_val("20");

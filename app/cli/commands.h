@@ -19,6 +19,10 @@ CommandFn add_chart_command(CLI::App& app);        // cmd_chart.cpp
 CommandFn add_record_code_command(CLI::App& app);  // cmd_record_code.cpp
 CommandFn add_lab_command(CLI::App& app);          // cmd_lab.cpp
 
+// For options that name a file or folder: "--out ''" is refused while parsing (exit 2) rather
+// than read as no option, or as the root folder ("" + "/manifest.json" is "/manifest.json").
+CLI::Validator non_empty_path();
+
 // Prints "error: <message>" and, when present, "hint: <hint>" to stderr.
 void print_error(const std::string& message, const std::string& hint = "");
 

@@ -222,6 +222,30 @@ cli_record_code_into_its_input() {
     unchanged d/ptx/naive_softmax.ptx
     grep -q "entry k" rec/ptx/naive_softmax.ptx || fail "rec/ptx/naive_softmax.ptx lacks the entry"
 }
+cli_empty_paths() {
+    # An empty path is refused while parsing, never read as "no option" or as the root folder:
+    # record-code --out "" wrote /ptx, /sass and /manifest.json.
+    mkdir -p ptx
+    run 2 "$CLI" record-code --out "" --ptx-dir ptx
+    expect "error: --out: the path is empty"
+    run 2 "$CLI" record-code --out rec --ptx-dir ""
+    expect "error: --ptx-dir: the path is empty"
+    run 2 "$CLI" chart --chart pct --session "$S" --compare "" --out pct.csv
+    expect "error: --compare: the path is empty"
+    run 2 "$CLI" chart --chart peers --peers "" --out peers.csv
+    expect "error: --peers: the path is empty"
+    [ -e rec ] || [ -e pct.csv ] || [ -e peers.csv ] && fail "a file was written: $(ls)"
+    # run, sweep and lab take their options where the build has them.
+    "$CLI" run --help 2>&1 | grep -q -e "--result" || return 0
+    run 2 "$CLI" run --kernel naive --source ""
+    expect "error: --source: the path is empty"
+    run 2 "$CLI" sweep --out s.json --csv ""
+    expect "error: --csv: the path is empty"
+    run 2 "$CLI" lab compile --kernel naive --source x.cu --ptx ""
+    expect "error: --ptx: the path is empty"
+    run 2 "$CLI" lab exercise --start naive-row-sum --out ""
+    expect "error: --out: the path is empty"
+}
 cli_sweep_out_is_csv() {
     run 2 "$CLI" sweep --out X --csv X
     expect "error: --csv X and --out X are the same file"
