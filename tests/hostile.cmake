@@ -30,7 +30,7 @@ set(_sml_hostile_cli
   cli_output_is_a_fifo
   cli_chart_tmp_symlink cli_chart_out_is_input
   cli_bare_nan cli_unknown_kernel cli_unknown_subcommand cli_size_overflow
-  cli_record_code_into_its_input cli_empty_paths)
+  cli_record_code_into_its_input cli_record_code_finds_nothing cli_empty_paths)
 # run and sweep exist only in a build with the CUDA toolkit (cli_nogpu.cpp stands in without).
 if(SML_HAVE_CUDA)
   list(APPEND _sml_hostile_cli

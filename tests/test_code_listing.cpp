@@ -474,5 +474,26 @@ TEST(CodeProvenance, RecordKeepsTheLaunchedEntriesAndHashesTheirSources) {
     EXPECT_EQ(log.size(), m->units.size());
 }
 
+TEST(CodeProvenance, RecordOfNothingFailsAndWritesNothing) {
+    // Was: a folder with no <stem>.ptx (or a wrong one) gave an empty manifest and success.
+    const std::string dir = ::testing::TempDir() + "/sml_code_none_" + std::to_string(::getpid());
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir + "/ptx");
+    ASSERT_TRUE(write_file_atomic(dir + "/ptx/other.ptx", ".version 9.0\n", "test").ok());
+    RecordCodeOptions o;
+    o.repo_root = kRoot;
+    o.ptx_dir = dir + "/ptx";
+    o.sass_dir = dir + "/sass";  // not there at all
+    o.out_dir = dir + "/out";
+    std::vector<std::string> log;
+    Result<CodeManifest> m = record_code(o, &log);
+    ASSERT_FALSE(m.ok());
+    EXPECT_NE(m.error().message.find("nothing to record"), std::string::npos) << m.error().message;
+    EXPECT_NE(m.error().message.find("PTX in"), std::string::npos) << m.error().message;
+    EXPECT_NE(m.error().message.find("SASS in"), std::string::npos) << m.error().message;
+    EXPECT_FALSE(path_exists(o.out_dir));
+    std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace sml

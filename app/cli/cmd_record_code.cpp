@@ -6,7 +6,11 @@
 // Needs no GPU: it reads the build's PTX, the dumped SASS and, optionally, the session whose
 // launch records say which instantiations ran. Exit codes: 2 for bad arguments, 1 when a file
 // cannot be read or written.
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <utility>
@@ -34,6 +38,23 @@ int run_record_code(const RecordCodeArgs& a) {
         return fail(Error{"nothing to record", "pass --ptx-dir, --sass-dir or both"}, kExitBadArgs);
     // record_code writes <out>/ptx/<stem>.ptx and <out>/sass/<stem>.sass: with --out's ptx/ or
     // sass/ the very folder it reads, each input would be replaced by its filtered copy.
+    // A folder that is missing or a file: a typo, not "no files of this kind" (it used to exit 0
+    // with an empty recording).
+    for (const auto& [option, dir] :
+         {std::pair{"--ptx-dir", a.ptx_dir}, std::pair{"--sass-dir", a.sass_dir}}) {
+        struct stat st {};
+        if (dir.empty()) continue;
+        if (::stat(dir.c_str(), &st) != 0)
+            return fail(
+                Error{std::string(option) + " " + quote_short(dir) + ": " + std::strerror(errno),
+                      "pass the folder that holds the <stem>." +
+                          std::string(option[2] == 'p' ? "ptx" : "sass") + " files"},
+                kExitBadArgs);
+        if (!S_ISDIR(st.st_mode))
+            return fail(Error{std::string(option) + " " + quote_short(dir) + " is not a folder",
+                              "pass the folder that holds the files, not a file"},
+                        kExitBadArgs);
+    }
     std::string out = a.out;  // "d/" -> "d", for the messages
     while (out.size() > 1 && out.back() == '/') out.pop_back();
     for (const auto& [out_option, out_dir] :

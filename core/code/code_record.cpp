@@ -3,10 +3,12 @@
 
 #include <algorithm>
 #include <set>
+#include <utility>
 
 #include "core/code/asm_listing.h"
 #include "core/code/source_hash.h"
 #include "core/common/safe_file.h"
+#include "core/common/text_cap.h"
 #include "core/lessons/annotated_source.h"
 #include "kernels/registry.h"
 
@@ -76,15 +78,32 @@ Result<CodeManifest> record_code(const RecordCodeOptions& o, std::vector<std::st
     m.device = o.device;
     m.arch = o.arch;
     m.software = o.software;
-    if (Status s = make_folders(o.out_dir + "/sass"); !s) return s.error();
-    if (Status s = make_folders(o.out_dir + "/ptx"); !s) return s.error();
-
     // Every source file of every kernel, once, in registry order.
     std::vector<std::string> sources;
     for (const KernelInfo& k : registry())
         for (const char* src : k.sources)
             if (std::find(sources.begin(), sources.end(), src) == sources.end())
                 sources.push_back(src);
+    // A recording of nothing (a wrong folder, files named otherwise) is an error, not an empty
+    // manifest: checked before any folder is made.
+    std::string looked;
+    bool found = false;
+    for (const std::string& src : sources)
+        for (const auto& [dir, ext] :
+             {std::pair{o.ptx_dir, ".ptx"}, std::pair{o.sass_dir, ".sass"}})
+            if (!dir.empty()) found |= path_exists(dir + "/" + code_file_stem(src) + ext);
+    for (const auto& [dir, what] : {std::pair{o.ptx_dir, "PTX"}, std::pair{o.sass_dir, "SASS"}})
+        if (!dir.empty())
+            looked +=
+                (looked.empty() ? "" : " or ") + std::string(what) + " in " + quote_short(dir);
+    if (!found)
+        return Error{"nothing to record: found no " + (looked.empty() ? "input" : looked) +
+                         " for the kernels' " + std::to_string(sources.size()) + " source files",
+                     "the files are named <stem>.ptx and <stem>.sass, e.g. " +
+                         code_file_stem(sources.empty() ? "" : sources.front()) +
+                         ".ptx; check the folders"};
+    if (Status s = make_folders(o.out_dir + "/sass"); !s) return s.error();
+    if (Status s = make_folders(o.out_dir + "/ptx"); !s) return s.error();
     std::set<std::string> rules;
     for (const std::string& src : sources) {
         CodeUnit u;

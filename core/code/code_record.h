@@ -38,8 +38,8 @@ struct RecordCodeOptions {
 constexpr int kRecordAllEntriesUpTo = 24;
 
 // Writes the recording; `log` gets one line per file ("kernels/warp_softmax.cu: SASS 2 of 15
-// entries, PTX 2 of 15"). Fails when a file cannot be read or written; a missing PTX or SASS file
-// is logged and skipped.
+// entries, PTX 2 of 15"). Fails when a file cannot be read or written, and, before writing
+// anything, when no source file has a PTX or SASS file at all; one missing is logged and skipped.
 Result<CodeManifest> record_code(const RecordCodeOptions& options, std::vector<std::string>* log);
 
 }  // namespace sml

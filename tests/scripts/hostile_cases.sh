@@ -222,6 +222,19 @@ cli_record_code_into_its_input() {
     unchanged d/ptx/naive_softmax.ptx
     grep -q "entry k" rec/ptx/naive_softmax.ptx || fail "rec/ptx/naive_softmax.ptx lacks the entry"
 }
+cli_record_code_finds_nothing() {
+    # Was: exit 0 and an empty recording for a folder that is missing, a file, or holds nothing.
+    mkdir empty
+    echo text > file.txt
+    run 2 "$CLI" record-code --ptx-dir no-such-folder --out rec
+    expect "error: --ptx-dir no-such-folder: No such file or directory"
+    run 2 "$CLI" record-code --ptx-dir empty --sass-dir file.txt --out rec
+    expect "error: --sass-dir file.txt is not a folder"
+    run 1 "$CLI" record-code --ptx-dir empty --out rec
+    expect "error: nothing to record: found no PTX in empty"
+    [ -e rec ] && fail "rec was written: $(ls -R rec)"
+    return 0
+}
 cli_empty_paths() {
     # An empty path is refused while parsing, never read as "no option" or as the root folder:
     # record-code --out "" wrote /ptx, /sass and /manifest.json.
