@@ -84,6 +84,23 @@ TEST(LabAutosave, SavesAndRestoresEveryEdit) {
         EXPECT_EQ(e.path().filename().string().find(".tmp-"), std::string::npos);
 }
 
+// Only the edits folder is made: a file the user names (lab compile --ptx, run --result) in a
+// folder that does not exist is an error, and no folder appears.
+TEST(LabAutosave, WritingElsewhereNeverCreatesAFolder) {
+    TempDir dir;
+    const std::string missing = dir.path() + "/newdir/a";
+    Status s = write_file_atomically(missing + "/c.ptx", "ptx\n");
+    ASSERT_FALSE(s);
+    EXPECT_NE(s.error().message.find("No such file or directory"), std::string::npos)
+        << s.error().message;
+    EXPECT_FALSE(fs::exists(dir.path() + "/newdir"));
+    ASSERT_TRUE(write_file_atomically(dir.path() + "/c.ptx", "ptx\n"));  // an existing folder
+    EXPECT_TRUE(fs::is_regular_file(dir.path() + "/c.ptx"));
+    EditStore store(missing);  // the app's own folder: made on the first save
+    ASSERT_TRUE(store.save("warp", "x"));
+    EXPECT_TRUE(fs::is_regular_file(missing + "/warp.cu"));
+}
+
 TEST(LabAutosave, RejectsKeysThatAreNotFileNames) {
     TempDir dir;
     EditStore store(dir.path());

@@ -48,6 +48,7 @@ Result<std::string> read_source(const std::string& path) {
 int lab_run(const LabArgs& a) {
     if (Status s = check_output_is_not_an_input(a.out, "--out", {{"--job", a.job}}); !s)
         return fail(s.error(), kExitBadArgs);
+    if (Status s = check_writable(a.out, "--out"); !s) return fail(s.error(), kExitBadArgs);
     Result<lab::LabJob> job = lab::load_job(a.job);
     if (!job) return fail(job.error(), kExitBadArgs);
     const lab::LabResult r = lab::run_job(*job);
@@ -64,6 +65,10 @@ int lab_compile(const LabArgs& a) {
             return fail(s.error(), kExitBadArgs);
     if (Status s = check_output_is_not_an_input(a.out, "--out", {{"--ptx", a.ptx}}); !s)
         return fail(s.error(), kExitBadArgs);
+    // A missing folder is refused before compiling, as everywhere (it used to be created).
+    for (const auto& [option, path] : {std::pair{"--ptx", a.ptx}, std::pair{"--out", a.out}})
+        if (!path.empty())
+            if (Status s = check_writable(path, option); !s) return fail(s.error(), kExitBadArgs);
     Result<std::string> src = read_source(a.source);
     if (!src) return fail(src.error(), kExitBadArgs);
     const KernelInfo* k = find_kernel(a.kernel);
@@ -119,6 +124,7 @@ int lab_exercise(const LabArgs& a) {
         if (std::filesystem::exists(a.out))
             return fail(Error{a.out + " exists", "give a new file name: nothing was written"},
                         kExitBadArgs);
+        if (Status s = check_writable(a.out, "--out"); !s) return fail(s.error(), kExitBadArgs);
         if (Status s = lab::write_file_atomically(a.out, *text); !s)
             return fail(s.error(), kExitFailure);
         std::printf("wrote %s of %s to %s\n", solution ? "the solution" : "the exercise",
@@ -135,6 +141,8 @@ int lab_exercise(const LabArgs& a) {
 }
 
 int lab_sass_metrics(const LabArgs& a) {
+    if (!a.out.empty())
+        if (Status s = check_writable(a.out, "--out"); !s) return fail(s.error(), kExitBadArgs);
     std::string chip;
     Result<std::vector<lab::SassMetricInfo>> all = lab::list_sass_metrics(0, &chip);
     if (!all) return fail(all.error(), kExitFailure);

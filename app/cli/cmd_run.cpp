@@ -126,9 +126,10 @@ int run_command(const RunArgs& a) {
     if (Status s = check_output_is_not_an_input(a.result_out, "--result", {{"--json", a.json_out}});
         !s)
         return fail(s.error(), kExitBadArgs);
-    if (!a.json_out.empty())
-        if (Status s = check_writable(a.json_out, "--json"); !s)
-            return fail(s.error(), kExitBadArgs);
+    for (const auto& [option, path] :
+         {std::pair{"--json", a.json_out}, std::pair{"--result", a.result_out}})
+        if (!path.empty())
+            if (Status s = check_writable(path, option); !s) return fail(s.error(), kExitBadArgs);
     if (!a.source.empty())
         return run_edit(a, **kernel, *variant, RunNumbers{*rows, *cols, *samples, *warmup, *seed});
     if (!have_gpu) return fail(no_gpu, kExitFailure);

@@ -23,8 +23,7 @@ const char* const kExt = ".cu";
 
 Error io_error(const std::string& what, const std::string& path, int err) {
     return Error{what + " " + path + ": " + std::strerror(err),
-                 "check that the folder exists and is writable (edits go to " +
-                     default_edits_dir() + ", or $SML_EDITS_DIR)"};
+                 "check that the folder exists and is writable"};
 }
 
 bool write_all(int fd, const std::string& bytes) {
@@ -52,9 +51,6 @@ Status write_file_atomically(const std::string& path, const std::string& bytes) 
     namespace fs = std::filesystem;
     const fs::path target(path);
     const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec) return io_error("cannot create the folder for", path, ec.value());
     static std::atomic<unsigned> counter{0};
     int fd = -1;
     std::string temp;
@@ -149,7 +145,19 @@ Status EditStore::save(const std::string& key, const std::string& text) {
         return Error{"the edit is " + std::to_string(text.size()) + " bytes, over the " +
                          std::to_string(kMaxEditBytes) + " a kernel file may have",
                      "undo the paste that made it so large"};
-    return write_file_atomically(path_for(key), text);
+    // The edits folder is the app's own: made on the first save (a user-named output's folder
+    // never is, see write_file_atomically).
+    std::error_code ec;
+    std::filesystem::create_directories(dir_, ec);
+    if (ec)
+        return Error{"cannot create the edits folder " + dir_ + ": " + ec.message(),
+                     "edits go to " + default_edits_dir() +
+                         " (or $SML_EDITS_DIR); check that it can be created"};
+    Status s = write_file_atomically(path_for(key), text);
+    if (!s)
+        return Error{s.error().message, "check that the edits folder " + dir_ +
+                                            " is writable (or set $SML_EDITS_DIR)"};
+    return s;
 }
 
 Result<std::optional<std::string>> EditStore::load(const std::string& key) const {

@@ -21,7 +21,8 @@ namespace sml::lab {
 // The folder, from the environment as above. Does not create it.
 std::string default_edits_dir();
 
-// Writes `bytes` to `path` atomically (see above). Creates missing parent folders.
+// Writes `bytes` to `path` atomically (see above). Never creates a folder: a missing one is an
+// error, as for every other file softmaxlab writes (EditStore::save makes its own folder).
 Status write_file_atomically(const std::string& path, const std::string& bytes);
 
 // Reads a whole file, refusing anything over `max_bytes` (an edit is a kernel file, not data).

@@ -259,6 +259,20 @@ cli_empty_paths() {
     run 2 "$CLI" lab exercise --start naive-row-sum --out ""
     expect "error: --out: the path is empty"
 }
+cli_lab_outputs_make_no_folder() {
+    # Was: the lab's outputs made any missing folder (newdir/a/b/c.ptx made newdir/a/b).
+    printf '// my edit\n' > my.cu  # refused before it is read
+    run 2 "$CLI" lab exercise --start naive-row-sum --out newdir/x.cu
+    expect "error: --out newdir/x.cu is not writable: No such file or directory"
+    run 2 "$CLI" lab compile --kernel naive --source my.cu --ptx newdir/a/b/c.ptx
+    expect "error: --ptx newdir/a/b/c.ptx is not writable: No such file or directory"
+    run 2 "$CLI" run --kernel naive --source my.cu --result newdir/x/r.json
+    expect "error: --result newdir/x/r.json is not writable: No such file or directory"
+    [ -e newdir ] && fail "newdir was created"
+    # Into a folder that exists: written.
+    run 0 "$CLI" lab exercise --start naive-row-sum --out ex.cu
+    [ -s ex.cu ] || fail "ex.cu was not written"
+}
 cli_sweep_out_is_csv() {
     run 2 "$CLI" sweep --out X --csv X
     expect "error: --csv X and --out X are the same file"
