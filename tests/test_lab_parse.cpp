@@ -3,6 +3,7 @@
 // helpers and the choice of SASS metrics by role.
 #include <gtest/gtest.h>
 
+#include "core/common/parse_number.h"
 #include "core/lab/bytes.h"
 #include "core/lab/diagnostics.h"
 #include "core/lab/kernel_names.h"
@@ -368,6 +369,40 @@ TEST(LabSassRoles, CandidatesFirstThenPatterns) {
     EXPECT_EQ(pick_sass_metric(*ideal, other), "sm__sass_sectors_mem_global_ideal_x");
     EXPECT_EQ(pick_sass_metric(*find_sass_role(role::kSharedBankConflicts), h100_like), "");
     EXPECT_TRUE(find_sass_role(role::kGlobalSectorEfficiencyPct)->derived);
+}
+
+// --- time limits (--time-limit of run --source, lab exercise, lab lines) -----------------------
+
+TEST(LabTimeLimit, FiniteAndPositiveAndAtMostTheCap) {
+    EXPECT_EQ(*parse_seconds("120", "--time-limit", 3600), 120.0);
+    EXPECT_EQ(*parse_seconds("0.5", "--time-limit", 3600), 0.5);
+    EXPECT_EQ(*parse_seconds("1e2", "--time-limit", 3600), 100.0);
+    EXPECT_EQ(*parse_seconds("3600", "--time-limit", 3600), 3600.0);
+    const struct {
+        const char* text;
+        const char* message;
+    } bad[] = {
+        {"nan", "--time-limit 'nan' is not a number of seconds"},
+        {"inf", "--time-limit 'inf' is not a number of seconds"},
+        {"infinity", "--time-limit 'infinity' is not a number of seconds"},
+        {"0x10", "--time-limit '0x10' is not a number of seconds"},
+        {" 5", "--time-limit ' 5' is not a number of seconds"},
+        {"5s", "--time-limit '5s' is not a number of seconds"},
+        {"1e", "--time-limit '1e' is not a number of seconds"},
+        {"", "--time-limit is empty"},
+        {"0", "--time-limit 0 is not more than 0"},
+        {"-0", "--time-limit -0 is not more than 0"},
+        {"-5", "--time-limit -5 is not more than 0"},
+        {"1e-999", "--time-limit 1e-999 is"},
+        {"1e999", "--time-limit 1e999 is too large: the most is 3600"},
+        {"3600.5", "--time-limit 3600.5 is too large: the most is 3600"},
+    };
+    for (const auto& c : bad) {
+        Result<double> r = parse_seconds(c.text, "--time-limit", 3600);
+        ASSERT_FALSE(r.ok()) << c.text;
+        EXPECT_EQ(r.error().message.rfind(c.message, 0), 0u) << r.error().message;
+        EXPECT_NE(r.error().hint.find("at most 3600"), std::string::npos) << r.error().hint;
+    }
 }
 
 }  // namespace

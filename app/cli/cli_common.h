@@ -34,6 +34,11 @@ Result<std::vector<int64_t>> parse_int_list(const std::string& text, const std::
 using sml::parse_integer;
 using sml::parse_unsigned;
 
+// --time-limit: seconds, more than 0 and at most an hour (parse_seconds: nan, inf, 1e999, 0
+// and negative values are bad arguments, quoted as typed).
+constexpr double kMaxTimeLimitSeconds = 3600;
+using sml::parse_seconds;
+
 // "all" or "a,b": registry kernels, in registry order for "all" and in the given order otherwise.
 Result<std::vector<const KernelInfo*>> parse_kernel_list(const std::string& text);
 

@@ -38,7 +38,8 @@ struct LabArgs {
     std::string job, out, kernel, source, arch, ptx, result, exercise_check, exercise_solution,
         exercise_start, session, cols = "4096,1024", kernels = "all";
     bool list = false;
-    double time_limit = 120;
+    // As typed, read whole by parse_seconds; each subcommand its own default.
+    std::string exercise_time_limit = "120", lines_time_limit = "300";
 };
 
 Result<std::string> read_source(const std::string& path) {
@@ -90,6 +91,9 @@ int lab_compile(const LabArgs& a) {
 }
 
 int lab_exercise(const LabArgs& a) {
+    const Result<double> time_limit =
+        parse_seconds(a.exercise_time_limit, "--time-limit", kMaxTimeLimitSeconds);
+    if (!time_limit) return fail(time_limit.error(), kExitBadArgs);
     Result<std::vector<lab::Exercise>> all = lab::load_exercises();
     if (!all) return fail(all.error(), kExitFailure);
     if (a.list) {
@@ -134,7 +138,7 @@ int lab_exercise(const LabArgs& a) {
     Result<std::string> src = a.source.empty() ? lab::exercise_text(*e) : read_source(a.source);
     if (!src) return fail(src.error(), kExitBadArgs);
     lab::ChildJobOptions o;
-    o.time_limit_s = a.time_limit;
+    o.time_limit_s = *time_limit;
     const lab::ExerciseVerdict v = lab::check_exercise(*e, *src, o);
     print_verdict(*e, v);
     return v.passed ? kExitOk : kExitFailure;
@@ -169,6 +173,9 @@ int lab_fold(const LabArgs& a) {
 }
 
 int lab_lines(const LabArgs& a) {
+    const Result<double> time_limit =
+        parse_seconds(a.lines_time_limit, "--time-limit", kMaxTimeLimitSeconds);
+    if (!time_limit) return fail(time_limit.error(), kExitBadArgs);
     Result<std::vector<const KernelInfo*>> kernels = parse_kernel_list(a.kernels);
     if (!kernels) return fail(kernels.error(), kExitBadArgs);
     Result<std::vector<int64_t>> cols = parse_int_list(a.cols, "--cols");
@@ -186,7 +193,7 @@ int lab_lines(const LabArgs& a) {
     }
     PerLineOptions o;
     o.cols = *cols;
-    o.time_limit_s = a.time_limit;
+    o.time_limit_s = *time_limit;
     Result<PerLineSummary> summary = record_source_lines(&*session, *kernels, o);
     if (!summary) return fail(summary.error(), kExitFailure);
     if (summary->recorded == 0)
@@ -246,7 +253,9 @@ CommandFn add_lab_command(CLI::App& app) {
         ->check(non_empty_path());
     ex->add_option("--out", a->out, "Where --start and --solution write (a new file)")
         ->check(non_empty_path());
-    ex->add_option("--time-limit", a->time_limit, "Seconds each run may take")->default_val(120);
+    ex->add_option("--time-limit", a->exercise_time_limit,
+                   "Seconds each run may take (at most 3600)")
+        ->default_val("120");
 
     CLI::App* sm =
         lab->add_subcommand("sass-metrics", "List this GPU's SASS (per-instruction) metrics");
@@ -270,8 +279,10 @@ CommandFn add_lab_command(CLI::App& app) {
         ->default_val("4096,1024");
     lines->add_option("--kernels", a->kernels, "all (the lesson kernels), or ids separated by commas")
         ->default_val("all");
-    lines->add_option("--time-limit", a->time_limit, "Seconds each kernel's run may take")
-        ->default_val(300);
+    lines
+        ->add_option("--time-limit", a->lines_time_limit,
+                     "Seconds each kernel's run may take (at most 3600)")
+        ->default_val("300");
     lines->footer(
         "\nEach kernel's lesson file runs as a lab job (NVRTC, line info) at its point's shape;\n"
         "the point's own timing and counters stay as measured. Example:\n"

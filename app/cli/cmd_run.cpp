@@ -33,7 +33,7 @@ struct RunArgs {
     std::string source;
     std::string label;
     std::string result_out;  // the whole lab result (cubin, raw records), for the record
-    double time_limit = 120;
+    std::string time_limit = "120";  // seconds, read whole by parse_seconds
     bool no_per_line = false;
 };
 
@@ -54,6 +54,7 @@ Result<int> parse_variant(const KernelInfo& k, const std::string& v) {
 struct RunNumbers {
     int64_t rows = 0, cols = 0, samples = 0, warmup = 0;
     uint64_t seed = 0;
+    double time_limit_s = 0;
 };
 int run_edit(const RunArgs& a, const KernelInfo& k, int variant, const RunNumbers& n) {
     Result<std::string> src = lab::read_file_capped(a.source, lab::EditStore::kMaxEditBytes);
@@ -70,7 +71,7 @@ int run_edit(const RunArgs& a, const KernelInfo& k, int variant, const RunNumber
     job.warmup = int(n.warmup);
     job.seed = n.seed;
     lab::ChildJobOptions o;
-    o.time_limit_s = a.time_limit;
+    o.time_limit_s = n.time_limit_s;
     const lab::LabResult r = lab::run_job_in_child(job, o);
     print_lab_result(r);
     if (!a.result_out.empty())
@@ -103,6 +104,9 @@ int run_command(const RunArgs& a) {
     if (!warmup) return fail(warmup.error(), kExitBadArgs);
     const Result<uint64_t> seed = parse_unsigned(a.seed, "--seed");
     if (!seed) return fail(seed.error(), kExitBadArgs);
+    const Result<double> time_limit =
+        parse_seconds(a.time_limit, "--time-limit", kMaxTimeLimitSeconds);
+    if (!time_limit) return fail(time_limit.error(), kExitBadArgs);
     Result<MetricSet> metrics = parse_measure_options(a.metrics, int(*samples));
     if (!metrics) return fail(metrics.error(), kExitBadArgs);
     const SoftmaxProblem problem = SoftmaxProblem::contiguous(*rows, *cols, *dtype);
@@ -131,7 +135,8 @@ int run_command(const RunArgs& a) {
         if (!path.empty())
             if (Status s = check_writable(path, option); !s) return fail(s.error(), kExitBadArgs);
     if (!a.source.empty())
-        return run_edit(a, **kernel, *variant, RunNumbers{*rows, *cols, *samples, *warmup, *seed});
+        return run_edit(a, **kernel, *variant,
+                        RunNumbers{*rows, *cols, *samples, *warmup, *seed, *time_limit});
     if (!have_gpu) return fail(no_gpu, kExitFailure);
 
     RunOptions options;
@@ -197,8 +202,9 @@ CommandFn add_run_command(CLI::App& app) {
                     "raw per-instruction records)")
         ->check(non_empty_path());
     sub->add_option("--time-limit", a->time_limit,
-                    "With --source: seconds before the run is stopped (an endless loop)")
-        ->default_val(120);
+                    "With --source: seconds before the run is stopped (an endless loop; at most "
+                    "3600)")
+        ->default_val("120");
     sub->add_flag("--no-per-line", a->no_per_line,
                   "With --source: skip the per-line (SASS) counters");
     sub->footer(

@@ -1,7 +1,11 @@
 // Whole-number parsing for command-line arguments. See parse_number.h.
 #include "core/common/parse_number.h"
 
+#include <cerrno>
 #include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 #include "core/common/text_cap.h"
 
@@ -74,6 +78,32 @@ Result<uint64_t> parse_unsigned(std::string_view text, const std::string& what, 
                      range_hint(what, lo, hi)};
     if (ec != std::errc() || end != text.data() + text.size())
         return Error{what + " '" + shown + "' is not a whole number", range_hint(what, lo, hi)};
+    return v;
+}
+
+Result<double> parse_seconds(std::string_view text, const std::string& what, double max) {
+    const std::string shown = quote_short(text);
+    char max_text[32];
+    std::snprintf(max_text, sizeof max_text, "%g", max);
+    const std::string hint =
+        "give " + what + " a number of seconds more than 0 and at most " + max_text;
+    if (text.empty()) return Error{what + " is empty: it needs a number of seconds", hint};
+    // Digits, one sign, a point and an exponent only: strtod alone would also take "nan",
+    // "inf", hexadecimal and leading spaces.
+    for (char c : text)
+        if (!((c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-'))
+            return Error{what + " '" + shown + "' is not a number of seconds", hint};
+    const std::string copy(text);
+    char* end = nullptr;
+    errno = 0;
+    const double v = std::strtod(copy.c_str(), &end);
+    if (end != copy.c_str() + copy.size() || end == copy.c_str())
+        return Error{what + " '" + shown + "' is not a number of seconds", hint};
+    if (copy[0] == '-' || !(v > 0)) return Error{what + " " + shown + " is not more than 0", hint};
+    if (errno == ERANGE && v < 1)  // underflow: 1e-999
+        return Error{what + " " + shown + " is too small", hint};
+    if (!std::isfinite(v) || v > max)
+        return Error{what + " " + shown + " is too large: the most is " + max_text, hint};
     return v;
 }
 

@@ -23,4 +23,8 @@ Result<int64_t> parse_integer(std::string_view text, const std::string& what,
 Result<uint64_t> parse_unsigned(std::string_view text, const std::string& what,
                                 uint64_t max = std::numeric_limits<uint64_t>::max());
 
+// A time limit in seconds: all of `text` a decimal number ("120", "0.5", "1e2") more than 0 and
+// at most `max`. "nan", "inf", "1e999", "-1" and "0" are errors that quote the text as typed.
+Result<double> parse_seconds(std::string_view text, const std::string& what, double max);
+
 }  // namespace sml

@@ -273,6 +273,20 @@ cli_lab_outputs_make_no_folder() {
     run 0 "$CLI" lab exercise --start naive-row-sum --out ex.cu
     [ -s ex.cu ] || fail "ex.cu was not written"
 }
+cli_time_limit_checked() {
+    # Was: nan, inf, 1e999, 0 and negative limits taken as given.
+    printf '// my edit\n' > my.cu
+    for bad in nan inf 1e999 -5 0; do
+        run 2 "$CLI" run --kernel naive --source my.cu --time-limit "$bad"
+        expect "error: --time-limit '*$bad'* is"
+    done
+    run 2 "$CLI" lab exercise --check naive-row-sum --time-limit nan
+    expect "error: --time-limit 'nan' is not a number of seconds"
+    run 2 "$CLI" lab lines --session "$S" --out l.json --time-limit 7200
+    expect "error: --time-limit 7200 is too large: the most is 3600"
+    [ -e l.json ] && fail "l.json was written"
+    return 0
+}
 cli_sweep_out_is_csv() {
     run 2 "$CLI" sweep --out X --csv X
     expect "error: --csv X and --out X are the same file"
