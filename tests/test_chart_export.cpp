@@ -324,6 +324,45 @@ TEST(ChartExport, CsvOfMultiPanelChartsNamesEachQuantityAndUnit) {
     EXPECT_EQ(checked, 1);
 }
 
+// XML 1.0 allows no control character but tab, newline and carriage return, and not U+FFFE or
+// U+FFFF: a title or device name holding one used to make the SVG unreadable to any XML parser.
+TEST(ChartExport, SvgOfControlCharactersIsStillXml) {
+    if (!chart_renderer_available()) {
+        std::printf("note: built without Cairo; no SVG to check\n");
+        return;
+    }
+    Session session = test::synthetic_session();
+    session.device.name = std::string("GPU\x02\x1b[31m name\xEF\xBF\xBF");
+    ChartOptions o;
+    o.kind = "bandwidth";
+    o.title = std::string("My \x01 chart\x7f & <more>\x0b");
+    const Result<Chart> c = build_chart(session, o);
+    ASSERT_TRUE(c.ok()) << c.error().message;
+    const fs::path dir = temp_dir();
+    const fs::path svg = dir / "control.svg";
+    const Status st = export_chart(*c, svg.string(), {});
+    ASSERT_TRUE(st.ok()) << st.error().message;
+    const std::string s = read_all(svg);
+    for (size_t i = 0; i < s.size(); ++i) {
+        const unsigned char u = static_cast<unsigned char>(s[i]);
+        ASSERT_FALSE(u < 0x20 && u != '\t' && u != '\n' && u != '\r')
+            << "control byte " << int(u) << " at " << i << ": "
+            << s.substr(i > 40 ? i - 40 : 0, 80);
+        ASSERT_FALSE(u == 0xEF && i + 2 < s.size() &&
+                     static_cast<unsigned char>(s[i + 1]) == 0xBF &&
+                     (static_cast<unsigned char>(s[i + 2]) & 0xFE) == 0xBE)
+            << "U+FFFE or U+FFFF at " << i;
+    }
+    EXPECT_TRUE(xml_balanced(s));
+    EXPECT_NE(s.find("<title>My \xEF\xBF\xBD chart\x7f &amp; &lt;more&gt;\xEF\xBF\xBD</title>"),
+              std::string::npos)
+        << s.substr(0, 600);
+    // A real XML parser, where the machine has one (libxml2's xmllint).
+    if (std::system("command -v xmllint >/dev/null 2>&1") == 0)
+        EXPECT_EQ(std::system(("xmllint --noout '" + svg.string() + "'").c_str()), 0);
+    fs::remove_all(dir);
+}
+
 TEST(ChartExport, BadPathsExtensionsAndSizesGiveClearErrors) {
     const Result<Chart> c = build_chart(test::synthetic_session(), ChartOptions{});
     ASSERT_TRUE(c.ok());

@@ -40,6 +40,37 @@ cairo_status_t append_to_string(void* closure, const unsigned char* data, unsign
     return CAIRO_STATUS_SUCCESS;
 }
 
+// U+FFFD in UTF-8: what stands in for a character that cannot be drawn or written.
+constexpr char kReplacement[] = "\xEF\xBF\xBD";
+
+// Length of the Unicode noncharacter (U+FDD0..U+FDEF, U+nFFFE, U+nFFFF) that starts at s[i]
+// in UTF-8, else 0. Cairo refuses a string holding one ("input string not valid UTF-8", the
+// whole chart lost) and XML 1.0 forbids U+FFFE and U+FFFF.
+size_t noncharacter_at(const std::string& s, size_t i) {
+    auto b = [&](size_t k) { return k < s.size() ? static_cast<unsigned char>(s[k]) : 0u; };
+    if (b(i) == 0xEF && b(i + 1) == 0xB7 && b(i + 2) >= 0x90 && b(i + 2) <= 0xAF) return 3;
+    if (b(i) == 0xEF && b(i + 1) == 0xBF && (b(i + 2) & 0xFE) == 0xBE) return 3;
+    if (b(i) >= 0xF0 && b(i) <= 0xF4 && (b(i + 1) & 0xCF) == 0x8F && b(i + 2) == 0xBF &&
+        (b(i + 3) & 0xFE) == 0xBE)
+        return 4;
+    return 0;
+}
+
+// `text` as Cairo will take it: noncharacters replaced by U+FFFD.
+std::string drawable(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    for (size_t i = 0; i < text.size(); ++i) {
+        if (const size_t n = noncharacter_at(text, i)) {
+            out += kReplacement;
+            i += n - 1;
+        } else {
+            out += text[i];
+        }
+    }
+    return out;
+}
+
 void set_font(cairo_t* cr, double px, bool bold) {
     cairo_select_font_face(cr, kFontFamily, CAIRO_FONT_SLANT_NORMAL,
                            bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
@@ -50,7 +81,7 @@ TextSize measure_text(cairo_t* cr, const std::string& text, double px, bool bold
     set_font(cr, px, bold);
     cairo_text_extents_t te;
     cairo_font_extents_t fe;
-    cairo_text_extents(cr, text.c_str(), &te);
+    cairo_text_extents(cr, drawable(text).c_str(), &te);
     cairo_font_extents(cr, &fe);
     return TextSize{te.x_advance, fe.ascent + fe.descent};
 }
@@ -173,9 +204,10 @@ void draw_op(cairo_t* cr, const DrawOp& op) {
         case OpKind::text: {
             if (op.pts.empty() || op.text.empty()) break;
             set_font(cr, op.font_px, op.bold);
+            const std::string text = drawable(op.text);
             cairo_text_extents_t te;
             cairo_font_extents_t fe;
-            cairo_text_extents(cr, op.text.c_str(), &te);
+            cairo_text_extents(cr, text.c_str(), &te);
             cairo_font_extents(cr, &fe);
             cairo_save(cr);
             cairo_translate(cr, op.pts[0].x, op.pts[0].y);
@@ -183,7 +215,7 @@ void draw_op(cairo_t* cr, const DrawOp& op) {
             // Vertically centred on the anchor: half-way between ascent and descent.
             cairo_move_to(cr, -op.halign * te.x_advance, (fe.ascent - fe.descent) / 2);
             set_color(cr, op.color, op.alpha);
-            cairo_show_text(cr, op.text.c_str());
+            cairo_show_text(cr, text.c_str());
             cairo_new_path(cr);
             cairo_restore(cr);
             break;
@@ -199,9 +231,19 @@ void draw_op(cairo_t* cr, const DrawOp& op) {
     }
 }
 
-std::string xml_escape(const std::string& s) {
+// The text of an SVG element: markup escaped, and what XML 1.0 forbids (control characters other
+// than tab, newline and carriage return; U+FFFE and U+FFFF, with the other noncharacters, as in
+// the drawing) replaced by U+FFFD, so a title or a session's device name with a stray \x01 still
+// gives a file every XML parser reads.
+std::string xml_escape(const std::string& text) {
+    const std::string s = drawable(text);
     std::string out;
     for (char c : s) {
+        const unsigned char u = static_cast<unsigned char>(c);
+        if (u < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+            out += kReplacement;
+            continue;
+        }
         switch (c) {
             case '&':
                 out += "&amp;";
