@@ -36,7 +36,8 @@ if(SML_HAVE_CUDA)
   list(APPEND _sml_hostile_cli
     cli_sweep_keeps_partial cli_sweep_csv_keeps_partial cli_run_json_keeps_partial
     cli_sweep_out_is_csv cli_cols_overflow cli_cols_empty cli_warmup_negative cli_seed_negative
-    cli_lab_out_is_source cli_lab_outputs_make_no_folder cli_time_limit_checked)
+    cli_lab_out_is_source cli_lab_outputs_make_no_folder cli_time_limit_checked
+    cli_sweep_extra_duplicate)
 endif()
 # Viewer argument errors: reported before any window opens, so no X server is needed.
 set(_sml_hostile_viewer_args

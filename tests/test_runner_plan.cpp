@@ -222,6 +222,45 @@ TEST(SweepPlan, ExtraPointsParseKernelVariantAndSize) {
     EXPECT_NE(out_of_range.error().message.find("1024"), std::string::npos);
 }
 
+// Was: a duplicate --extra was recorded twice, and load_session then refused the session.
+TEST(SweepPlan, ExtraPointAlreadyInThePlanIsRefused) {
+    const DeviceLimits h100 = DeviceLimits::h100_reference();
+    const KernelInfo* naive = find_kernel("naive");
+    ASSERT_TRUE(naive);
+    // 2^22 elements at N = 1024: the sweep's own naive point is 4096 x 1024.
+    SweepPlan plan = plan_sweep({naive}, {1024}, int64_t(1) << 22, DType::f32, h100);
+    ASSERT_EQ(plan.items.size(), 1u);
+    ASSERT_EQ(plan.items[0].problem.rows, 4096);
+    Result<SweepItem> same = parse_extra_point("naive:4096x1024", DType::f32, h100);
+    ASSERT_TRUE(same);
+    Status s = add_extra_point(&plan, *same, "naive:4096x1024");
+    ASSERT_FALSE(s);
+    EXPECT_NE(s.error().message.find("'naive:4096x1024' is already in the sweep"),
+              std::string::npos)
+        << s.error().message;
+    EXPECT_EQ(plan.items.size(), 1u);
+    // Another size is added, and then refused the second time.
+    Result<SweepItem> other = parse_extra_point("naive:64x1024", DType::f32, h100);
+    ASSERT_TRUE(other);
+    ASSERT_TRUE(add_extra_point(&plan, *other, "naive:64x1024"));
+    EXPECT_EQ(plan.items.size(), 2u);
+    EXPECT_FALSE(add_extra_point(&plan, *other, "naive:64x1024"));
+    EXPECT_EQ(plan.items.size(), 2u);
+    // The same size in another variant is another point; the default one is not.
+    const KernelInfo* smem = find_kernel("smem");
+    ASSERT_TRUE(smem);
+    SweepPlan smem_plan = plan_sweep({smem}, {32768}, int64_t(8192) * 32768, DType::f32, h100);
+    ASSERT_EQ(smem_plan.items.size(), 1u);
+    Result<SweepItem> conflicted =
+        parse_extra_point("smem/bank-conflicted:8192x32768", DType::f32, h100);
+    ASSERT_TRUE(conflicted);
+    EXPECT_TRUE(add_extra_point(&smem_plan, *conflicted, "smem/bank-conflicted:8192x32768"));
+    Result<SweepItem> plain = parse_extra_point("smem:8192x32768", DType::f32, h100);
+    ASSERT_TRUE(plain);
+    EXPECT_FALSE(add_extra_point(&smem_plan, *plain, "smem:8192x32768"));
+    EXPECT_EQ(smem_plan.items.size(), 2u);
+}
+
 TEST(SweepPlan, ExtraPointTooLargeForMemoryIsRefusedNotWrapped) {
     // online takes any N, so only the byte count can refuse 2^32 x 2^32 (2^66 bytes in fp32).
     const DeviceLimits h100 = DeviceLimits::h100_reference();

@@ -94,7 +94,8 @@ int sweep_command(const SweepArgs& a) {
     for (const std::string& text : a.extra) {
         Result<SweepItem> item = parse_extra_point(text, *dtype, limits);
         if (!item) return fail(item.error(), kExitBadArgs);
-        plan.items.push_back(*item);
+        if (Status s = add_extra_point(&plan, *item, text); !s)
+            return fail(s.error(), kExitBadArgs);
     }
     if (!have_gpu) return fail(no_gpu, kExitFailure);
     if (plan.items.empty())

@@ -89,5 +89,18 @@ Result<SweepItem> parse_extra_point(const std::string& text, DType dtype,
     return SweepItem{k, p, v};
 }
 
+Status add_extra_point(SweepPlan* plan, const SweepItem& item, const std::string& text) {
+    for (const SweepItem& i : plan->items)
+        if (i.kernel == item.kernel && i.variant == item.variant &&
+            i.problem.dtype == item.problem.dtype && i.problem.rows == item.problem.rows &&
+            i.problem.cols == item.problem.cols)
+            return Error{"extra point '" + text + "' is already in the sweep (" +
+                             std::string(item.kernel->id) + ", " +
+                             std::to_string(item.problem.rows) + " x " +
+                             std::to_string(item.problem.cols) + ")",
+                         "drop it: a session holds each kernel, variant, dtype and size once"};
+    plan->items.push_back(item);
+    return ok_status();
+}
 
 }  // namespace sml

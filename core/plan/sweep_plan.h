@@ -40,6 +40,11 @@ SweepPlan plan_sweep(const std::vector<const KernelInfo*>& kernels,
 Result<SweepItem> parse_extra_point(const std::string& text, DType dtype,
                                     const DeviceLimits& limits);
 
+// Adds an extra point (parsed from `text`) to the plan. One the plan already holds, from the
+// sweep itself or an earlier extra (same kernel, variant, dtype, rows and cols), is refused:
+// the session would hold the point twice, and load_session refuses such a file.
+Status add_extra_point(SweepPlan* plan, const SweepItem& item, const std::string& text);
+
 // The default N values: 32 .. 1048576 with the cliffs a learner should see (powers of two and
 // their neighbours such as 16385, non-powers such as 3000 and 12288).
 std::vector<int64_t> default_sweep_cols();

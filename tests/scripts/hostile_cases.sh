@@ -287,6 +287,19 @@ cli_time_limit_checked() {
     [ -e l.json ] && fail "l.json was written"
     return 0
 }
+cli_sweep_extra_duplicate() {
+    # Was: recorded twice, and the saved session then refused by every reader.
+    run 2 "$CLI" sweep --kernels naive --cols 1024 --elements 4194304 --extra naive:4096x1024 \
+        --out s.json
+    expect "error: extra point 'naive:4096x1024' is already in the sweep"
+    run 2 "$CLI" sweep --kernels naive --cols 1024 --extra naive:64x32,naive:64x32 --out s.json
+    expect "error: extra point 'naive:64x32' is already in the sweep"
+    # Distinct extras get past the plan, to the GPU step.
+    run 1 "$CLI" sweep --kernels naive --cols 1024 --extra naive:64x32,naive:64x64 --out s.json
+    expect "no CUDA device"
+    [ -e s.json ] && fail "s.json was written"
+    return 0
+}
 cli_sweep_out_is_csv() {
     run 2 "$CLI" sweep --out X --csv X
     expect "error: --csv X and --out X are the same file"
