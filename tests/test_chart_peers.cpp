@@ -187,6 +187,35 @@ TEST(PeersChart, FilesThatAreNotResultsGetErrorsThatNameThem) {
                           "cols": 32, "status": "ok"}]})")
                   .find("has no \"gbps\""),
               std::string::npos);
+    // Was: an "ok" point without pct_of_copy drawn at 0%, and gbps 1e300 labelled
+    // -2147483648 GB/s (an int overflow). Both numbers are needed and must be sane.
+    const std::string ok_point =
+        R"({"schema": "softmaxlab-peers/1", "points": [{"contender": "best", "cols": 32,
+            "status": "ok", )";
+    EXPECT_NE(message(ok_point + R"("gbps": 100}]})")
+                  .find("points[0] (best, N = 32) is \"ok\" "
+                        "but has no \"pct_of_copy\""),
+              std::string::npos);
+    EXPECT_NE(message(ok_point + R"("gbps": 1e300, "pct_of_copy": 50}]})")
+                  .find("gbps = 1e+300 is outside 0..1000000"),
+              std::string::npos);
+    EXPECT_NE(message(ok_point + R"("gbps": 100, "pct_of_copy": -5}]})")
+                  .find("pct_of_copy = -5 is outside 0..10000"),
+              std::string::npos);
+    EXPECT_NE(message(ok_point + R"("gbps": 100, "pct_of_copy": 1e999}]})").find("not valid JSON"),
+              std::string::npos);  // the JSON reader refuses a number past a double
+    // The largest bandwidth allowed is labelled as it is.
+    const Result<PeerRun> fast =
+        parse_peer_run(ok_point + R"("gbps": 999999.6, "pct_of_copy": 50}]})", path);
+    ASSERT_TRUE(fast) << fast.error().message;
+    const Result<Chart> drawn = build_peers_chart({*fast});
+    ASSERT_TRUE(drawn) << drawn.error().message;
+    const Series* best = find_series(*drawn, "best_fp32");
+    ASSERT_NE(best, nullptr);
+    ASSERT_EQ(best->points.size(), 1u);
+    EXPECT_EQ(best->points[0].note, "1000000 GB/s");
+    EXPECT_EQ(best->points[0].y, 50);
+
     const Result<PeerRun> missing = load_peer_run("/nonexistent/peers.json");
     ASSERT_FALSE(missing);
     EXPECT_NE(missing.error().message.find("/nonexistent/peers.json"), std::string::npos);

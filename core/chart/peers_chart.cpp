@@ -2,9 +2,12 @@
 #include "core/chart/peers_chart.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <new>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <tuple>
 
 #include "core/chart/chart_build.h"
 #include "core/common/safe_file.h"
@@ -40,6 +43,18 @@ std::string peers_command(const std::string& command) {
 std::string string_at(const json& o, const char* key) {
     const auto it = o.find(key);
     return it != o.end() && it->is_string() ? cap_text(it->get_ref<const std::string&>()) : "";
+}
+
+// Bounds of a measured point: no memory system moves a petabyte a second, and a peer at 100
+// times the copy bandwidth is a broken file, not a result.
+constexpr double kMaxPeerGbps = 1e6;
+constexpr double kMaxPeerPctOfCopy = 1e4;
+
+// 2687.4 -> "2687", without an int cast that overflows.
+std::string fmt_whole(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    return buf;
 }
 
 }  // namespace
@@ -88,9 +103,22 @@ Result<PeerRun> parse_peer_run(const std::string& text, const std::string& path)
                 return Error{where + " (" + pt.contender + ", N = " + std::to_string(pt.cols) +
                                  ") is \"ok\" but has no \"gbps\"",
                              kRerunHint};
+            // Both numbers are drawn: one missing was drawn at 0%, and a huge gbps (1e300)
+            // overflowed the label's int. A measured value is finite and in a sane range.
+            if (!p.contains("pct_of_copy") || !p["pct_of_copy"].is_number())
+                return Error{where + " (" + pt.contender + ", N = " + std::to_string(pt.cols) +
+                                 ") is \"ok\" but has no \"pct_of_copy\"",
+                             kRerunHint};
             pt.gbps = p["gbps"].get<double>();
-            if (p.contains("pct_of_copy") && p["pct_of_copy"].is_number())
-                pt.pct_of_copy = p["pct_of_copy"].get<double>();
+            pt.pct_of_copy = p["pct_of_copy"].get<double>();
+            for (const auto& [key, value, most] :
+                 {std::tuple{"gbps", pt.gbps, kMaxPeerGbps},
+                  std::tuple{"pct_of_copy", pt.pct_of_copy, kMaxPeerPctOfCopy}})
+                if (!std::isfinite(value) || value < 0 || value > most)
+                    return Error{where + " (" + pt.contender + ", N = " + std::to_string(pt.cols) +
+                                     "): " + key + " = " + p[key].dump() + " is outside 0.." +
+                                     fmt_whole(most),
+                                 kRerunHint};
         }
         run.points.push_back(pt);
     }
@@ -172,7 +200,7 @@ Result<Chart> build_peers_chart(const std::vector<PeerRun>& runs, const std::str
             Point pt;
             pt.x = static_cast<double>(p.cols);
             pt.y = p.pct_of_copy;
-            pt.note = std::to_string(static_cast<int>(p.gbps + 0.5)) + " GB/s";
+            pt.note = fmt_whole(p.gbps) + " GB/s";
             ser.points.push_back(pt);
         }
         std::sort(ser.points.begin(), ser.points.end(),
