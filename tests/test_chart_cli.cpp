@@ -116,13 +116,28 @@ TEST_F(ChartCli, BadArgumentsExitWithCode2AndSayWhatToDo) {
     EXPECT_FALSE(fs::exists(out("x.csv"))) << "nothing is written on error";
 }
 
-TEST_F(ChartCli, RuntimeFailuresExitWithCode1) {
-    CliRun r = cli(session() + "--chart pct --out /nonexistent-sml-dir/x.csv");
-    EXPECT_EQ(r.rc, 1);
-    EXPECT_NE(r.output.find("cannot write chart /nonexistent-sml-dir/x.csv"), std::string::npos)
-        << r.output;
+// Was: the whole chart drawn, then exit 1 at the write. Now checked with the other arguments,
+// before the session is read (README: an unwritable output is a bad argument, exit 2).
+TEST_F(ChartCli, UnwritableOutputIsRefusedBeforeDrawing) {
+    for (const char* ext : {"csv", "png", "svg"}) {
+        const std::string target = std::string("/nonexistent-sml-dir/x.") + ext;
+        CliRun r = cli(session() + "--chart pct --out " + target);
+        EXPECT_EQ(r.rc, 2) << r.output;
+        EXPECT_NE(r.output.find("error: --out " + target + " is not writable: No such file"),
+                  std::string::npos)
+            << r.output;
+        EXPECT_EQ(r.output.find("wrote"), std::string::npos) << r.output;
+    }
+    // Before the session is read: a missing session is not even looked at.
+    CliRun r = cli("--session " + out("no-such-session.json") +
+                   " --chart pct --out /nonexistent-sml-dir/x.csv");
+    EXPECT_EQ(r.rc, 2) << r.output;
+    EXPECT_EQ(r.output.find("no-such-session.json"), std::string::npos) << r.output;
+}
 
-    r = cli("--session " + out("no-such-session.json") + " --chart pct --out " + out("x.csv"));
+TEST_F(ChartCli, RuntimeFailuresExitWithCode1) {
+    CliRun r =
+        cli("--session " + out("no-such-session.json") + " --chart pct --out " + out("x.csv"));
     EXPECT_EQ(r.rc, 1);
     EXPECT_NE(r.output.find("no-such-session.json"), std::string::npos) << r.output;
 }

@@ -5,8 +5,8 @@
 // chart-kind table (core/chart/chart_kinds.h, which also gives --chart's values and the list in
 // --help) and exports it (core/chart/chart_export.h). The format follows from --out's extension.
 // Exit codes: 2 for bad arguments (unknown chart, extension, theme or --size, an N the session
-// does not have, --out naming an input file), 1 when the session cannot be read or the file
-// cannot be written.
+// does not have, --out naming an input file or a path that cannot be written), 1 when the
+// session cannot be read or writing fails after all (a full disk).
 #include <algorithm>
 #include <cstdio>
 #include <memory>
@@ -71,6 +71,8 @@ int run_chart(const ChartArgs& a) {
     for (const std::string& p : a.peers_paths) inputs.emplace_back("--peers", p);
     if (Status s = check_output_is_not_an_input(a.out, "--out", inputs); !s)
         return fail(s.error(), kExitBadArgs);
+    // A missing folder or a path that is not a file: said now, not after drawing the chart.
+    if (Status s = check_writable(a.out, "--out"); !s) return fail(s.error(), kExitBadArgs);
     if (!chart::theme_by_name(a.theme))
         return fail(Error{"unknown theme '" + a.theme + "'", "use --theme light or dark"},
                     kExitBadArgs);

@@ -126,7 +126,7 @@ cli_out_of_memory() {
 }
 cli_output_is_a_fifo() {
     mkfifo out.csv
-    run 1 "$CLI" chart --session "$S" --chart pct --out out.csv
+    run 2 "$CLI" chart --session "$S" --chart pct --out out.csv  # refused before drawing
     expect "out.csv is a FIFO (named pipe), not a regular file"
     [ -p out.csv ] || fail "the FIFO was replaced"
 }
