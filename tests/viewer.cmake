@@ -131,6 +131,13 @@ if(_sml_recorded)
                        RESOURCE_LOCK xvfb
                        PASS_REGULAR_EXPRESSION "banner: Replaying a session recorded on .*Run is disabled: .*ok .*recorded_replay.png"
                        FAIL_REGULAR_EXPRESSION "Cannot open session")
+  # The same in Chinese: the banner's hover text (why Run is off, what to do) is Chinese too.
+  add_test(NAME viewer_screenshot_recorded_replay_zh
+           COMMAND sh -c "CUDA_VISIBLE_DEVICES= ${_xvfb} 1600x1000 '$<TARGET_FILE:softmaxlab>' --no-settings --size 1600x1000 --lesson 1 --lang zh --screenshot '${_shots}/recorded_replay_zh.png' 2>&1 && '$<TARGET_FILE:png_check>' '${_shots}/recorded_replay_zh.png' 1600 1000 500")
+  set_tests_properties(viewer_screenshot_recorded_replay_zh PROPERTIES LABELS cpu TIMEOUT 120
+                       RESOURCE_LOCK xvfb
+                       PASS_REGULAR_EXPRESSION "banner: 正在回放.* -- .*ok .*recorded_replay_zh.png"
+                       FAIL_REGULAR_EXPRESSION "Cannot open session|-- (this build|no NVIDIA|no CUDA|no usable|install|check nvidia)")
   # The recorded per-line counters in replay: warp's SASS at N = 1024 has a count per
   # instruction (NVRTC's build is nvcc's there) and per line of the source beside it; smem's CUDA
   # tab has them per line, while its SASS listing (another build) gets none and says why; naive's

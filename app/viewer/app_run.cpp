@@ -10,7 +10,7 @@
 namespace sml::viewer {
 
 std::string App::run_disabled_reason() const {
-    if (!s_.gpu_available) return s_.no_gpu_reason;
+    if (!s_.gpu_available) return tr(s_.no_gpu_reason.c_str());
     if (s_.running) return "a run is in progress";
     return "";
 }

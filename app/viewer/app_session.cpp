@@ -183,7 +183,9 @@ void App::update_replay_banner() {
     const std::string hint =
         s_.gpu_available
             ? ""
-            : s_.no_gpu_reason + (s_.no_gpu_hint.empty() ? "" : " -- " + s_.no_gpu_hint);
+            : tr(s_.no_gpu_reason.c_str()) +
+                  (s_.no_gpu_hint.empty() ? std::string()
+                                          : std::string(" -- ") + tr(s_.no_gpu_hint.c_str()));
     // Dismissable: a class has read it once; it comes back when another session opens.
     s_.set_banner({Banner::Level::info, msg, hint, true, "replay"});
 }

@@ -16,6 +16,24 @@ const std::map<std::string, std::string>& table() {
         {"File", "文件"},
         {"counters: off", "计数器：关"},
         {"counters of N = ", "计数器来自 N = "},
+        // Why Run is off (the replay banner's hint, model/gpu_access_*.cpp).
+        {"this build has no GPU support (it was built without the CUDA toolkit)",
+         "这个版本不支持 GPU（构建时没有 CUDA 工具包）"},
+        {"install the CUDA toolkit (12.6+, nvcc at /usr/local/cuda/bin) and rebuild with "
+         "scripts/build.sh to run kernels; everything else works on the recorded session",
+         "要运行 kernel，请安装 CUDA 工具包（12.6 以上，nvcc 在 /usr/local/cuda/bin）并用 "
+         "scripts/build.sh 重新构建；其余功能都可以在录制的会话上使用"},
+        {"no NVIDIA GPU driver found (or one older than this CUDA runtime)",
+         "没有找到 NVIDIA GPU 驱动（或驱动比这个 CUDA 运行时旧）"},
+        {"install or update the NVIDIA driver; meanwhile the recorded session replays",
+         "请安装或更新 NVIDIA 驱动；在此之前回放录制的会话"},
+        {"no CUDA device found", "没有找到 CUDA 设备"},
+        {"the recorded session replays instead", "改为回放录制的会话"},
+        {"check nvidia-smi; meanwhile the recorded session replays",
+         "请检查 nvidia-smi；在此之前回放录制的会话"},
+        {"rebuild for this GPU (scripts/build.sh detects it); meanwhile the recorded session "
+         "replays",
+         "请为这块 GPU 重新构建（scripts/build.sh 会自动检测）；在此之前回放录制的会话"},
         {"The session has this file's per-line counters only at another N; hover the note beside "
          "for which run.",
          "会话只在另一个 N 下记录了这个文件的逐行计数器；悬停旁边的说明可看是哪次运行。"},
