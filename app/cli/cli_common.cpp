@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <sstream>
@@ -22,8 +23,18 @@ void print_error(const std::string& message, const std::string& hint) {
 CLI::Validator non_empty_path() {
     return CLI::Validator(
         [](std::string& path) {
-            return path.empty() ? std::string("the path is empty; pass a file or folder name")
-                                : std::string();
+            if (path.empty()) return std::string("the path is empty; pass a file or folder name");
+            // `--session --chart pct`: the value was left out, and the next option taken for it
+            // (the error was then "--chart is required"). A file named so can be given as ./--x.
+            const bool option_like =
+                path.rfind("--", 0) == 0 || (path.size() == 2 && path[0] == '-' &&
+                                             std::isalpha(static_cast<unsigned char>(path[1])));
+            if (option_like)
+                return "'" + path +
+                       "' is an option, not a path: was this option's value left out? (a file "
+                       "of that name: ./" +
+                       path + ")";
+            return std::string();
         },
         "");
 }

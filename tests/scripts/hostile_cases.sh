@@ -247,6 +247,11 @@ cli_empty_paths() {
     expect "error: --compare: the path is empty"
     run 2 "$CLI" chart --chart peers --peers "" --out peers.csv
     expect "error: --peers: the path is empty"
+    # A value left out: the next option is not taken for the path.
+    run 2 "$CLI" chart --out pct.csv --session --chart pct
+    expect "error: --session: '--chart' is an option, not a path"
+    run 2 "$CLI" chart --chart pct --session "$S" --out -o
+    expect "error: --out: '-o' is an option, not a path"
     [ -e rec ] || [ -e pct.csv ] || [ -e peers.csv ] && fail "a file was written: $(ls)"
     # run, sweep and lab take their options where the build has them.
     "$CLI" run --help 2>&1 | grep -q -e "--result" || return 0
