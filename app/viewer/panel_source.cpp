@@ -30,9 +30,14 @@ void App::draw_source() {
         // best's lesson file and its machinery in kernels/best/: one file at a time.
         ImGui::SameLine();
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
-        if (ImGui::BeginCombo("##file", s_.source_file.c_str())) {
+        // In the PTX and SASS tabs, the file of the entry point on screen (best's cluster kernel
+        // lives in kernels/best/cluster.cu whatever file the CUDA tab last showed).
+        const std::string shown = s_.source_tab == SourceTab::cuda || code_.source_path().empty()
+                                      ? s_.source_file
+                                      : code_.source_path();
+        if (ImGui::BeginCombo("##file", shown.c_str())) {
             for (const char* f : k->sources)
-                if (ImGui::Selectable(f, s_.source_file == f)) show_source(k->id, s_.source_tab, f);
+                if (ImGui::Selectable(f, shown == f)) show_source(k->id, s_.source_tab, f);
             ImGui::EndCombo();
         }
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: %s", k->title, k->summary);
