@@ -512,11 +512,13 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     const bool lines = grid_whole_lines(cols, vec, aligned);
     bool edge_warp = !lines;
     Config grid = grid_for(cols, vec, lines, limits);
-    if (edge_warp && whole && !fp32 && grid.threads > grid_max_threads(grid.packs)) {
+    const auto without_edge_warp = [&] {
         edge_warp = false;
         grid = grid_for(cols, vec, true, limits);
         grid.edges = -1;  // the launch's kWhole form on rows of whole packs
-    }
+    };
+    if (edge_warp && whole && !fp32 && grid.threads > grid_max_threads(grid.packs))
+        without_edge_warp();
     const bool grid_fits =
         limits.has_clusters() && grid.threads <= grid_max_threads(grid.packs, /*wide=*/edge_warp);
     const bool grid_wins = whole && grid_fits && grid.teams == 2 && grid.threads >= 256;
@@ -525,11 +527,7 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     // +5.3 points in both rounds (bf16 N = 828688 90.9 -> 96.0%), and +2.0 to +5.8 against the
     // rule before at 9 more; at 4 N of whole packs off a sector -3.0 to +0.2, and fp32 rows of
     // whole sectors -0.8 to +0.9, so those keep it (bench/results/2026-11-27/grid-edges/).
-    if (grid_wins && edge_warp && !fp32 && cols * dtype_size(dtype) % 32 == 0) {
-        edge_warp = false;
-        grid = grid_for(cols, vec, true, limits);
-        grid.edges = -1;
-    }
+    if (grid_wins && edge_warp && !fp32 && cols * dtype_size(dtype) % 32 == 0) without_edge_warp();
     if (largest > portable && !grid_wins) {
         const Config s = stash_shape(largest, 512);
         const int blocks = blocks_an_sm(s);

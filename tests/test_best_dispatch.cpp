@@ -45,6 +45,16 @@ Config pick(int64_t cols, DType t = DType::f32, bool aligned = true,
     return best::choose(cols, t, aligned, limits, resident);
 }
 
+// Classes with clusters the property tests draw over: the H100, one of 114 SMs (an H100 PCIe)
+// and one of an A100's 163 KB of shared memory.
+std::vector<DeviceLimits> cluster_classes() {
+    DeviceLimits pcie = kH100;
+    pcie.sm_count = 114;
+    DeviceLimits small_smem = kH100;
+    small_smem.smem_per_block_optin = small_smem.smem_per_sm = 163 * 1024;
+    return {kH100, pcie, small_smem};
+}
+
 // An occupancy answer: `most` blocks an SM for shapes of `packs` packs a thread, `others` for
 // every other shape.
 best::ResidentBlocks favouring(int packs, int most, int others) {
@@ -443,13 +453,9 @@ TEST(BestDispatch, EightPackGridFromEighteenPacksAThread) {
 // the other 2, and only there. Drawn over the held grid's range, on the H100 and on classes of
 // other SM counts and shared memory (no GPU to ask).
 TEST(BestDispatch, SixteenBitHeldRowsAloneOnAnSmHoldSixInRegisters) {
-    DeviceLimits pcie = kH100;
-    pcie.sm_count = 114;
-    DeviceLimits small_smem = kH100;
-    small_smem.smem_per_block_optin = small_smem.smem_per_sm = 163 * 1024;
     std::mt19937_64 gen(29);
     std::map<int, int> seen;  // register packs -> 16-bit held rows
-    for (const DeviceLimits& limits : {kH100, pcie, small_smem}) {
+    for (const DeviceLimits& limits : cluster_classes()) {
         const int64_t stash_1024 = (limits.smem_per_block_optin - 2048) / (1024 * 16);
         for (int i = 0; i < 1500; ++i) {
             // Even N in [2^21, 2^25): fp32 rows of half as many values are the same bytes.
@@ -480,13 +486,9 @@ TEST(BestDispatch, SixteenBitHeldRowsAloneOnAnSmHoldSixInRegisters) {
 // kWhole form, edges -1); rows of whole packs off a sector, and fp32 rows, keep the edge warp;
 // rows of whole 128-byte lines never had it. Drawn N on three GPU classes with clusters.
 TEST(BestDispatch, SixteenBitSectorRowsRunTheTwoTeamGridWithoutTheEdgeWarp) {
-    DeviceLimits pcie = kH100;
-    pcie.sm_count = 114;
-    DeviceLimits small_smem = kH100;
-    small_smem.smem_per_block_optin = small_smem.smem_per_sm = 163 * 1024;
     std::mt19937_64 gen(31);
     std::map<std::string, int> seen;  // "dtype rows" -> two-team grid picks
-    for (const DeviceLimits& limits : {kH100, pcie, small_smem}) {
+    for (const DeviceLimits& limits : cluster_classes()) {
         for (int i = 0; i < 3000; ++i) {
             const int64_t cols = 300000 + int64_t(gen() % 900000);
             for (DType t : {DType::f32, DType::f16, DType::bf16}) {

@@ -26,15 +26,15 @@ void App::draw_source() {
             if (ImGui::Selectable(ki.id, k == &ki)) show_source(ki.id, s_.source_tab);
         ImGui::EndCombo();
     }
+    // The file on screen: in the PTX and SASS tabs, the entry point's own (best's cluster kernel
+    // lives in kernels/best/cluster.cu whatever file the CUDA tab last showed).
+    const std::string shown = s_.source_tab == SourceTab::cuda || code_.source_path().empty()
+                                  ? s_.source_file
+                                  : code_.source_path();
     if (k && k->sources.size() > 1) {
         // best's lesson file and its machinery in kernels/best/: one file at a time.
         ImGui::SameLine();
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
-        // In the PTX and SASS tabs, the file of the entry point on screen (best's cluster kernel
-        // lives in kernels/best/cluster.cu whatever file the CUDA tab last showed).
-        const std::string shown = s_.source_tab == SourceTab::cuda || code_.source_path().empty()
-                                      ? s_.source_file
-                                      : code_.source_path();
         if (ImGui::BeginCombo("##file", shown.c_str())) {
             for (const char* f : k->sources)
                 if (ImGui::Selectable(f, shown == f)) show_source(k->id, s_.source_tab, f);
@@ -43,9 +43,6 @@ void App::draw_source() {
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: %s", k->title, k->summary);
     } else if (k) {
         ImGui::SameLine();
-        const std::string shown = s_.source_tab == SourceTab::cuda || code_.source_path().empty()
-                                      ? s_.source_file
-                                      : code_.source_path();
         ImGui::TextColored(pal.muted, "%s", shown.c_str());
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: %s", k->title, k->summary);
     }
