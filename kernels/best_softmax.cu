@@ -731,14 +731,11 @@ double reads_per_value(const SoftmaxProblem& p, const DeviceLimits& limits) {
 double row_reads(const Config& c, int64_t cols, DType dtype) {
     if (c.path == Config::Path::kTwoPass) return 2;
     if (!c.held_grid() || c.stream == 0 || cols < 1 || c.cluster < 1) return 1;
-    // A block holds the first threads x (packs + stash) packs of its slice (hold.cu's places);
-    // the rest of the slice is read twice.
+    // The team's places interleave (hold.cu), so together they hold the row's first
+    // blocks x threads x (packs + stash) packs; the rest of the row is read twice.
     const int64_t vec = vec_of(dtype), packs = cols / vec;
-    const int64_t size = slice_packs(packs, c.cluster);
-    const int64_t held = int64_t{c.threads} * (c.packs + c.stash);
-    int64_t twice = 0;
-    for (int64_t b = 0; b < c.cluster; ++b)
-        twice += std::max<int64_t>(0, std::clamp<int64_t>(packs - b * size, 0, size) - held);
+    const int64_t held = int64_t{c.cluster} * c.threads * (c.packs + c.stash);
+    const int64_t twice = std::max<int64_t>(0, packs - held);
     return 1 + static_cast<double>(twice * vec) / static_cast<double>(cols);
 }
 

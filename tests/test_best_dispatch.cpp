@@ -1042,10 +1042,10 @@ TEST(BestDispatch, RegistryQuestionsFollowThePathForTheLimitsGiven) {
     EXPECT_EQ(best::reads_per_value(longest, ampere()), 2);
 }
 
-// Past what the GPU holds (one team, 8 + stash packs a thread), the streamed held grid keeps each
-// block's first threads x (6 + stash) packs and reads the rest of its slice twice: once every
-// block's slice is past its places, the row is read 1 + (N - its places) / N times, to within
-// the values past the last whole pack. Just past what the GPU holds, that is the 2 packs a
+// Past what the GPU holds (one team, 8 + stash packs a thread), the streamed held grid's places
+// (6 + stash a thread, interleaved over the team's blocks) hold the row's first packs and the
+// rest is read twice: the row is read 1 + (N - its places) / N times, to within the values past
+// the last whole pack. Just past what the GPU holds, that is the 2 packs a
 // thread that registers give up for the streamed kernel's loops. Counted from the limits alone.
 TEST(BestDispatch, StreamedHoldReadsTwiceOnlyWhatNoPlaceHolds) {
     for (const DeviceLimits& limits : {kH100, ampere(), turing()}) {

@@ -4,7 +4,6 @@
 
 #include "kernels/best/launch.cuh"
 #include "kernels/best/reduce.cuh"
-#include "kernels/best/row_slice.cuh"
 #include "kernels/best/slots.cuh"
 
 namespace sml {
@@ -65,10 +64,11 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
     const int lane = tid % 32, warp = tid / 32, warps = threads / 32;
     const int slot_warps = (blocks + 31) / 32;
     const bool edge_warp = rank == blocks - 1 && warp == 0;
-    // Every block's slice is cut from the longest count of whole packs a row can have, so a
-    // thread's places q = first_q + p * threads are the same for every row.
-    const int size = RowSlice<T>::size_of(n / V, blocks);
-    const int first_q = rank * size + tid;
+    // The blocks' places interleave: place p of the block is the row's packs
+    // [(p * blocks + rank) * threads, + threads), so at any moment the whole team reads and
+    // writes one stretch of the row, as a copy kernel does. A thread's place p is pack
+    // first_q + p * stride of every row.
+    const int first_q = rank * threads + tid, stride = blocks * threads;
     const int held_most = PACKS + stash;
 
     // Where row r lies: its values before the first 128-byte line (`lead`), its whole packs from
@@ -86,8 +86,7 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
         const auto offset = static_cast<int>(reinterpret_cast<uintptr_t>(w.in) % 128);
         w.lead = min(n, (128 - offset) % 128 / static_cast<int>(sizeof(T)));
         w.packs = (n - w.lead) / V;
-        const int end = min(w.packs, rank * size + size);
-        w.all = max(0, (end - first_q + threads - 1) / threads);
+        w.all = max(0, (w.packs - first_q + stride - 1) / stride);
         w.count = min(held_most, w.all);
         return w;
     };
@@ -102,10 +101,10 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
     // A row's copies into shared memory go in two cp.async groups, split at this place.
     auto half_of = [&](const Row& w) { return max(0, w.count - PACKS) / 2; };
     auto pack_in = [&](const Row& w, int p) {
-        return reinterpret_cast<const uint4*>(w.in + w.lead + (first_q + p * threads) * V);
+        return reinterpret_cast<const uint4*>(w.in + w.lead + (first_q + p * stride) * V);
     };
     auto pack_out = [&](const Row& w, int p) {
-        return reinterpret_cast<uint4*>(w.out + w.lead + (first_q + p * threads) * V);
+        return reinterpret_cast<uint4*>(w.out + w.lead + (first_q + p * stride) * V);
     };
 
     // STREAM: the packs past a thread's places, kStreamed at a time, taken by `use` in order.
@@ -123,11 +122,11 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
     };
 
     // The block's first `places` places of row w, into L2 by one warp (packs.cuh): place p of
-    // all its threads is `threads` packs from rank * size + p * threads, cut at the slice's end.
+    // all its threads is `threads` packs from rank * threads + p * stride, cut at the row's end.
     auto prefetch_places = [&](const Row& w, int places) {
         for (int p = 0; p < places; ++p) {
-            const int start = rank * size + p * threads;
-            const int end = min(w.packs, min(rank * size + size, start + threads));
+            const int start = rank * threads + p * stride;
+            const int end = min(w.packs, start + threads);
             if (start < end)
                 prefetch_l2(w.in + w.lead + int64_t{start} * V,
                             static_cast<unsigned>(end - start) * 16u, lane);
