@@ -64,45 +64,111 @@ function(sml_cli_test name)
 endfunction()
 
 sml_cli_test(help RC 0 ARGS --help EXPECT "Examples:" "sweep" "Exit codes")
-sml_cli_test(run_help RC 0 ARGS run --help EXPECT "--kernel" "--metrics" "Examples:")
 sml_cli_test(version RC 0 ARGS --version EXPECT "softmaxlab-cli [0-9]+\\.[0-9]+")
 sml_cli_test(list_without_gpu RC 0 ARGS list
              EXPECT "no GPU here" "naive" "online_tiled" "warp +3 .*1\\.\\.1024")
-# run, sweep and device need a build with the CUDA toolkit; without one they say so.
+# run, sweep, device and lab declare the same options and check their arguments the same way in
+# every build (app/cli/gpu_commands.h): --help lists the options and a bad argument exits 2,
+# with or without the CUDA toolkit. Only good arguments get to the GPU step, which here (no GPU)
+# fails with exit 1: "no CUDA device" in a build with the toolkit, "no GPU support" without one.
 if(SML_HAVE_CUDA)
-  sml_cli_test(run_without_gpu RC 1 ARGS run --kernel fused --rows 64 --cols 1024
-               ERROR_HINT EXPECT "error: no CUDA device" "hint: replay a session")
-  sml_cli_test(sweep_without_gpu RC 1 ARGS sweep --cols 32,1024
-               ERROR_HINT EXPECT "error: no CUDA device" "NVIDIA GPU")
-  sml_cli_test(device_without_gpu RC 1 ARGS device ERROR_HINT EXPECT "no CUDA device")
-  sml_cli_test(run_unknown_kernel RC 2 ARGS run --kernel nope
-               ERROR_HINT EXPECT "unknown kernel 'nope'"
-                      "valid kernels: [a-z_]+(, [a-z_]+)+")
-  sml_cli_test(run_outside_range RC 2 ARGS run --kernel warp --cols 5000
-               ERROR_HINT EXPECT "N = 5000 is outside warp's range 1\\.\\.1024"
-                      "hint: kernels that can run N = 5000: .*online")
-  sml_cli_test(run_bad_size RC 2 ARGS run --kernel fused --rows 0 --cols 1024
-               ERROR_HINT EXPECT "--rows 0 is too small: the least is 1")
-  sml_cli_test(run_bad_dtype RC 2 ARGS run --kernel fused --dtype fp64
-               ERROR_HINT EXPECT "unknown dtype 'fp64'")
-  sml_cli_test(run_not_a_number RC 2 ARGS run --kernel fused --rows many
-               ERROR_HINT EXPECT "--rows" REJECT "Segmentation|terminate")
-  sml_cli_test(run_unwritable_json RC 2 ARGS run --kernel fused --json /nonexistent-dir/r.json
-               ERROR_HINT EXPECT "--json /nonexistent-dir/r.json is not writable")
-  sml_cli_test(sweep_unwritable_out RC 2 ARGS sweep --out /nonexistent-dir/s.json
-               ERROR_HINT EXPECT "--out /nonexistent-dir/s.json is not writable")
-  sml_cli_test(sweep_out_is_directory RC 2 ARGS sweep --out ${CMAKE_CURRENT_BINARY_DIR}
-               ERROR_HINT EXPECT "is a directory")
-  sml_cli_test(sweep_bad_cols RC 2 ARGS sweep --cols 32,abc
-               ERROR_HINT EXPECT "'abc' is not a positive integer")
-  sml_cli_test(sweep_unknown_kernel RC 2 ARGS sweep --kernels fused,nope
-               ERROR_HINT EXPECT "unknown kernel 'nope'")
+  set(SML_CLI_NO_GPU "error: no CUDA device" "hint: replay a session .*NVIDIA GPU")
 else()
-  foreach(cmd run sweep device)
-    sml_cli_test(${cmd}_needs_a_cuda_build RC 1 ARGS ${cmd} --cols 1024 ERROR_HINT
-                 EXPECT "error: this build of softmaxlab has no GPU support" "hint: install the CUDA toolkit")
-  endforeach()
+  set(SML_CLI_NO_GPU "error: this build of softmaxlab has no GPU support \\(it was built without"
+                     "hint: install the CUDA toolkit")
 endif()
+# The options, in full: each named with its value and default as CLI11 prints them.
+sml_cli_test(run_help RC 0 ARGS run --help
+             EXPECT "-k,--kernel TEXT REQUIRED" "-n,--cols TEXT=1024" "-m,--rows TEXT=4096"
+                    "--dtype TEXT=fp32" "--metrics TEXT=default" "--source TEXT"
+                    "--time-limit TEXT=120" "Examples:" "run --kernel fused --rows 4096")
+sml_cli_test(sweep_help RC 0 ARGS sweep --help
+             EXPECT "--kernels TEXT=all" "--cols TEXT=32," "-o,--out TEXT" "--per-line TEXT"
+                    "--extra TEXT" "sweep --out session.json --csv session.csv")
+sml_cli_test(device_help RC 0 ARGS device --help EXPECT "--device INT=0")
+sml_cli_test(lab_help RC 0 ARGS lab --help
+             EXPECT "compile +Compile an edited kernel" "exercise +List, check or solve"
+                    "fold +Fold a result's")
+sml_cli_test(lab_compile_help RC 0 ARGS lab compile --help
+             EXPECT "-k,--kernel TEXT REQUIRED" "--source TEXT REQUIRED" "--arch TEXT")
+
+# Good arguments: the GPU step, which says why it cannot run.
+sml_cli_test(run_without_gpu RC 1 ARGS run --kernel fused --rows 64 --cols 1024
+             ERROR_HINT EXPECT ${SML_CLI_NO_GPU})
+sml_cli_test(sweep_without_gpu RC 1 ARGS sweep --cols 32,1024 ERROR_HINT EXPECT ${SML_CLI_NO_GPU})
+sml_cli_test(device_without_gpu RC 1 ARGS device ERROR_HINT EXPECT ${SML_CLI_NO_GPU})
+if(SML_HAVE_CUDA)
+  # NVRTC compiles without a GPU.
+  sml_cli_test(lab_compile_without_gpu RC 0 ARGS lab compile --kernel naive
+               --source ${PROJECT_SOURCE_DIR}/kernels/naive_softmax.cu EXPECT "lab: ok: ")
+else()
+  # What needs the toolkit but no GPU (NVRTC, CUPTI's line map, a lab job's child) says so too.
+  sml_cli_test(lab_compile_needs_a_cuda_build RC 1 ARGS lab compile --kernel naive
+               --source ${PROJECT_SOURCE_DIR}/kernels/naive_softmax.cu
+               ERROR_HINT EXPECT ${SML_CLI_NO_GPU})
+  sml_cli_test(run_source_needs_a_cuda_build RC 1 ARGS run --kernel naive
+               --source ${PROJECT_SOURCE_DIR}/kernels/naive_softmax.cu
+               ERROR_HINT EXPECT ${SML_CLI_NO_GPU})
+  sml_cli_test(lab_check_needs_a_cuda_build RC 1 ARGS lab exercise --check naive-row-sum
+               ERROR_HINT EXPECT ${SML_CLI_NO_GPU})
+  sml_cli_test(lab_fold_needs_a_cuda_build RC 1 ARGS lab fold
+               --result ${PROJECT_SOURCE_DIR}/tests/data/lab/warp-unedited.result.json
+               ERROR_HINT EXPECT ${SML_CLI_NO_GPU})
+endif()
+# The exercises' texts need neither a GPU nor the toolkit.
+sml_cli_test(lab_exercise_list RC 0 ARGS lab exercise --list
+             EXPECT "naive-row-sum +step 1 +naive" "online-merge +step 6 +online")
+
+# Bad arguments: exit 2, naming the argument, before anything needs a GPU or the toolkit.
+sml_cli_test(run_unknown_kernel RC 2 ARGS run --kernel nope
+             ERROR_HINT EXPECT "unknown kernel 'nope'"
+                    "valid kernels: [a-z_]+(, [a-z_]+)+")
+sml_cli_test(run_outside_range RC 2 ARGS run --kernel warp --cols 5000
+             ERROR_HINT EXPECT "N = 5000 is outside warp's range 1\\.\\.1024"
+                    "hint: kernels that can run N = 5000: .*online")
+sml_cli_test(run_bad_size RC 2 ARGS run --kernel fused --rows 0 --cols 1024
+             ERROR_HINT EXPECT "--rows 0 is too small: the least is 1")
+sml_cli_test(run_negative_cols RC 2 ARGS run --kernel fused -n -5
+             ERROR_HINT EXPECT "--cols -5 is negative")
+sml_cli_test(run_unknown_option RC 2 ARGS run --kernel fused --n 5
+             ERROR_HINT EXPECT "not expected: .*--n" "hint: run `softmaxlab-cli run --help`")
+sml_cli_test(run_without_kernel RC 2 ARGS run --cols 1024 ERROR_HINT EXPECT "--kernel is required")
+sml_cli_test(run_bad_dtype RC 2 ARGS run --kernel fused --dtype fp64
+             ERROR_HINT EXPECT "unknown dtype 'fp64'")
+sml_cli_test(run_not_a_number RC 2 ARGS run --kernel fused --rows many
+             ERROR_HINT EXPECT "--rows" REJECT "Segmentation|terminate")
+sml_cli_test(run_unwritable_json RC 2 ARGS run --kernel fused --json /nonexistent-dir/r.json
+             ERROR_HINT EXPECT "--json /nonexistent-dir/r.json is not writable")
+sml_cli_test(run_missing_source RC 2 ARGS run --kernel naive --source /nonexistent-dir/edit.cu
+             ERROR_HINT EXPECT "cannot open /nonexistent-dir/edit.cu")
+sml_cli_test(sweep_unwritable_out RC 2 ARGS sweep --out /nonexistent-dir/s.json
+             ERROR_HINT EXPECT "--out /nonexistent-dir/s.json is not writable")
+sml_cli_test(sweep_out_is_directory RC 2 ARGS sweep --out ${CMAKE_CURRENT_BINARY_DIR}
+             ERROR_HINT EXPECT "is a directory")
+sml_cli_test(sweep_bad_cols RC 2 ARGS sweep --cols 32,abc
+             ERROR_HINT EXPECT "'abc' is not a positive integer")
+sml_cli_test(sweep_unknown_kernel RC 2 ARGS sweep --kernels fused,nope
+             ERROR_HINT EXPECT "unknown kernel 'nope'")
+sml_cli_test(sweep_bad_dtype RC 2 ARGS sweep --dtype fp64 ERROR_HINT EXPECT "unknown dtype 'fp64'")
+sml_cli_test(sweep_per_line_not_swept RC 2 ARGS sweep --cols 32,1024 --per-line 4096
+             ERROR_HINT EXPECT "--per-line 4096 is not one of the sweep's N")
+sml_cli_test(device_bad_index RC 2 ARGS device --device x
+             ERROR_HINT EXPECT "--device = x" "hint: run `softmaxlab-cli device --help`")
+sml_cli_test(lab_compile_without_source RC 2 ARGS lab compile --kernel naive
+             ERROR_HINT EXPECT "--source is required")
+sml_cli_test(lab_compile_unknown_kernel RC 2 ARGS lab compile --kernel nope
+             --source ${PROJECT_SOURCE_DIR}/kernels/naive_softmax.cu
+             ERROR_HINT EXPECT "no kernel 'nope'" "hint: kernels: naive, ")
+sml_cli_test(lab_compile_missing_source RC 2 ARGS lab compile --kernel naive
+             --source /nonexistent-dir/edit.cu
+             ERROR_HINT EXPECT "cannot open /nonexistent-dir/edit.cu")
+sml_cli_test(lab_exercise_unknown RC 2 ARGS lab exercise --check nope
+             ERROR_HINT EXPECT "no exercise 'nope'" "hint: exercises: naive-row-sum")
+sml_cli_test(lab_run_missing_job RC 2 ARGS lab run --job /nonexistent-dir/j.json
+             --out ${CMAKE_CURRENT_BINARY_DIR}/lab-run-result.json
+             ERROR_HINT EXPECT "cannot open /nonexistent-dir/j.json")
+sml_cli_test(lab_fold_missing_result RC 2 ARGS lab fold --result /nonexistent-dir/r.json
+             ERROR_HINT EXPECT "cannot open /nonexistent-dir/r.json")
 sml_cli_test(no_subcommand RC 2 ARGS --nonsense EXPECT "error:" "hint: run `softmaxlab-cli")
 
 # The peers chart, from the newest recorded bench/peers.py results (CSV needs no Cairo). Files

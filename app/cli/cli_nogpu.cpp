@@ -1,8 +1,10 @@
-// softmaxlab-cli in a build without the CUDA toolkit: list, chart and the lessons work on the
-// registry and on recorded sessions; run, sweep and device say what this build lacks and how to
-// get it, and exit 1. (With the toolkit, cli_gpu.cpp and cmd_{run,sweep,device}.cpp are built.)
+// softmaxlab-cli in a build without the CUDA toolkit. run, sweep, device and lab declare and check
+// their options as in a build with it (cmd_<name>.cpp); what would then need the toolkit says
+// what this build lacks and how to get it, and exits 1: the execute_* functions here
+// (gpu_commands.h), and limits_for_checks, whose "no GPU" error is the same sentence. (With the
+// toolkit, cli_gpu.cpp and cmd_<name>_gpu.cpp are built instead.)
 #include "app/cli/cli_common.h"
-#include "app/cli/commands.h"
+#include "app/cli/gpu_commands.h"
 #include "kernels/device_profiles.h"
 
 namespace sml::cli {
@@ -16,10 +18,8 @@ Error no_cuda_error() {
                  "session: scripts/run-app.sh"};
 }
 
-CommandFn add_gpu_command(CLI::App& app, const char* name, const char* what) {
-    CLI::App* sub = app.add_subcommand(name, std::string(what) + " (needs a build with CUDA)");
-    sub->fallthrough(false)->allow_extras();  // its options belong to the GPU build: unread
-    return [] { return fail(no_cuda_error(), kExitFailure); };
+int no_cuda() {
+    return fail(no_cuda_error(), kExitFailure);
 }
 
 }  // namespace
@@ -36,17 +36,33 @@ DeviceLimits limits_for_checks(Error* no_gpu, bool* have_gpu, Error* bad_profile
     return *p;
 }
 
-CommandFn add_device_command(CLI::App& app) {
-    return add_gpu_command(app, "device", "Show the GPU, its limits and CUPTI availability");
+int execute_run(const RunArgs&, const RunChecked&) {
+    return no_cuda();
 }
-CommandFn add_run_command(CLI::App& app) {
-    return add_gpu_command(app, "run", "Run one kernel on the GPU and check it");
+int execute_sweep(const SweepArgs&, const SweepChecked&) {
+    return no_cuda();
 }
-CommandFn add_lab_command(CLI::App& app) {
-    return add_gpu_command(app, "lab", "Compile, run and check edited kernels");
+int execute_device(int) {
+    return no_cuda();
 }
-CommandFn add_sweep_command(CLI::App& app) {
-    return add_gpu_command(app, "sweep", "Run kernels over many N and save a session");
+int execute_lab_run(const lab::LabJob&, const std::string&) {
+    return no_cuda();
+}
+int execute_lab_compile(const lab::LabJob&, const LabArgs&) {
+    return no_cuda();
+}
+int execute_lab_check(const lab::Exercise&, const std::string&, double) {
+    return no_cuda();
+}
+int execute_lab_sass_metrics(const std::string&) {
+    return no_cuda();
+}
+int execute_lab_fold(const lab::LabResult&) {
+    return no_cuda();
+}
+int execute_lab_lines(Session, const std::vector<const KernelInfo*>&, const std::vector<int64_t>&,
+                      double, const std::string&) {
+    return no_cuda();
 }
 
 }  // namespace sml::cli

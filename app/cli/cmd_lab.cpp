@@ -11,6 +11,10 @@
 //
 // `softmaxlab-cli run --source F --kernel K` (cmd_run.cpp) is the convenient form of a job: it
 // runs in a child process, so a fault in the edit ends only that child.
+//
+// This file declares the options and checks them, in every build, and does what needs no CUDA
+// toolkit (exercise --list, --start and --solution); cmd_lab_gpu.cpp does the rest
+// (gpu_commands.h).
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -18,29 +22,17 @@
 
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
-#include "app/cli/lab_report.h"
-#include "app/cli/per_line_record.h"
+#include "app/cli/gpu_commands.h"
 #include "core/common/parse_number.h"
 #include "core/common/safe_file.h"
 #include "core/lab/edit_store.h"
 #include "core/lab/exercises.h"
-#include "core/lab/lab_run.h"
-#include "core/lab/line_map.h"
-#include "core/lab/sass_metrics.h"
 #include "core/session/session.h"
 #include "kernels/registry.h"
 
 namespace sml::cli {
 
 namespace {
-
-struct LabArgs {
-    std::string job, out, kernel, source, arch, ptx, result, exercise_check, exercise_solution,
-        exercise_start, session, cols = "4096,1024", kernels = "all";
-    bool list = false;
-    // As typed, read whole by parse_seconds; each subcommand its own default.
-    std::string exercise_time_limit = "120", lines_time_limit = "300";
-};
 
 Result<std::string> read_source(const std::string& path) {
     return lab::read_file_capped(path, lab::EditStore::kMaxEditBytes);
@@ -52,10 +44,7 @@ int lab_run(const LabArgs& a) {
     if (Status s = check_writable(a.out, "--out"); !s) return fail(s.error(), kExitBadArgs);
     Result<lab::LabJob> job = lab::load_job(a.job);
     if (!job) return fail(job.error(), kExitBadArgs);
-    const lab::LabResult r = lab::run_job(*job);
-    if (Status s = lab::save_result(a.out, r); !s) return fail(s.error(), kExitFailure);
-    print_lab_result(r);
-    return lab_exit_code(r);
+    return execute_lab_run(*job, a.out);
 }
 
 int lab_compile(const LabArgs& a) {
@@ -76,18 +65,7 @@ int lab_compile(const LabArgs& a) {
     if (!k)
         return fail(Error{"no kernel '" + a.kernel + "'", "kernels: " + kernel_ids()},
                     kExitBadArgs);
-    lab::LabJob job = lab::make_job(a.kernel, k->lesson_source(), *src);
-    const lab::LabResult r = lab::compile_job(job, a.arch);
-    if (!r.diagnostics.empty()) std::printf("%s", lab::format_diagnostics(r.diagnostics).c_str());
-    std::printf("lab: %s: %s (%zu kernels, %.2f s)\n", r.status.c_str(), r.message.c_str(),
-                r.kernels.size(), r.compile_seconds);
-    if (!a.ptx.empty() && !r.ptx.empty())
-        if (Status s = lab::write_file_atomically(a.ptx, r.ptx); !s)
-            return fail(s.error(), kExitFailure);
-    if (!a.out.empty() && !r.cubin.empty())
-        if (Status s = lab::write_file_atomically(a.out, r.cubin); !s)
-            return fail(s.error(), kExitFailure);
-    return r.status == lab::status::kOk ? kExitOk : kExitFailure;
+    return execute_lab_compile(lab::make_job(a.kernel, k->lesson_source(), *src), a);
 }
 
 int lab_exercise(const LabArgs& a) {
@@ -137,39 +115,19 @@ int lab_exercise(const LabArgs& a) {
     }
     Result<std::string> src = a.source.empty() ? lab::exercise_text(*e) : read_source(a.source);
     if (!src) return fail(src.error(), kExitBadArgs);
-    lab::ChildJobOptions o;
-    o.time_limit_s = *time_limit;
-    const lab::ExerciseVerdict v = lab::check_exercise(*e, *src, o);
-    print_verdict(*e, v);
-    return v.passed ? kExitOk : kExitFailure;
+    return execute_lab_check(*e, *src, *time_limit);
 }
 
 int lab_sass_metrics(const LabArgs& a) {
     if (!a.out.empty())
         if (Status s = check_writable(a.out, "--out"); !s) return fail(s.error(), kExitBadArgs);
-    std::string chip;
-    Result<std::vector<lab::SassMetricInfo>> all = lab::list_sass_metrics(0, &chip);
-    if (!all) return fail(all.error(), kExitFailure);
-    std::string text = "# SASS metrics of " + chip + " (" + std::to_string(all->size()) + ")\n";
-    for (const lab::SassMetricInfo& m : *all) text += m.name + "\t" + m.description + "\n";
-    std::printf("%s", text.c_str());
-    if (!a.out.empty())
-        if (Status s = lab::write_file_atomically(a.out, text); !s)
-            return fail(s.error(), kExitFailure);
-    return kExitOk;
+    return execute_lab_sass_metrics(a.out);
 }
 
 int lab_fold(const LabArgs& a) {
     Result<lab::LabResult> r = lab::load_result(a.result);
     if (!r) return fail(r.error(), kExitBadArgs);
-    Result<lab::LineMaps> maps = lab::map_record_lines(r->cubin, r->sass_records);
-    if (!maps) return fail(maps.error(), kExitFailure);
-    for (const LineCounters& l : lab::fold_per_line(r->sass_records, *maps)) {
-        std::printf("%s:%d", l.file.c_str(), l.line);
-        for (const auto& [k, v] : l.values) std::printf("  %s=%.0f", k.c_str(), v);
-        std::printf("\n");
-    }
-    return kExitOk;
+    return execute_lab_fold(*r);
 }
 
 int lab_lines(const LabArgs& a) {
@@ -191,19 +149,7 @@ int lab_lines(const LabArgs& a) {
             if (k->lab_editable) editable.push_back(k);
         *kernels = editable;
     }
-    PerLineOptions o;
-    o.cols = *cols;
-    o.time_limit_s = *time_limit;
-    Result<PerLineSummary> summary = record_source_lines(&*session, *kernels, o);
-    if (!summary) return fail(summary.error(), kExitFailure);
-    if (summary->recorded == 0)
-        return fail(Error{"no kernel got per-line counters; nothing was written",
-                          "the lines above say why for each kernel"},
-                    kExitFailure);
-    if (Status s = save_session(a.out, *session); !s) return fail(s.error(), kExitFailure);
-    std::printf("%d kernel(s) with per-line counters; session written to %s\n", summary->recorded,
-                a.out.c_str());
-    return summary->problems.empty() ? kExitOk : kExitFailure;
+    return execute_lab_lines(std::move(*session), *kernels, *cols, *time_limit, a.out);
 }
 
 }  // namespace

@@ -1,42 +1,18 @@
 // `softmaxlab-cli run`: one kernel at one size, validated, timed, and printed as a result block.
-#include <cstdio>
-#include <memory>
+// This file declares the options and checks them, in every build; cmd_run_gpu.cpp runs the point
+// (gpu_commands.h).
 #include <utility>
 
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
-#include "app/cli/lab_report.h"
-#include "app/cli/report.h"
+#include "app/cli/gpu_commands.h"
 #include "core/common/safe_file.h"
 #include "core/lab/edit_store.h"
-#include "core/lab/lab_child.h"
-#include "core/runner/runner.h"
 #include "kernels/registry.h"
 
 namespace sml::cli {
 
 namespace {
-// Numbers are kept as typed and read whole in run_command (core/common/parse_number.h), so
-// "--cols 99999999999999999999999" or "--warmup -1" is reported as the user wrote it.
-struct RunArgs {
-    std::string kernel;
-    std::string rows = "4096";
-    std::string cols = "1024";
-    std::string dtype = "fp32";
-    std::string variant;
-    std::string samples = "20";
-    std::string warmup = "3";
-    std::string metrics = "default";
-    std::string json_out;
-    std::string seed = "1";
-    // An edited copy of the kernel's file (the lab bench, docs/lab.md), run in a child process.
-    std::string source;
-    std::string label;
-    std::string result_out;  // the whole lab result (cubin, raw records), for the record
-    std::string time_limit = "120";  // seconds, read whole by parse_seconds
-    bool no_per_line = false;
-};
-
 // The variant by name or index; "" is the default (0).
 Result<int> parse_variant(const KernelInfo& k, const std::string& v) {
     if (v.empty()) return 0;
@@ -47,43 +23,6 @@ Result<int> parse_variant(const KernelInfo& k, const std::string& v) {
     return Error{"kernel " + std::string(k.id) + " has no variant '" + v + "'",
                  names.empty() ? std::string("it has only its default form; drop --variant")
                                : "its variants: " + names};
-}
-
-// --source: the edit runs as a lab job in a child process; whatever it does, this one reports.
-// The numbers are the parsed values of a's options (read whole by run_command).
-struct RunNumbers {
-    int64_t rows = 0, cols = 0, samples = 0, warmup = 0;
-    uint64_t seed = 0;
-    double time_limit_s = 0;
-};
-int run_edit(const RunArgs& a, const KernelInfo& k, int variant, const RunNumbers& n) {
-    Result<std::string> src = lab::read_file_capped(a.source, lab::EditStore::kMaxEditBytes);
-    if (!src) return fail(src.error(), kExitBadArgs);
-    lab::LabJob job = lab::make_job(k.id, k.lesson_source(), *src);
-    job.label = a.label;
-    job.rows = n.rows;
-    job.cols = n.cols;
-    job.dtype = a.dtype;
-    job.variant = variant;
-    job.metrics = a.metrics;
-    job.per_line = !a.no_per_line;
-    job.samples = int(n.samples);
-    job.warmup = int(n.warmup);
-    job.seed = n.seed;
-    lab::ChildJobOptions o;
-    o.time_limit_s = n.time_limit_s;
-    const lab::LabResult r = lab::run_job_in_child(job, o);
-    print_lab_result(r);
-    if (!a.result_out.empty())
-        if (Status st = lab::save_result(a.result_out, r); !st)
-            return fail(st.error(), kExitFailure);
-    if (!a.json_out.empty() && r.session) {
-        Session s = *r.session;
-        s.command = command_line();
-        if (Status st = save_session(a.json_out, s); !st) return fail(st.error(), kExitFailure);
-        std::printf("\nsession written to %s\n", a.json_out.c_str());
-    }
-    return lab_exit_code(r);
 }
 
 int run_command(const RunArgs& a) {
@@ -134,42 +73,16 @@ int run_command(const RunArgs& a) {
          {std::pair{"--json", a.json_out}, std::pair{"--result", a.result_out}})
         if (!path.empty())
             if (Status s = check_writable(path, option); !s) return fail(s.error(), kExitBadArgs);
-    if (!a.source.empty())
-        return run_edit(a, **kernel, *variant,
-                        RunNumbers{*rows, *cols, *samples, *warmup, *seed, *time_limit});
-    if (!have_gpu) return fail(no_gpu, kExitFailure);
-
-    RunOptions options;
-    options.metrics = *metrics;
-    options.timing.samples = int(*samples);
-    options.timing.warmup = int(*warmup);
-    options.variant = *variant;
-    options.seed = *seed;
-    Result<std::unique_ptr<RunContext>> ctx = RunContext::create(options);
-    if (!ctx) return fail(ctx.error(), kExitFailure);
-    Result<PointRecord> point = run_point(**kernel, problem, options, **ctx);
-    if (!point) return fail(point.error(), kExitFailure);
-
-    Session session = new_session((*ctx)->device(), command_line());
-    session.device.copy_gbps = point->copy_gbps;
-    session.device.counters_available = point->metrics.available;
-    session.device.counters_reason = point->metrics.available ? "" : point->metrics.reason;
-    session.points.push_back(*point);
-    print_point(*point, session.device);
-    if (!a.json_out.empty()) {
-        if (Status s = save_session(a.json_out, session); !s) return fail(s.error(), kExitFailure);
-        std::printf("\nsession written to %s\n", a.json_out.c_str());
+    RunChecked c{*kernel, problem, *variant, *metrics, *samples, *warmup, *seed, *time_limit, ""};
+    if (!a.source.empty()) {
+        Result<std::string> src = lab::read_file_capped(a.source, lab::EditStore::kMaxEditBytes);
+        if (!src) return fail(src.error(), kExitBadArgs);
+        c.source_text = std::move(*src);
+    } else if (!have_gpu) {
+        // An edit runs even so: its child compiles it and says why it cannot run.
+        return fail(no_gpu, kExitFailure);
     }
-    if (!point->within_tolerance)
-        return fail(
-            Error{std::string(point->kernel) + " is wrong at N = " + std::to_string(point->cols) +
-                      ": max relative error " + fmt_sci(point->max_rel_error) + ", row-sum error " +
-                      fmt_sci(point->max_rowsum_error) + " (tolerance " +
-                      fmt_sci(point->tolerance) + ")",
-                  "the result is recorded but flagged; compare with another kernel "
-                  "(softmaxlab-cli run --kernel online ...) to isolate the bug"},
-            kExitFailure);
-    return kExitOk;
+    return execute_run(a, c);
 }
 }  // namespace
 

@@ -1,40 +1,19 @@
 // `softmaxlab-cli sweep`: every kernel over many N at a fixed element count, recorded as a
-// session (the file the viewer replays and the charts are drawn from).
+// session (the file the viewer replays and the charts are drawn from). This file declares the
+// options and checks them, in every build; cmd_sweep_gpu.cpp runs the sweep (gpu_commands.h).
 #include <algorithm>
-#include <chrono>
-#include <cstdio>
-#include <cstdlib>
-#include <memory>
+#include <utility>
 
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
-#include "app/cli/per_line_record.h"
-#include "app/cli/report.h"
+#include "app/cli/gpu_commands.h"
 #include "core/common/safe_file.h"
 #include "core/common/text_cap.h"
-#include "core/runner/runner.h"
 #include "kernels/registry.h"
 
 namespace sml::cli {
 
 namespace {
-// Numbers are kept as typed and read whole in sweep_command (core/common/parse_number.h).
-struct SweepArgs {
-    std::string kernels = "all";
-    std::string cols;
-    std::string elements = std::to_string(int64_t(1) << 28);
-    std::string dtype = "fp32";
-    std::string out;
-    std::string csv;
-    std::string metrics = "default";
-    std::string samples = "20";
-    std::string seed = "1";
-    std::string variants = "default";
-    std::string per_line;  // "" = no per-line counters; else the N that gets them
-    std::vector<std::string> extra;
-    CLI::Option* cols_option = nullptr;  // to tell "--cols ''" from no --cols at all
-};
-
 std::string default_cols_text() {
     std::string s;
     for (int64_t n : default_sweep_cols()) s += (s.empty() ? "" : ",") + std::to_string(n);
@@ -103,67 +82,8 @@ int sweep_command(const SweepArgs& a) {
                           "softmaxlab-cli list shows each kernel's range"},
                     kExitBadArgs);
 
-    RunOptions options;
-    options.metrics = *metrics;
-    options.timing.samples = int(*samples);
-    options.seed = *seed;
-    ProgressDisplay progress;
-    SweepCallbacks callbacks;
-    callbacks.progress = [&progress](int done, int total, const std::string& label) {
-        progress.update(done, total, label);
-    };
-    const auto t0 = std::chrono::steady_clock::now();
-    Result<SweepResult> result = run_sweep(plan, options, command_line(), callbacks, nullptr);
-    progress.finish();
-    if (!result) return fail(result.error(), kExitFailure);
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    Session& session = result->session;
-    session.notes["sweep_seconds"] = fmt(seconds, 1);
-    // The device machine gets a copy of the tree without .git, so the caller passes the commit.
-    if (const char* commit = std::getenv("SML_GIT_COMMIT"); commit && *commit)
-        session.software["softmaxlab_commit"] = commit;
-
-    if (!per_line_cols.empty()) {
-        std::printf("per-line counters at N=%s (each lesson kernel in a child process):\n",
-                    a.per_line.c_str());
-        PerLineOptions o;
-        o.cols = per_line_cols;
-        Result<PerLineSummary> lines = record_source_lines(&session, *kernels, o);
-        if (!lines) print_error("per-line counters: " + lines.error().message, lines.error().hint);
-    }
-    print_sweep_table(session);
-    std::printf("\n%zu points in %.1f s (%zu skipped: outside their kernel's range)\n",
-                session.points.size(), seconds, plan.skipped.size());
-    if (!session.device.counters_available)
-        std::printf("counters unavailable: %s\n", session.device.counters_reason.c_str());
-    int status = kExitOk;
-    if (!a.out.empty()) {
-        if (Status s = save_session(a.out, session); !s) return fail(s.error(), kExitFailure);
-        std::printf("session written to %s\n", a.out.c_str());
-    }
-    if (a.out.empty())
-        std::printf("no --out given: the session was not saved (add --out session.json)\n");
-    if (!a.csv.empty()) {
-        if (Status s = write_points_csv(a.csv, session); !s) return fail(s.error(), kExitFailure);
-        std::printf("CSV written to %s\n", a.csv.c_str());
-    }
-    for (const PointFailure& f : result->failures) {
-        print_error(f.kernel + " N=" + std::to_string(f.cols) + ": " + f.error.message,
-                    f.error.hint);
-        status = kExitFailure;
-    }
-    for (const PointRecord& p : session.points) {
-        if (p.within_tolerance) continue;
-        print_error(p.kernel + " N=" + std::to_string(p.cols) +
-                        " is outside tolerance: max rel "
-                        "error " +
-                        fmt_sci(p.max_rel_error) + ", row-sum error " +
-                        fmt_sci(p.max_rowsum_error) + " (tolerance " + fmt_sci(p.tolerance) + ")",
-                    "the point is recorded but flagged (marked ! in the table)");
-        status = kExitFailure;
-    }
-    return status;
+    return execute_sweep(
+        a, SweepChecked{*kernels, std::move(plan), *metrics, *samples, *seed, per_line_cols});
 }
 }  // namespace
 
