@@ -30,15 +30,12 @@ set(_sml_hostile_cli
   cli_output_is_a_fifo
   cli_chart_tmp_symlink cli_chart_out_is_input
   cli_bare_nan cli_unknown_kernel cli_unknown_subcommand cli_size_overflow
-  cli_record_code_into_its_input cli_record_code_finds_nothing cli_empty_paths)
-# run and sweep exist only in a build with the CUDA toolkit (cli_nogpu.cpp stands in without).
-if(SML_HAVE_CUDA)
-  list(APPEND _sml_hostile_cli
-    cli_sweep_keeps_partial cli_sweep_csv_keeps_partial cli_run_json_keeps_partial
-    cli_sweep_out_is_csv cli_cols_overflow cli_cols_empty cli_warmup_negative cli_seed_negative
-    cli_lab_out_is_source cli_lab_outputs_make_no_folder cli_time_limit_checked
-    cli_sweep_extra_duplicate)
-endif()
+  cli_record_code_into_its_input cli_record_code_finds_nothing cli_empty_paths
+  # run, sweep and lab check their arguments in a build without the CUDA toolkit too.
+  cli_sweep_keeps_partial cli_sweep_csv_keeps_partial cli_run_json_keeps_partial
+  cli_sweep_out_is_csv cli_cols_overflow cli_cols_empty cli_warmup_negative cli_seed_negative
+  cli_lab_out_is_source cli_lab_outputs_make_no_folder cli_time_limit_checked
+  cli_sweep_extra_duplicate)
 # Viewer argument errors: reported before any window opens, so no X server is needed.
 set(_sml_hostile_viewer_args
   viewer_screenshot_empty viewer_lesson_negative viewer_lesson_not_a_number)
