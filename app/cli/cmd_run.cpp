@@ -73,13 +73,20 @@ int run_command(const RunArgs& a) {
          {std::pair{"--json", a.json_out}, std::pair{"--result", a.result_out}})
         if (!path.empty())
             if (Status s = check_writable(path, option); !s) return fail(s.error(), kExitBadArgs);
-    RunChecked c{*kernel, problem, *variant, *metrics, *samples, *warmup, *seed, *time_limit, ""};
+    RunChecked c{.kernel = *kernel,
+                 .problem = problem,
+                 .variant = *variant,
+                 .metrics = *metrics,
+                 .samples = *samples,
+                 .warmup = *warmup,
+                 .seed = *seed,
+                 .time_limit_s = *time_limit};
     if (!a.source.empty()) {
+        // An edit goes on without a GPU too: its lab job compiles it, and says why it cannot run.
         Result<std::string> src = lab::read_file_capped(a.source, lab::EditStore::kMaxEditBytes);
         if (!src) return fail(src.error(), kExitBadArgs);
         c.source_text = std::move(*src);
     } else if (!have_gpu) {
-        // An edit runs even so: its child compiles it and says why it cannot run.
         return fail(no_gpu, kExitFailure);
     }
     return execute_run(a, c);

@@ -82,8 +82,12 @@ int sweep_command(const SweepArgs& a) {
                           "softmaxlab-cli list shows each kernel's range"},
                     kExitBadArgs);
 
-    return execute_sweep(
-        a, SweepChecked{*kernels, std::move(plan), *metrics, *samples, *seed, per_line_cols});
+    return execute_sweep(a, SweepChecked{.kernels = *kernels,
+                                         .plan = std::move(plan),
+                                         .metrics = *metrics,
+                                         .samples = *samples,
+                                         .seed = *seed,
+                                         .per_line_cols = per_line_cols});
 }
 }  // namespace
 
