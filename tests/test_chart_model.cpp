@@ -470,6 +470,85 @@ TEST(ChartLayout, LegendAvoidsACornerFullOfData) {
     EXPECT_TRUE(rect_covers_data(c, l, Rect{plot.x, plot.y, plot.w / 4, plot.h / 4}));
 }
 
+// A chart as the viewer shows one in a panel: one plot of two lines with axis labels and a
+// legend, no title block.
+Chart panel_chart() {
+    Chart c;
+    Panel p;
+    p.x.scale = AxisScale::linear;
+    p.y.scale = AxisScale::linear;
+    p.x.label = "N, columns per row";
+    p.y.label = "% of copy";
+    for (int k = 0; k < 2; ++k) {
+        Series s;
+        s.label = k == 0 ? "rises" : "falls";
+        s.key = s.label;
+        for (int i = 0; i <= 20; ++i)
+            s.points.push_back(Point{i * 1.0, k == 0 ? 10 + i * 4.0 : 90 - i * 4.0});
+        p.series.push_back(s);
+    }
+    make_ticks(&p.x, 0, 20, true);
+    make_ticks(&p.y, 0, 100, true);
+    c.panels.push_back(p);
+    return c;
+}
+
+// The viewer's text size (LayoutOptions::text_scale) grows the chart's text and the room
+// measured in it (tick and axis label bands, the legend's rows), not the canvas; the defaults
+// leave exported files as they were.
+TEST(ChartLayout, TextScaleGrowsTheTextAndItsRoomNotTheCanvas) {
+    const Chart c = panel_chart();
+    const ChartLayout plain = layout_chart(c, light_theme(), 800, 450, approximate_text_size);
+    const ChartLayout same = layout_chart(c, light_theme(), 800, 450, approximate_text_size, {});
+    EXPECT_EQ(plain.ops.size(), same.ops.size());
+    EXPECT_DOUBLE_EQ(plain.panels[0].plot.h, same.panels[0].plot.h);
+    LayoutOptions big;
+    big.text_scale = 1.5;
+    const ChartLayout l = layout_chart(c, light_theme(), 800, 450, approximate_text_size, big);
+    EXPECT_NEAR(l.fonts.tick, plain.fonts.tick * 1.5, 1e-9);
+    EXPECT_NEAR(l.fonts.legend, plain.fonts.legend * 1.5, 1e-9);
+    EXPECT_NEAR(l.fonts.axis_label, plain.fonts.axis_label * 1.5, 1e-9);
+    // Every text op is drawn at the larger sizes.
+    double smallest = 1e9;
+    for (const DrawOp& op : l.ops)
+        if (op.kind == OpKind::text) smallest = std::min(smallest, op.font_px);
+    EXPECT_GE(smallest, l.fonts.tick * 0.74) << "bar values may shrink to 3/4, nothing less";
+    ASSERT_TRUE(l.legend.visible);
+    EXPECT_GT(l.legend.box.h, plain.legend.box.h * 1.3);
+    EXPECT_LT(l.panels[0].plot.h, plain.panels[0].plot.h);  // the plot gives up the room
+    EXPECT_GT(l.panels[0].plot.x, plain.panels[0].plot.x);  // wider y tick labels
+    EXPECT_DOUBLE_EQ(l.width, 800);
+}
+
+// Large text on a short plot: tick labels that would pile up are thinned (every second, ...),
+// so no two drawn labels overlap; the ticks and grid lines stay.
+TEST(ChartLayout, TickLabelsNeverOverlapOnAShortPlot) {
+    const Chart c = panel_chart();
+    LayoutOptions big;
+    big.text_scale = 2.5;
+    for (auto [w, h] : std::vector<std::pair<double, double>>{{480, 270}, {400, 220}, {800, 450}}) {
+        const ChartLayout l = layout_chart(c, light_theme(), w, h, approximate_text_size, big);
+        const Rect& plot = l.panels[0].plot;
+        std::vector<Rect> y_labels, x_labels;
+        for (const DrawOp& op : l.ops) {
+            if (op.kind != OpKind::text || op.font_px != l.fonts.tick || op.pts.empty()) continue;
+            const TextSize sz = approximate_text_size(op.text, op.font_px, op.bold);
+            const Rect r{op.pts[0].x - sz.w * op.halign, op.pts[0].y - sz.h / 2, sz.w, sz.h};
+            if (r.right() <= plot.x + 0.5)
+                y_labels.push_back(r);
+            else if (r.y >= plot.bottom() - 0.5)
+                x_labels.push_back(r);
+        }
+        EXPECT_GE(y_labels.size(), 2u) << w << "x" << h;
+        EXPECT_GE(x_labels.size(), 2u) << w << "x" << h;
+        for (const std::vector<Rect>* v : {&y_labels, &x_labels})
+            for (size_t i = 0; i < v->size(); ++i)
+                for (size_t j = i + 1; j < v->size(); ++j)
+                    EXPECT_FALSE((*v)[i].intersects((*v)[j]))
+                        << w << "x" << h << ": tick labels " << i << " and " << j << " overlap";
+    }
+}
+
 TEST(ChartLayout, HitTestFindsThePointUnderTheCursor) {
     const Chart c = must_build(test::synthetic_session(), "bandwidth");
     const ChartLayout l = layout_chart(c, light_theme(), 1600, 900, approximate_text_size);

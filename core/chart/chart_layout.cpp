@@ -100,25 +100,28 @@ namespace {
 
 struct Metrics {   // derived sizes, all scaled with the canvas
     double s = 1;  // scale against the 1600x900 reference canvas
-    double margin = 28, gap = 10, tick_len = 6, marker = 6, line = 2.6;
+    double t = 1;  // the text's scale: s times LayoutOptions::text_scale
+    double margin = 28, panel_gap = 45, gap = 10, tick_len = 6, marker = 6, line = 2.6;
     FontSizes f;
 };
 
-Metrics make_metrics(double width, double height) {
+Metrics make_metrics(double width, double height, const LayoutOptions& options) {
     Metrics m;
     // Fonts shrink with the canvas, but not below ~12 px for ticks: a small chart in a report
     // must stay readable, and the plots have room to give.
     m.s = std::clamp(std::min(width / 1600.0, height / 900.0), 0.62, 4.0);
     const double s = m.s;
-    m.margin *= s;
-    m.gap *= s;
+    m.t = s * std::clamp(options.text_scale, 0.25, 8.0);
+    m.panel_gap = m.margin * 1.6 * s;
+    m.margin = options.margin_px >= 0 ? options.margin_px : m.margin * s;
+    m.gap *= m.t;  // the space between texts grows with them
     m.tick_len *= s;
     m.marker *= s;
     m.line *= s;
     FontSizes& f = m.f;
     for (double* v : {&f.title, &f.subtitle, &f.panel_title, &f.axis_label, &f.tick, &f.legend,
                       &f.note, &f.value})
-        *v *= s;
+        *v *= m.t;
     return m;
 }
 
@@ -207,7 +210,7 @@ std::vector<PanelLayout> place_panels(const Chart& chart, const Rect& region, co
                                       const TextMeasure& measure, std::vector<double>* angles) {
     std::vector<PanelLayout> out;
     const size_t n = chart.panels.size();
-    const double gap = m.margin * 1.6;
+    const double gap = m.panel_gap;
     const double w = (region.w - gap * static_cast<double>(n - 1)) / static_cast<double>(n);
     angles->assign(n, 0);
     for (size_t i = 0; i < n; ++i) {
@@ -366,6 +369,28 @@ struct Emitter {
     std::vector<double> dash() const { return {10 * m.s, 6 * m.s}; }
 };
 
+// Which tick labels to write: all of them when they fit side by side, else every second (or
+// third, ...) one, counted from the first, so a short plot or large text never piles labels on
+// top of each other. The ticks and grid lines all stay.
+std::vector<bool> labels_that_fit(const std::vector<Tick>& ticks, const PanelLayout& pl,
+                                  bool along_x, const Metrics& m, const TextMeasure& measure) {
+    std::vector<bool> shown(ticks.size(), true);
+    double room = 1e300, need = 0;
+    for (size_t i = 0; i < ticks.size(); ++i) {
+        const TextSize sz = measure(ticks[i].label, m.f.tick, false);
+        need = std::max(need, (along_x ? sz.w : sz.h) + m.gap * (along_x ? 0.8 : 0.1));
+        if (i > 0) {
+            const double d = along_x ? pl.x_px(ticks[i].value) - pl.x_px(ticks[i - 1].value)
+                                     : pl.y_px(ticks[i - 1].value) - pl.y_px(ticks[i].value);
+            room = std::min(room, std::fabs(d));
+        }
+    }
+    if (ticks.size() < 2 || room >= need) return shown;
+    const size_t every = static_cast<size_t>(std::ceil(need / std::max(room, 1e-9)));
+    for (size_t i = 0; i < ticks.size(); ++i) shown[i] = i % every == 0;
+    return shown;
+}
+
 void emit_panel(const Panel& panel, const PanelLayout& pl, double x_angle, Emitter& e,
                 const TextMeasure& measure) {
     const Theme& th = e.theme;
@@ -454,16 +479,24 @@ void emit_panel(const Panel& panel, const PanelLayout& pl, double x_angle, Emitt
     e.line({r.x, r.bottom()}, {r.right(), r.bottom()}, th.axis, 1.3 * m.s);
     e.line({r.x, r.y}, {r.x, r.bottom()}, th.axis, 1.3 * m.s);
     const double tick_h = measure("0", m.f.tick, false).h;
-    for (const Tick& t : panel.y.ticks) {
+    const std::vector<bool> y_shown = labels_that_fit(panel.y.ticks, pl, false, m, measure);
+    for (size_t i = 0; i < panel.y.ticks.size(); ++i) {
+        const Tick& t = panel.y.ticks[i];
         const double y = pl.y_px(t.value);
         if (y < r.y - 0.5 || y > r.bottom() + 0.5) continue;
         e.line({r.x - m.tick_len, y}, {r.x, y}, th.axis, 1.2 * m.s);
-        e.text(t.label, {r.x - m.tick_len - m.gap * 0.6, y}, m.f.tick, th.text, 1.0);
+        if (y_shown[i])
+            e.text(t.label, {r.x - m.tick_len - m.gap * 0.6, y}, m.f.tick, th.text, 1.0);
     }
-    for (const Tick& t : panel.x.ticks) {
+    const std::vector<bool> x_shown = x_angle == 0 && !panel.x.categorical()
+                                          ? labels_that_fit(panel.x.ticks, pl, true, m, measure)
+                                          : std::vector<bool>(panel.x.ticks.size(), true);
+    for (size_t i = 0; i < panel.x.ticks.size(); ++i) {
+        const Tick& t = panel.x.ticks[i];
         const double x = pl.x_px(t.value);
         if (x < r.x - 0.5 || x > r.right() + 0.5) continue;
         e.line({x, r.bottom()}, {x, r.bottom() + m.tick_len}, th.axis, 1.2 * m.s);
+        if (!x_shown[i]) continue;
         const double y = r.bottom() + m.tick_len + m.gap * 0.5 + tick_h / 2;
         if (x_angle == 0)
             e.text(t.label, {x, y}, m.f.tick, th.text, 0.5);
@@ -502,7 +535,7 @@ struct LegendBox {
 LegendBox measure_legend(const std::vector<LegendEntry>& entries, const Metrics& m,
                          const TextMeasure& measure) {
     LegendBox b;
-    b.pad = 12 * m.s;
+    b.pad = 12 * m.t;
     b.row_h = m.f.legend * 1.55;
     b.swatch_w = 44 * m.s;
     double text_w = 0;
@@ -527,7 +560,7 @@ double row_anchors(const std::vector<LegendEntry>& entries, const LegendBox& box
                    double y0, double width, const Metrics& m, const TextMeasure& measure,
                    std::vector<Vec2>* anchors) {
     double x = x0, row = 0;
-    const double col_gap = 28 * m.s;
+    const double col_gap = 28 * m.t;
     for (const LegendEntry& e : entries) {
         const double w = box.swatch_w + m.gap + measure(e.label, m.f.legend, false).w;
         if (x > x0 && x + w > x0 + width) {
@@ -591,11 +624,11 @@ void emit_legend(const LegendLayout& lg, const LegendBox& box, Emitter& e) {
 // [SECTION] layout_chart
 
 ChartLayout layout_chart(const Chart& chart, const Theme& theme, double width, double height,
-                         const TextMeasure& measure) {
+                         const TextMeasure& measure, const LayoutOptions& options) {
     ChartLayout out;
     out.width = width;
     out.height = height;
-    const Metrics m = make_metrics(width, height);
+    const Metrics m = make_metrics(width, height, options);
     out.fonts = m.f;
     Emitter e{theme, m, out.ops};
     e.fill(Rect{0, 0, width, height}, theme.background);
@@ -615,7 +648,7 @@ ChartLayout layout_chart(const Chart& chart, const Theme& theme, double width, d
                m.f.subtitle, theme.muted_text, 0);
         y += h;
     }
-    y += m.gap * 2;
+    if (!chart.title.empty() || !chart.subtitle.empty()) y += m.gap * 2;  // under the title block
 
     // Notes and footnote at the bottom, where they cannot cover data.
     std::vector<std::string> notes;

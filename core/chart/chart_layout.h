@@ -106,9 +106,20 @@ struct ChartLayout {
     std::vector<DrawOp> ops;  // in painting order
 };
 
+// What a screen asks of a layout beyond its canvas size. Exported files use the defaults.
+struct LayoutOptions {
+    // Every font size times this (the viewer's text size: 1.5 on a projector), and with them the
+    // spacing measured in text: gaps around tick and axis labels, the legend's padding and
+    // columns. The plot takes what is left; lines and markers keep the canvas's scale.
+    double text_scale = 1.0;
+    // The blank border of the canvas, px; < 0: the canvas's own (28 px at 1600x900). A panel on
+    // screen has its own padding.
+    double margin_px = -1;
+};
+
 // Lays `chart` out on a width x height canvas (px) in `theme`'s colours.
 ChartLayout layout_chart(const Chart& chart, const Theme& theme, double width, double height,
-                         const TextMeasure& measure);
+                         const TextMeasure& measure, const LayoutOptions& options = {});
 
 // Pixel rects that data occupies in a laid-out panel: markers, line segments (sampled), bars,
 // reference lines. Used to keep the legend off the data, and by the tests to prove it.
