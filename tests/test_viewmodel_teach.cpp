@@ -347,6 +347,70 @@ TEST(ChartPreset, ALegendClickHidesASeriesAndAnotherShowsIt) {
     EXPECT_EQ(legend_entry_at(lay, -10, -10), -1);
 }
 
+// [SECTION] The chart on screen --------------------------------------------------------------
+
+// A step's chart as the Charts panel lays it out: its preset, without the title block (the
+// panel's toolbar names it).
+chart::Chart step_chart(const LessonBook& b, const LessonStep& st, const Session& s,
+                        std::vector<ChartMark>* marks) {
+    const StepView v = step_view(b, st.index, &s);
+    ChartPreset preset;
+    preset.kind = v.chart_kind;
+    preset.kernels = v.kernels;
+    preset.marks = v.marks;
+    preset.cols = v.cols;
+    preset.lang = b.lang;
+    Result<ChartView> cv = build_chart_view(s, nullptr, preset);
+    EXPECT_TRUE(cv.ok()) << st.id;
+    if (!cv.ok()) return {};
+    *marks = cv->marks;
+    chart::Chart c = cv->chart;
+    c.title.clear();
+    c.subtitle.clear();
+    c.footnote.clear();
+    return c;
+}
+
+// The chart panel's canvas: at 1280x720 with text at 1.5x (a projector), at 1600x1000, and a
+// zoomed chart on the projector.
+struct Canvas {
+    double w, h, text_scale;
+};
+const Canvas kCanvases[] = {{485, 266, 1.5}, {485, 266, 1.0}, {660, 560, 1.0}, {1256, 600, 1.5}};
+
+// The audit's defect: at 1280x720 with text at 1.5x the chart's ticks, legend and labels stayed
+// 11-12 px while the rest of the UI grew. They follow the text size now, and the plot keeps room.
+TEST(ScreenChart, ChartTextFollowsTheTextScale) {
+    const LessonBook b = book();
+    const Session s = recorded();
+    std::vector<ChartMark> marks;
+    const chart::Chart c =
+        step_chart(b, b.steps[static_cast<size_t>(index_of(b, "fused"))], s, &marks);
+    ASSERT_FALSE(marks.empty());
+    for (const Canvas& cv : kCanvases) {
+        const ScreenChart sc =
+            layout_screen_chart(c, chart::dark_theme(), cv.w, cv.h, cv.text_scale,
+                                chart::approximate_text_size, "% copy");
+        const std::string at = std::to_string(cv.w) + "x" + std::to_string(cv.h) + " text x" +
+                               std::to_string(cv.text_scale);
+        EXPECT_GE(sc.layout.fonts.tick * sc.scale, screen_tick_px(cv.text_scale) * 0.99) << at;
+        EXPECT_GE(sc.layout.fonts.legend * sc.scale, screen_tick_px(cv.text_scale) * 0.99) << at;
+        EXPECT_GE(sc.layout.fonts.axis_label * sc.scale, screen_tick_px(cv.text_scale) * 0.99)
+            << at;
+        ASSERT_EQ(sc.layout.panels.size(), 1u);
+        EXPECT_GE(sc.layout.panels[0].plot.h * sc.scale, cv.h * 0.25) << at << ": plot too short";
+    }
+    EXPECT_NEAR(screen_tick_px(1.5), 18.75, 1e-9);
+    // The same small canvas at 1x and 1.5x: the text and the legend's rows grow by half.
+    const ScreenChart one =
+        layout_screen_chart(c, chart::dark_theme(), 485, 266, 1.0, chart::approximate_text_size);
+    const ScreenChart big =
+        layout_screen_chart(c, chart::dark_theme(), 485, 266, 1.5, chart::approximate_text_size);
+    EXPECT_NEAR(big.layout.fonts.tick * big.scale / (one.layout.fonts.tick * one.scale), 1.5, 0.02);
+    ASSERT_TRUE(one.layout.legend.visible && big.layout.legend.visible);
+    EXPECT_GT(big.layout.legend.box.h * big.scale, one.layout.legend.box.h * one.scale * 1.3);
+}
+
 TEST(ChartPreset, PredictModeWithholdsTheStepsOwnLines) {
     const Session s = recorded();
     ChartPreset preset;

@@ -124,19 +124,12 @@ void App::draw_charts() {
         laid.title.clear();
         laid.subtitle.clear();
         laid.footnote.clear();
-        // The layout sizes its fonts for the canvas (a 1600x900 figure has 20 px ticks); a panel a
-        // third that size would get unreadable 8 px ticks. So lay out on a smaller canvas and draw
-        // it scaled up, picking the smallest scale whose tick labels reach body-text size.
-        const double want_tick_px = 12.5 * s_.settings.font_scale;
-        // Never shrink the layout canvas below ~480x270: the plot itself would become a sliver.
-        const float max_k = std::max(1.0f, std::min(size.x / 480.0f, size.y / 270.0f));
-        for (float k : {1.0f, 1.25f, 1.5f, 1.75f, 2.0f, 2.5f}) {
-            if (k > max_k) break;
-            chart_layout_ = chart::layout_chart(laid, chart_theme(), size.x / k, size.y / k,
-                                                imgui_text_measure(fonts_));
-            chart_scale_ = k;
-            if (chart_layout_.fonts.tick * k >= want_tick_px) break;
-        }
+        // Text as large as the UI's.
+        ScreenChart fit = layout_screen_chart(laid, chart_theme(), size.x, size.y,
+                                              s_.settings.font_scale, imgui_text_measure(fonts_),
+                                              current ? tr(current->short_label) : "");
+        chart_layout_ = std::move(fit.layout);
+        chart_scale_ = fit.scale;
         translate_layout(&chart_layout_, s_.lessons_lang);  // the legend entries it made itself
         chart_layout_generation_ = chart_generation_;
         chart_layout_w_ = size.x;

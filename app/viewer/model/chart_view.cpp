@@ -223,6 +223,58 @@ int legend_entry_at(const chart::ChartLayout& layout, double x, double y) {
     return -1;
 }
 
+double screen_tick_px(double text_scale) {
+    return 12.5 * text_scale;
+}
+
+ScreenChart layout_screen_chart(const chart::Chart& chart, const chart::Theme& theme, double width,
+                                double height, double text_scale, const chart::TextMeasure& measure,
+                                const std::string& short_y_label) {
+    ScreenChart out;
+    chart::Chart shown = chart;
+    const double want = screen_tick_px(text_scale);
+    chart::LayoutOptions opt;
+    opt.margin_px = 4;  // the panel has its own padding
+    const auto lay_out = [&] {
+        // The layout sizes its fonts for the canvas (a 1600x900 figure has 20 px ticks); a panel
+        // a third that size would get unreadable 8 px ticks. So lay out on a smaller canvas and
+        // draw it scaled up, picking the smallest scale whose tick labels reach body-text size,
+        // but never on a canvas below ~480x270: the plot itself would become a sliver.
+        const double max_k = std::max(1.0, std::min(width / 480.0, height / 270.0));
+        opt.text_scale = 1;
+        for (double k : {1.0, 1.25, 1.5, 1.75, 2.0, 2.5}) {
+            if (k > max_k) break;
+            out.layout = chart::layout_chart(shown, theme, width / k, height / k, measure, opt);
+            out.scale = static_cast<float>(k);
+            if (out.layout.fonts.tick * k >= want) break;
+        }
+        // A panel too small to draw larger (1280x720 with text at 1.5x): larger text on this
+        // canvas, and the plot gives up the room.
+        const double got = out.layout.fonts.tick * out.scale;
+        if (got < want * 0.995) {
+            opt.text_scale = want / got;
+            out.layout = chart::layout_chart(shown, theme, width / out.scale, height / out.scale,
+                                             measure, opt);
+        }
+    };
+    lay_out();
+    // A short plot: the long axis labels give way. The y axis takes the chart kind's short name
+    // ("% copy" for "% of copy bandwidth (same run)", which would be cut to "% of co…"), and
+    // where the plot is still under two fifths of the canvas, the x axis' label goes (its tick
+    // labels are the N, and every chart over N has the same label; a zoomed chart keeps it).
+    const auto plot_h = [&] { return out.layout.panels.empty() ? 0 : out.layout.panels[0].plot.h; };
+    if (shown.panels.size() == 1 && !short_y_label.empty() &&
+        measure(shown.panels[0].y.label, out.layout.fonts.axis_label, false).w > plot_h()) {
+        shown.panels[0].y.label = short_y_label;
+        lay_out();
+    }
+    if (plot_h() * out.scale < 0.4 * height) {
+        for (chart::Panel& p : shown.panels) p.x.label.clear();
+        lay_out();
+    }
+    return out;
+}
+
 std::set<std::string> toggle_hidden(const std::set<std::string>& hidden, const std::string& key) {
     std::set<std::string> out = hidden;
     if (key.empty()) return out;

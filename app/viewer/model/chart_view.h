@@ -69,6 +69,23 @@ double dodge_n(double n, const std::vector<double>& all_n);
 // to the box's right edge (boxed legends) or to the next entry (legends in rows above the plot).
 int legend_entry_at(const chart::ChartLayout& layout, double x, double y);
 
+// The chart as the Charts panel draws it, in a panel of width x height screen pixels.
+struct ScreenChart {
+    chart::ChartLayout layout;  // in layout pixels
+    float scale = 1;            // screen pixels per layout pixel
+};
+// Lays `chart` out for the screen so its text is as large as the UI's (`text_scale`, 1.5 on a
+// projector): a layout made for a small canvas and drawn `scale` times larger where the panel
+// has room, and, where it has not, text larger than the canvas alone would give it (the plot
+// takes what is left). A single plot too short for its y axis' label ("% of copy bandwidth
+// (same run)" cut to "% of co…") is labelled `short_y_label` instead (the chart kind's name,
+// "% copy"), and a plot under two fifths of the panel's height drops its x axis' label.
+ScreenChart layout_screen_chart(const chart::Chart& chart, const chart::Theme& theme, double width,
+                                double height, double text_scale, const chart::TextMeasure& measure,
+                                const std::string& short_y_label = "");
+// The tick labels' size the panel aims at: the UI's body text (12.5 px at text scale 1).
+double screen_tick_px(double text_scale);
+
 // The preset's series toggled: a key that was hidden shows again, and the other way round.
 std::set<std::string> toggle_hidden(const std::set<std::string>& hidden, const std::string& key);
 
