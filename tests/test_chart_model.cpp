@@ -520,6 +520,28 @@ TEST(ChartLayout, TextScaleGrowsTheTextAndItsRoomNotTheCanvas) {
     EXPECT_DOUBLE_EQ(l.width, 800);
 }
 
+// Room above the plot for labels the viewer draws there (its N marks): rows of tick-size text
+// between the plot and whatever is above it (the legend's rows).
+TEST(ChartLayout, RowsAboveThePlotAreKeptFree) {
+    const Chart c = must_build(test::synthetic_session(), "pct");
+    const ChartLayout none = layout_chart(c, light_theme(), 800, 500, approximate_text_size);
+    EXPECT_EQ(none.label_rows, 0);
+    EXPECT_DOUBLE_EQ(none.panels[0].label_band.h, 0);
+    LayoutOptions o;
+    o.label_rows_above_plot = 2;
+    const ChartLayout l = layout_chart(c, light_theme(), 800, 500, approximate_text_size, o);
+    const Rect& band = l.panels[0].label_band;
+    EXPECT_EQ(l.label_rows, 2);
+    EXPECT_NEAR(band.h, 2 * l.label_row_h, 1e-9);
+    EXPECT_GE(l.label_row_h, approximate_text_size("0", l.fonts.tick, false).h);
+    EXPECT_LE(band.bottom(), l.panels[0].plot.y);
+    EXPECT_DOUBLE_EQ(band.x, l.panels[0].plot.x);
+    EXPECT_DOUBLE_EQ(band.w, l.panels[0].plot.w);
+    if (l.legend.visible && l.legend.placement == LegendPlacement::above)
+        EXPECT_LE(l.legend.box.bottom(), band.y);
+    EXPECT_LT(l.panels[0].plot.h, none.panels[0].plot.h);
+}
+
 // Large text on a short plot: tick labels that would pile up are thinned (every second, ...),
 // so no two drawn labels overlap; the ticks and grid lines stay.
 TEST(ChartLayout, TickLabelsNeverOverlapOnAShortPlot) {

@@ -389,7 +389,7 @@ TEST(ScreenChart, ChartTextFollowsTheTextScale) {
     ASSERT_FALSE(marks.empty());
     for (const Canvas& cv : kCanvases) {
         const ScreenChart sc =
-            layout_screen_chart(c, chart::dark_theme(), cv.w, cv.h, cv.text_scale,
+            layout_screen_chart(c, chart::dark_theme(), cv.w, cv.h, cv.text_scale, marks,
                                 chart::approximate_text_size, "% copy");
         const std::string at = std::to_string(cv.w) + "x" + std::to_string(cv.h) + " text x" +
                                std::to_string(cv.text_scale);
@@ -402,13 +402,65 @@ TEST(ScreenChart, ChartTextFollowsTheTextScale) {
     }
     EXPECT_NEAR(screen_tick_px(1.5), 18.75, 1e-9);
     // The same small canvas at 1x and 1.5x: the text and the legend's rows grow by half.
-    const ScreenChart one =
-        layout_screen_chart(c, chart::dark_theme(), 485, 266, 1.0, chart::approximate_text_size);
-    const ScreenChart big =
-        layout_screen_chart(c, chart::dark_theme(), 485, 266, 1.5, chart::approximate_text_size);
+    const ScreenChart one = layout_screen_chart(c, chart::dark_theme(), 485, 266, 1.0, marks,
+                                                chart::approximate_text_size);
+    const ScreenChart big = layout_screen_chart(c, chart::dark_theme(), 485, 266, 1.5, marks,
+                                                chart::approximate_text_size);
     EXPECT_NEAR(big.layout.fonts.tick * big.scale / (one.layout.fonts.tick * one.scale), 1.5, 0.02);
     ASSERT_TRUE(one.layout.legend.visible && big.layout.legend.visible);
     EXPECT_GT(big.layout.legend.box.h * big.scale, one.layout.legend.box.h * one.scale * 1.3);
+}
+
+// The N marks' labels sit above the plot, so they never cover a data line, and stay off the
+// legend, off each other and off each other's lines; each names its N. At every step with marks,
+// in both languages, on the projector and at 1600x1000.
+TEST(ScreenChart, NMarkLabelsStayOffTheDataTheLegendAndEachOther) {
+    const Session s = recorded();
+    int checked = 0;
+    for (const char* lang : {"en", "zh"}) {
+        const LessonBook b = book(lang);
+        for (const LessonStep& st : b.steps) {
+            std::vector<ChartMark> marks;
+            const chart::Chart c = step_chart(b, st, s, &marks);
+            if (marks.empty()) continue;
+            for (const Canvas& cv : kCanvases) {
+                const ScreenChart sc =
+                    layout_screen_chart(c, chart::dark_theme(), cv.w, cv.h, cv.text_scale, marks,
+                                        chart::approximate_text_size, "% copy");
+                const std::string at = st.id + " (" + lang + ") at " + std::to_string(cv.w) + "x" +
+                                       std::to_string(cv.h);
+                const chart::ChartLayout& l = sc.layout;
+                const chart::Rect& plot = l.panels[0].plot;
+                size_t labelled = 0;
+                for (const MarkLabel& m : sc.mark_labels) {
+                    labelled += m.last - m.first + 1;
+                    for (size_t i = m.first; i <= m.last; ++i)
+                        EXPECT_NE(m.text.find(std::to_string(marks[i].n)), std::string::npos)
+                            << at << ": " << m.text;
+                    EXPECT_LE(m.rect.bottom(), plot.y + 1e-9) << at << ": " << m.text;
+                    EXPECT_GE(m.rect.x, plot.x) << at << ": " << m.text;
+                    EXPECT_LE(m.rect.right(), l.width) << at << ": " << m.text;
+                    EXPECT_GE(m.rect.y, 0) << at << ": " << m.text;
+                    if (l.legend.visible)
+                        EXPECT_FALSE(l.legend.box.intersects(m.rect)) << at << ": " << m.text;
+                    for (const MarkLabel& o : sc.mark_labels) {
+                        if (&o == &m) continue;
+                        EXPECT_FALSE(m.rect.intersects(o.rect)) << at << ": " << m.text;
+                        // A line of another label that reaches this label's row passes beside it.
+                        if (o.row < m.row) continue;
+                        for (size_t i = o.first; i <= o.last; ++i) {
+                            const double x = l.panels[0].x_px(marks[i].x);
+                            EXPECT_TRUE(x < m.rect.x || x > m.rect.right())
+                                << at << ": the line of " << marks[i].n << " crosses " << m.text;
+                        }
+                    }
+                }
+                EXPECT_EQ(labelled, marks.size()) << at << ": a mark has no label";
+                ++checked;
+            }
+        }
+    }
+    EXPECT_GE(checked, 2 * 8 * 4 - 16);  // most steps mark an N
 }
 
 TEST(ChartPreset, PredictModeWithholdsTheStepsOwnLines) {

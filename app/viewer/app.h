@@ -164,6 +164,7 @@ class App {
     int chart_generation_ = 0, chart_layout_generation_ = -1;
     float chart_layout_w_ = 0, chart_layout_h_ = 0;
     float chart_scale_ = 1.0f;  // screen px per layout px
+    std::vector<MarkLabel> chart_mark_labels_;  // where the N marks' labels go (layout px)
     std::string chart_layout_theme_;
     // Scroll positions kept across a text-size change (the fonts are rebuilt at the new size, so
     // pixel offsets would land elsewhere): the lesson text by fraction, the code by line.

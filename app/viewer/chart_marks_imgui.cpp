@@ -1,7 +1,8 @@
 // What the lesson adds on top of the chart, drawn with ImDrawList over the laid-out chart: a
-// dashed line and a label at each N the step talks about (ChartView::marks), and hidden legend
-// entries greyed and struck through. The geometry comes from the core layout (PanelLayout::x_px
-// and the legend's anchors), so the marks sit exactly on the points.
+// dashed line at each N the step talks about (ChartView::marks) with its label above the plot
+// (place_mark_labels), and hidden legend entries greyed and struck through. The geometry comes
+// from the core layout (PanelLayout::x_px, the band kept above the plot and the legend's
+// anchors), so the marks sit exactly on the points.
 #include <imgui.h>
 
 #include <algorithm>
@@ -18,31 +19,35 @@ void App::draw_chart_marks(const ImVec2& o) {
     const float k = chart_scale_;
     const chart::PanelLayout& pl = chart_layout_.panels.front();
     const ImU32 ink = to_u32(chart_theme().text, 0.85f);
-    const ImU32 bg = to_u32(chart_theme().plot_background, 0.85f);
+    const ImU32 bg = to_u32(chart_theme().background, 0.85f);
     const float top = o.y + static_cast<float>(pl.plot.y) * k;
     const float bottom = o.y + static_cast<float>(pl.plot.bottom()) * k;
-    // Labels in the chart's own tick size, not the UI's: they belong to the plot.
+    // Labels in the chart's own tick size, not the UI's: they belong to the plot. They sit above
+    // it where place_mark_labels (model/chart_view.h) put them, and a mark's line reaches up to
+    // its label; a mark whose label found no room keeps its line.
     ImFont* font = ImGui::GetFont();
-    const float px = std::max(11.0f, static_cast<float>(chart_layout_.fonts.tick) * k);
-    float label_y = top + 2;
-    float last_right = -1e9f;
-    for (const ChartMark& m : s_.chart_view.marks) {
-        const float x = o.x + static_cast<float>(pl.x_px(m.x)) * k;
+    const float px = static_cast<float>(chart_layout_.fonts.tick) * k;
+    const auto screen = [&](double x, double y) {
+        return ImVec2(o.x + static_cast<float>(x) * k, o.y + static_cast<float>(y) * k);
+    };
+    const float pad = px * 0.2f;
+    for (size_t i = 0; i < s_.chart_view.marks.size(); ++i) {
+        const float x = o.x + static_cast<float>(pl.x_px(s_.chart_view.marks[i].x)) * k;
+        const auto label =
+            std::find_if(chart_mark_labels_.begin(), chart_mark_labels_.end(),
+                         [&](const MarkLabel& l) { return l.first <= i && i <= l.last; });
+        const float from =
+            label == chart_mark_labels_.end() ? top : o.y + static_cast<float>(label->line_top) * k;
         // Dashed, so it never reads as a data line.
         const float dash = 6, gap = 5;
-        for (float y = top; y < bottom; y += dash + gap)
+        for (float y = from; y < bottom; y += dash + gap)
             dl->AddLine(ImVec2(x, y), ImVec2(x, std::min(bottom, y + dash)), ink, 1.5f);
-        // Labels that would overlap the previous one step down a line (8192 next to 8193).
-        const ImVec2 sz = font->CalcTextSizeA(px, FLT_MAX, 0, m.label.c_str());
-        float lx = x + 4;
-        if (lx + sz.x > o.x + static_cast<float>(pl.plot.right()) * k) lx = x - 4 - sz.x;
-        // Inside the plot: a label that would overlap the one before steps down a row.
-        float ly = top + 2;
-        if (lx < last_right + 4 && label_y + 2 * sz.y + 2 < bottom) ly = label_y + sz.y + 2;
-        dl->AddRectFilled(ImVec2(lx - 2, ly), ImVec2(lx + sz.x + 2, ly + sz.y), bg, 2);
-        dl->AddText(font, px, ImVec2(lx, ly), ink, m.label.c_str());
-        label_y = ly;
-        last_right = lx + sz.x;
+    }
+    for (const MarkLabel& l : chart_mark_labels_) {
+        const ImVec2 a = screen(l.rect.x, l.rect.y);
+        const ImVec2 b = screen(l.rect.right(), l.rect.bottom());
+        dl->AddRectFilled(ImVec2(a.x - pad, a.y), ImVec2(b.x + pad, b.y), bg, 2);
+        dl->AddText(font, px, a, ink, l.text.c_str());
     }
     // Predict mode: where the step's own lines will appear, say why they are not there yet.
     if (!s_.chart_view.note.empty()) {

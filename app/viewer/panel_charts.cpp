@@ -124,12 +124,13 @@ void App::draw_charts() {
         laid.title.clear();
         laid.subtitle.clear();
         laid.footnote.clear();
-        // Text as large as the UI's.
-        ScreenChart fit = layout_screen_chart(laid, chart_theme(), size.x, size.y,
-                                              s_.settings.font_scale, imgui_text_measure(fonts_),
-                                              current ? tr(current->short_label) : "");
+        // Text as large as the UI's, and room above the plot for the step's N marks.
+        ScreenChart fit = layout_screen_chart(
+            laid, chart_theme(), size.x, size.y, s_.settings.font_scale, s_.chart_view.marks,
+            imgui_text_measure(fonts_), current ? tr(current->short_label) : "");
         chart_layout_ = std::move(fit.layout);
         chart_scale_ = fit.scale;
+        chart_mark_labels_ = std::move(fit.mark_labels);
         translate_layout(&chart_layout_, s_.lessons_lang);  // the legend entries it made itself
         chart_layout_generation_ = chart_generation_;
         chart_layout_w_ = size.x;

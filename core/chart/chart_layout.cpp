@@ -102,10 +102,14 @@ struct Metrics {   // derived sizes, all scaled with the canvas
     double s = 1;  // scale against the 1600x900 reference canvas
     double t = 1;  // the text's scale: s times LayoutOptions::text_scale
     double margin = 28, panel_gap = 45, gap = 10, tick_len = 6, marker = 6, line = 2.6;
+    double above_plot = 0;  // from the top of a panel's area (below its title) to its plot
+    int label_rows = 0;
+    double label_row_h = 0;
     FontSizes f;
 };
 
-Metrics make_metrics(double width, double height, const LayoutOptions& options) {
+Metrics make_metrics(double width, double height, const LayoutOptions& options,
+                     const TextMeasure& measure) {
     Metrics m;
     // Fonts shrink with the canvas, but not below ~12 px for ticks: a small chart in a report
     // must stay readable, and the plots have room to give.
@@ -122,6 +126,11 @@ Metrics make_metrics(double width, double height, const LayoutOptions& options) 
     for (double* v : {&f.title, &f.subtitle, &f.panel_title, &f.axis_label, &f.tick, &f.legend,
                       &f.note, &f.value})
         *v *= m.t;
+    // Above the plot: half the top y tick label (it is centred on the plot's top edge), or the
+    // rows a caller asked for, each a tick label and a little air.
+    m.label_rows = std::clamp(options.label_rows_above_plot, 0, 8);
+    m.label_row_h = measure("Ag", f.tick, false).h + m.gap * 0.3;
+    m.above_plot = std::max(f.tick * 0.6, m.label_rows * m.label_row_h + m.gap * 0.3);
     return m;
 }
 
@@ -166,9 +175,11 @@ PanelLayout place_panel(const Panel& panel, const Rect& area, const Metrics& m,
     *x_label_angle = category_label_angle(panel.x, plot_w, m, measure);
     const double x_ticks_h = x_tick_band_height(panel.x, *x_label_angle, m, measure);
     const double x_label_h = panel.x.label.empty() ? 0 : measure("Ag", m.f.axis_label, false).h;
-    const double top = area.y + title_h + m.f.tick * 0.6;  // the top y tick label is centred
+    const double top = area.y + title_h + m.above_plot;
     const double bottom = area.bottom() - x_label_h - m.gap * 1.2 - x_ticks_h - m.tick_len - m.gap;
     pl.plot = Rect{left, top, plot_w, std::max(10.0, bottom - top)};
+    const double band_h = m.label_rows * m.label_row_h;
+    pl.label_band = Rect{left, pl.plot.y - m.gap * 0.3 - band_h, plot_w, band_h};
 
     // Bars: series with a point at category i share the slot, side by side, in series order.
     pl.bar_rects.resize(panel.series.size());
@@ -520,7 +531,7 @@ void emit_panel(const Panel& panel, const PanelLayout& pl, double x_angle, Emitt
     }
     if (!panel.title.empty()) {
         e.text(elide(panel.title, r.w, m.f.panel_title, true, measure),
-               {r.x + r.w / 2, r.y - m.f.tick * 0.6 - m.f.panel_title * 0.8}, m.f.panel_title,
+               {r.x + r.w / 2, r.y - m.above_plot - m.f.panel_title * 0.8}, m.f.panel_title,
                th.text, 0.5, true);
     }
 }
@@ -628,8 +639,10 @@ ChartLayout layout_chart(const Chart& chart, const Theme& theme, double width, d
     ChartLayout out;
     out.width = width;
     out.height = height;
-    const Metrics m = make_metrics(width, height, options);
+    const Metrics m = make_metrics(width, height, options, measure);
     out.fonts = m.f;
+    out.label_rows = m.label_rows;
+    out.label_row_h = m.label_row_h;
     Emitter e{theme, m, out.ops};
     e.fill(Rect{0, 0, width, height}, theme.background);
 

@@ -83,6 +83,9 @@ struct FontSizes {
 
 struct PanelLayout {
     Rect plot;  // the data area, inside the axes
+    // The room kept above the plot for labels a caller draws (LayoutOptions::
+    // label_rows_above_plot): as wide as the plot, label_rows rows of label_row_h; h = 0 without.
+    Rect label_band;
     Axis x, y;  // copies of the panel's axes (scale and range define the mapping)
     double x_px(double v) const;
     double y_px(double v) const;
@@ -101,6 +104,8 @@ struct LegendLayout {
 struct ChartLayout {
     double width = 0, height = 0;
     FontSizes fonts;
+    int label_rows = 0;      // rows of each panel's label_band
+    double label_row_h = 0;  // the height of one, for text at fonts.tick
     std::vector<PanelLayout> panels;
     LegendLayout legend;
     std::vector<DrawOp> ops;  // in painting order
@@ -112,6 +117,9 @@ struct LayoutOptions {
     // spacing measured in text: gaps around tick and axis labels, the legend's padding and
     // columns. The plot takes what is left; lines and markers keep the canvas's scale.
     double text_scale = 1.0;
+    // Rows of tick-size text kept free above each plot (PanelLayout::label_band): the viewer puts
+    // its N-mark labels there, off the data and off a legend inside the plot.
+    int label_rows_above_plot = 0;
     // The blank border of the canvas, px; < 0: the canvas's own (28 px at 1600x900). A panel on
     // screen has its own padding.
     double margin_px = -1;

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <tuple>
 
 #include "app/viewer/model/ui_text.h"
 #include "core/chart/chart_build.h"
@@ -185,10 +187,10 @@ Result<ChartView> build_chart_view(const Session& session, const Session* compar
             for (int64_t m : preset.marks) {
                 const double x = dodge_n(static_cast<double>(m), all_n);
                 if (x < panel.x.min || x > panel.x.max) continue;
-                v.marks.push_back({x, "N = " + std::to_string(m)});
+                v.marks.push_back({x, "N = " + std::to_string(m), m});
             }
     }
-    // Left to right, so the labels can step down where two are close (8192, 8193).
+    // Left to right: close ones share a label (place_mark_labels).
     std::sort(v.marks.begin(), v.marks.end(),
               [](const ChartMark& a, const ChartMark& b) { return a.x < b.x; });
     translate_chart(&v.chart, preset.lang);
@@ -223,18 +225,155 @@ int legend_entry_at(const chart::ChartLayout& layout, double x, double y) {
     return -1;
 }
 
+namespace {
+
+// One place a label can take: a row of the band, on one side of its lines or over them.
+enum class Side { right, left, over };  // the order of preference
+struct LabelOption {
+    int row = 0;
+    Side side = Side::right;
+    chart::Rect rect;
+};
+
+}  // namespace
+
+std::vector<MarkLabel> place_mark_labels(const chart::ChartLayout& layout,
+                                         const std::vector<ChartMark>& marks,
+                                         const chart::TextMeasure& measure, bool name_n) {
+    if (layout.panels.empty() || marks.empty() || layout.label_rows <= 0) return {};
+    const chart::PanelLayout& pl = layout.panels.front();
+    const chart::Rect& band = pl.label_band;
+    const double px = layout.fonts.tick;
+    const double beside = px * 0.3;  // from a line to its label
+    const double pad = px * 0.2;     // a label's background reaches this far past its text
+    std::vector<double> xs;
+    for (const ChartMark& m : marks) xs.push_back(pl.x_px(m.x));
+    // Marks closer than a line of text (8192 and 8193) share a label.
+    std::vector<MarkLabel> groups;
+    for (size_t i = 0; i < marks.size(); ++i) {
+        if (!groups.empty() && xs[i] - xs[groups.back().last] < px * 1.2) {
+            groups.back().last = i;
+            groups.back().text += ", " + std::to_string(marks[i].n);
+            continue;
+        }
+        MarkLabel g;
+        g.first = g.last = i;
+        g.text = name_n ? marks[i].label : std::to_string(marks[i].n);
+        groups.push_back(g);
+    }
+    const size_t n = groups.size();
+    std::vector<std::vector<LabelOption>> options(n);
+    for (size_t g = 0; g < n; ++g) {
+        const chart::TextSize sz = measure(groups[g].text, px, false);
+        const double lo = xs[groups[g].first], hi = xs[groups[g].last];
+        for (int row = 0; row < layout.label_rows; ++row) {
+            const double y = band.bottom() - (row + 0.5) * layout.label_row_h - sz.h / 2;
+            // Beside the lines, on their right or left, or over them (moved to stay on the
+            // canvas, but still over every one of them: the lines end under it).
+            const double over =
+                std::clamp((lo + hi - sz.w) / 2, pl.plot.x + pad, layout.width - pad - sz.w);
+            for (const auto& [side, x] :
+                 {std::pair{Side::right, hi + beside}, std::pair{Side::left, lo - beside - sz.w},
+                  std::pair{Side::over, over}}) {
+                const chart::Rect r{x, y, sz.w, sz.h};
+                // On the canvas, right of the y axis' tick labels, off the legend.
+                if (r.x - pad < pl.plot.x - 0.01 || r.right() + pad > layout.width + 0.01) continue;
+                if (side == Side::over && (r.x > lo || r.right() < hi)) continue;
+                if (layout.legend.visible && layout.legend.box.intersects(r)) continue;
+                options[g].push_back({row, side, r});
+            }
+        }
+    }
+    // Two labels clash when they overlap, or when one covers a line of the other, which reaches
+    // up into its label's row.
+    const auto covers_line_of = [&](const LabelOption& a, size_t g) {
+        for (size_t i = groups[g].first; i <= groups[g].last; ++i)
+            if (xs[i] >= a.rect.x - pad && xs[i] <= a.rect.right() + pad) return true;
+        return false;
+    };
+    const auto clash = [&](size_t g, const LabelOption& a, size_t h, const LabelOption& b) {
+        if (a.row == b.row && a.rect.x - pad < b.rect.right() + pad &&
+            b.rect.x - pad < a.rect.right() + pad)
+            return true;
+        return (b.row >= a.row && covers_line_of(a, h)) || (a.row >= b.row && covers_line_of(b, g));
+    };
+    // Every choice of side and row (or none) per label, best first. A step marks a few N, so
+    // the search is small; a budget bounds it for many.
+    struct Cost {
+        size_t skipped = 0;
+        int rows = 0;
+        size_t sides = 0;  // the sides' order of preference, summed
+        bool operator<(const Cost& o) const {
+            return std::tie(skipped, rows, sides) < std::tie(o.skipped, o.rows, o.sides);
+        }
+    };
+    std::vector<int> pick(n, -1), best_pick(n, -1);
+    Cost best{n + 1, 0, 0};
+    long budget = 100000;
+    const std::function<void(size_t, Cost)> search = [&](size_t g, Cost c) {
+        if (--budget < 0 || !(c < best)) return;  // a partial cost only grows
+        if (g == n) {
+            best = c;
+            best_pick = pick;
+            return;
+        }
+        for (size_t o = 0; o < options[g].size(); ++o) {
+            const LabelOption& a = options[g][o];
+            bool ok = true;
+            for (size_t h = 0; h < g && ok; ++h)
+                if (pick[h] >= 0) ok = !clash(g, a, h, options[h][static_cast<size_t>(pick[h])]);
+            if (!ok) continue;
+            pick[g] = static_cast<int>(o);
+            Cost next = c;
+            next.rows = std::max(next.rows, a.row + 1);
+            next.sides += static_cast<size_t>(a.side);
+            search(g + 1, next);
+        }
+        pick[g] = -1;
+        Cost next = c;
+        ++next.skipped;
+        search(g + 1, next);
+    };
+    search(0, Cost{});
+    std::vector<MarkLabel> out;
+    for (size_t g = 0; g < n; ++g) {
+        if (best_pick[g] < 0) continue;
+        const LabelOption& a = options[g][static_cast<size_t>(best_pick[g])];
+        MarkLabel l = groups[g];
+        l.row = a.row;
+        l.rect = a.rect;
+        // A line beside its label reaches the middle of the label's row; one under it, its foot.
+        l.line_top = a.side == Side::over ? a.rect.bottom()
+                                          : band.bottom() - (a.row + 0.5) * layout.label_row_h;
+        out.push_back(std::move(l));
+    }
+    return out;
+}
+
+namespace {
+size_t labelled(const std::vector<MarkLabel>& labels) {
+    size_t n = 0;
+    for (const MarkLabel& l : labels) n += l.last - l.first + 1;
+    return n;
+}
+}  // namespace
+
 double screen_tick_px(double text_scale) {
     return 12.5 * text_scale;
 }
 
 ScreenChart layout_screen_chart(const chart::Chart& chart, const chart::Theme& theme, double width,
-                                double height, double text_scale, const chart::TextMeasure& measure,
+                                double height, double text_scale,
+                                const std::vector<ChartMark>& marks,
+                                const chart::TextMeasure& measure,
                                 const std::string& short_y_label) {
     ScreenChart out;
     chart::Chart shown = chart;
-    const double want = screen_tick_px(text_scale);
+    double want = screen_tick_px(text_scale);
     chart::LayoutOptions opt;
+    opt.label_rows_above_plot = marks.empty() ? 0 : 1;
     opt.margin_px = 4;  // the panel has its own padding
+    bool name_n = true;
     const auto lay_out = [&] {
         // The layout sizes its fonts for the canvas (a 1600x900 figure has 20 px ticks); a panel
         // a third that size would get unreadable 8 px ticks. So lay out on a smaller canvas and
@@ -256,8 +395,24 @@ ScreenChart layout_screen_chart(const chart::Chart& chart, const chart::Theme& t
             out.layout = chart::layout_chart(shown, theme, width / out.scale, height / out.scale,
                                              measure, opt);
         }
+        out.mark_labels = place_mark_labels(out.layout, marks, measure, name_n);
     };
+    // The marks' labels in one row if they fit, as "N = 8193" or else as "8193" (the axis is N);
+    // else in two rows.
     lay_out();
+    if (labelled(out.mark_labels) < marks.size()) {
+        name_n = false;
+        out.mark_labels = place_mark_labels(out.layout, marks, measure, name_n);
+    }
+    if (labelled(out.mark_labels) < marks.size()) {
+        opt.label_rows_above_plot = 2;
+        name_n = true;
+        lay_out();
+        if (labelled(out.mark_labels) < marks.size()) {
+            name_n = false;
+            out.mark_labels = place_mark_labels(out.layout, marks, measure, name_n);
+        }
+    }
     // A short plot: the long axis labels give way. The y axis takes the chart kind's short name
     // ("% copy" for "% of copy bandwidth (same run)", which would be cut to "% of co…"), and
     // where the plot is still under two fifths of the canvas, the x axis' label goes (its tick
@@ -270,6 +425,13 @@ ScreenChart layout_screen_chart(const chart::Chart& chart, const chart::Theme& t
     }
     if (plot_h() * out.scale < 0.4 * height) {
         for (chart::Panel& p : shown.panels) p.x.label.clear();
+        lay_out();
+    }
+    // A legend of many lines (step 7 shows every kernel) would still leave a sliver of a plot on
+    // a projector's panel: there the text gives back some of its size, never below the size at
+    // text scale 1, until the plot has a quarter of the panel's height.
+    while (plot_h() * out.scale < 0.25 * height && want > screen_tick_px(1.0) * 1.01) {
+        want = std::max(screen_tick_px(1.0), want * 0.92);
         lay_out();
     }
     return out;

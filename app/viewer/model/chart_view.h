@@ -41,6 +41,7 @@ struct ChartPreset {
 struct ChartMark {
     double x = 0;       // where it is drawn, in the (shifted) axis value
     std::string label;  // "N = 8193"
+    int64_t n = 0;      // 8193
 };
 
 struct ChartView {
@@ -69,19 +70,47 @@ double dodge_n(double n, const std::vector<double>& all_n);
 // to the box's right edge (boxed legends) or to the next entry (legends in rows above the plot).
 int legend_entry_at(const chart::ChartLayout& layout, double x, double y);
 
+// A label of marks as placed above the plot (place_mark_labels), in layout pixels.
+struct MarkLabel {
+    size_t first = 0, last = 0;  // the marks it names, first to last (close ones share one)
+    std::string text;            // "N = 4096", or "N = 8192, 8193, 12288" for close marks
+    int row = 0;                 // 0: the row next to the plot; its lines reach up to this row
+    chart::Rect rect;            // the text's box; the text starts at rect.x
+    double line_top = 0;         // where its marks' lines end, the middle of its row
+};
+
+// Places the marks' labels in the band the layout kept above the first plot
+// (chart::LayoutOptions::label_rows_above_plot), in text at the layout's tick size. Marks closer
+// than a line of text share one label. Each label sits beside its lines (on the right, else on
+// the left) or, where neither fits, over them with the lines ending under it; inside the canvas,
+// never over the plot (so never on a data line) nor on the legend, over another label or over a
+// line that reaches its row; where labels are too close for one row, one moves up a row and its
+// lines reach up to it. Of all the choices of side and row, the one with the fewest labels left out
+// (their lines stay), then the fewest rows, then the most beside their lines on the right.
+// `name_n`: labels read "N = 8193", else "8193".
+std::vector<MarkLabel> place_mark_labels(const chart::ChartLayout& layout,
+                                         const std::vector<ChartMark>& marks,
+                                         const chart::TextMeasure& measure, bool name_n = true);
+
 // The chart as the Charts panel draws it, in a panel of width x height screen pixels.
 struct ScreenChart {
     chart::ChartLayout layout;  // in layout pixels
     float scale = 1;            // screen pixels per layout pixel
+    std::vector<MarkLabel> mark_labels;
 };
 // Lays `chart` out for the screen so its text is as large as the UI's (`text_scale`, 1.5 on a
 // projector): a layout made for a small canvas and drawn `scale` times larger where the panel
 // has room, and, where it has not, text larger than the canvas alone would give it (the plot
-// takes what is left). A single plot too short for its y axis' label ("% of copy bandwidth
-// (same run)" cut to "% of co…") is labelled `short_y_label` instead (the chart kind's name,
-// "% copy"), and a plot under two fifths of the panel's height drops its x axis' label.
+// takes what is left). Room above the plot holds the marks' labels (one row, or two when
+// labels need it). A single plot too short for its y axis' label ("% of copy bandwidth (same
+// run)" cut to "% of co…") is labelled `short_y_label` instead (the chart kind's name, "% copy"),
+// and a plot under two fifths of the panel's height drops its x axis' label. Where a plot would
+// still get under a quarter of the panel (a legend of every kernel), the text gives back some of
+// its size, never below its size at text scale 1.
 ScreenChart layout_screen_chart(const chart::Chart& chart, const chart::Theme& theme, double width,
-                                double height, double text_scale, const chart::TextMeasure& measure,
+                                double height, double text_scale,
+                                const std::vector<ChartMark>& marks,
+                                const chart::TextMeasure& measure,
                                 const std::string& short_y_label = "");
 // The tick labels' size the panel aims at: the UI's body text (12.5 px at text scale 1).
 double screen_tick_px(double text_scale);
