@@ -145,7 +145,9 @@ if(_sml_recorded)
   foreach(_case "gutter_warp_sass|--lesson 3 --kernel warp --cols 1024 --code sass|code counters: inst_executed on [1-9][0-9]+ lines, [1-9][0-9][0-9]+ instructions -- per-line counters: NVIDIA H100"
                 "gutter_smem_cuda|--lesson 5 --kernel smem --cols 4096|code counters: inst_executed on [1-9][0-9]+ lines, 0 instructions -- per-line counters: NVIDIA H100.* 4096 fp32"
                 "gutter_smem_sass|--lesson 5 --kernel smem --cols 4096 --code sass|code counters: inst_executed on [1-9][0-9]+ lines, 0 instructions -- .*per instruction: not shown"
-                "gutter_naive_sass|--kernel naive --code sass|code counters: inst_executed on [1-9][0-9]* lines, [1-9][0-9]+ instructions")
+                "gutter_naive_sass|--kernel naive --code sass|code counters: inst_executed on [1-9][0-9]* lines, [1-9][0-9]+ instructions"
+                # In Chinese the note is Chinese too (it was English: the audit's defect).
+                "gutter_warp_sass_zh|--lesson 3 --kernel warp --cols 1024 --code sass --lang zh|code counters: inst_executed on [1-9][0-9]+ lines, [1-9][0-9][0-9]+ instructions -- 逐行计数器：NVIDIA H100.*，本文件的 NVRTC 构建")
     string(REPLACE "|" ";" _parts "${_case}")
     list(GET _parts 0 _name)
     list(GET _parts 1 _args)

@@ -406,9 +406,9 @@ void App::draw_menu() {
                             s_.has_session))
             show_save_ = true;
         ImGui::Separator();
-        if (ImGui::MenuItem("Compare with session...", nullptr, false, s_.has_session))
+        if (ImGui::MenuItem(tr("Compare with session..."), nullptr, false, s_.has_session))
             show_compare_ = true;
-        if (ImGui::MenuItem("Stop comparing", nullptr, false, s_.compared.has_value()))
+        if (ImGui::MenuItem(tr("Stop comparing"), nullptr, false, s_.compared.has_value()))
             stop_compare();
         ImGui::Separator();
         if (ImGui::MenuItem(tr("Quit"), keys(Action::quit))) glfwSetWindowShouldClose(window_, 1);
@@ -534,21 +534,21 @@ void App::draw_banners() {
 
 void App::draw_dialogs() {
     if (show_open_) {
-        ImGui::OpenPopup("Open session");
+        ImGui::OpenPopup("###open-session");
         show_open_ = false;
         const std::string& last = s_.replay ? s_.session_origin : s_.settings.session_path;
         std::snprintf(path_buf_, sizeof path_buf_, "%s", last.c_str());
         recorded_ = recorded_session_paths();
     }
     if (show_compare_) {
-        ImGui::OpenPopup("Compare with session");
+        ImGui::OpenPopup("###compare-session");
         show_compare_ = false;
         const std::string last = s_.compared ? s_.compared->path : std::string();
         std::snprintf(path_buf_, sizeof path_buf_, "%s", last.c_str());
         recorded_ = recorded_session_paths();
     }
     if (show_save_) {
-        ImGui::OpenPopup("Save session");
+        ImGui::OpenPopup("###save-session");
         show_save_ = false;
         open_write_dialog(suggest_export_path("session", ".json"));
         dialog_note_ = "Save session: " + std::string(path_buf_);
@@ -556,7 +556,7 @@ void App::draw_dialogs() {
     if (show_export_) {
         show_export_ = false;
         if (s_.chart) {
-            ImGui::OpenPopup("Export chart");
+            ImGui::OpenPopup("###export-chart");
             const chart::ChartKind* kind = chart::find_chart_kind(s_.chart_kind);
             std::string stem = "softmaxlab-" + s_.chart_kind;
             if (kind && kind->per_n) stem += "-N" + std::to_string(s_.cols);
@@ -565,59 +565,71 @@ void App::draw_dialogs() {
         }
     }
     if (show_about_) {
-        ImGui::OpenPopup("About softmaxlab");
+        ImGui::OpenPopup("###about");
         show_about_ = false;
     }
     const ImVec2 center = ImGui::GetMainViewport()->GetCenter();
     // Open and Compare pick a session file the same way; only what happens to it differs.
-    const auto session_picker = [&](const char* title, const char* prompt, const char* button) {
+    // A dialog's title is in the UI's language; "###" keeps its id the same in every language.
+    const auto titled = [&](const char* title, const char* id) {
+        return std::string(tr(title)) + "###" + id;
+    };
+    const auto session_picker = [&](const char* title, const char* id, const char* prompt,
+                                    const char* button) {
         ImGui::SetNextWindowPos(center, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-        if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_AlwaysAutoResize))
+        if (!ImGui::BeginPopupModal(titled(title, id).c_str(), nullptr,
+                                    ImGuiWindowFlags_AlwaysAutoResize))
             return false;
-        ImGui::TextUnformatted(prompt);
+        ImGui::TextUnformatted(tr(prompt));
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 36);
         const bool enter = ImGui::InputText("##path", path_buf_, sizeof path_buf_,
                                             ImGuiInputTextFlags_EnterReturnsTrue);
-        if (!recorded_.empty()) ImGui::TextColored(palette().muted, "Recorded sessions:");
+        if (!recorded_.empty()) ImGui::TextColored(palette().muted, "%s", tr("Recorded sessions:"));
         for (const std::string& p : recorded_)
             if (ImGui::Selectable(p.c_str()))
                 std::snprintf(path_buf_, sizeof path_buf_, "%s", p.c_str());
-        const bool chosen = ImGui::Button(button) || enter;
+        const bool chosen = ImGui::Button(tr(button)) || enter;
         if (chosen) ImGui::CloseCurrentPopup();
         ImGui::SameLine();
-        if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
+        if (ImGui::Button(tr("Cancel")) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
             ImGui::CloseCurrentPopup();
         ImGui::EndPopup();
         return chosen;
     };
     // On failure the error is in a banner and the previous session stays open.
-    if (session_picker("Open session",
+    if (session_picker("Open session", "open-session",
                        "Session JSON file (written by softmaxlab-cli sweep --out):", "Open"))
         open_session(path_buf_);
-    if (session_picker("Compare with session",
+    if (session_picker("Compare with session", "compare-session",
                        "A second session to draw over the open one (dashed) and to add to the "
                        "Metrics table:",
                        "Compare"))
         open_compare(path_buf_);
     ImGui::SetNextWindowPos(center, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-    if (ImGui::BeginPopupModal("Save session", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
-        ImGui::TextUnformatted("Save the open session (with every point run here) as:");
-        draw_write_form("Save", [this](const std::string& path) { save_session_to(path); });
+    if (ImGui::BeginPopupModal(titled("Save session", "save-session").c_str(), nullptr,
+                               ImGuiWindowFlags_AlwaysAutoResize)) {
+        ImGui::TextUnformatted(tr("Save the open session (with every point run here) as:"));
+        draw_write_form(tr("Save"), [this](const std::string& path) { save_session_to(path); });
         ImGui::EndPopup();
     }
     ImGui::SetNextWindowPos(center, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-    if (ImGui::BeginPopupModal("Export chart", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    if (ImGui::BeginPopupModal(titled("Export chart", "export-chart").c_str(), nullptr,
+                               ImGuiWindowFlags_AlwaysAutoResize)) {
         std::string format = export_format_;
         for (char& c : format) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-        ImGui::Text("Export this chart as %s (the same file softmaxlab-cli chart writes):",
-                    format.c_str());
-        draw_write_form("Export", [this](const std::string& path) {
+        ImGui::TextUnformatted(
+            ui_format("Export this chart as {0} (the same file softmaxlab-cli chart writes):",
+                      s_.lessons_lang, {format})
+                .c_str());
+        draw_write_form(tr("Export"), [this](const std::string& path) {
             if (!s_.chart) return;
             chart::RenderOptions ro;
             ro.theme = s_.settings.theme;
             const Status st = chart::export_chart(*s_.chart, path, ro);
             if (st)
-                s_.set_banner({Banner::Level::info, "Chart saved to " + path, "", true, "export"});
+                s_.set_banner({Banner::Level::info,
+                               ui_format("Chart saved to {0}", s_.lessons_lang, {path}), "", true,
+                               "export"});
             else
                 s_.set_banner(
                     {Banner::Level::error, st.error().message, st.error().hint, true, "export"});
@@ -628,8 +640,11 @@ void App::draw_dialogs() {
     // The key table (model/key_bindings.h) is the list: every action has a key, shown here.
     const ImVec2 vp = ImGui::GetMainViewport()->WorkSize;
     ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(vp.x * 0.9f, vp.y * 0.9f));
-    if (ImGui::BeginPopupModal("About softmaxlab", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
-        ImGui::Text("softmaxlab %s: softmax from slow to speed-of-light", SML_VERSION);
+    if (ImGui::BeginPopupModal(titled("About softmaxlab", "about").c_str(), nullptr,
+                               ImGuiWindowFlags_AlwaysAutoResize)) {
+        ImGui::TextUnformatted(ui_format("softmaxlab {0}: softmax from slow to speed-of-light",
+                                         s_.lessons_lang, {SML_VERSION})
+                                   .c_str());
         ImGui::Separator();
         if (ImGui::BeginTable(
                 "keys", 2,
@@ -665,8 +680,10 @@ void App::open_write_dialog(const std::string& suggested) {
 
 void App::draw_write_form(const char* verb, const std::function<void(const std::string&)>& write) {
     const Palette& pal = palette();
-    ImGui::TextColored(pal.muted, "Suggested folder: %s (a new file name; nothing is replaced)",
-                       exports_dir().c_str());
+    ImGui::TextColored(pal.muted, "%s",
+                       ui_format("Suggested folder: {0} (a new file name; nothing is replaced)",
+                                 s_.lessons_lang, {exports_dir()})
+                           .c_str());
     // Wide enough to show the whole suggested path, file name included.
     const float em = ImGui::GetFontSize();
     ImGui::SetNextItemWidth(
@@ -689,11 +706,11 @@ void App::draw_write_form(const char* verb, const std::function<void(const std::
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 36);
         ImGui::TextColored(pal.bad, "%s", write_check_.message.c_str());
         ImGui::PopTextWrapPos();
-        if (ImGui::Button("Replace")) do_write();
+        if (ImGui::Button(tr("Replace"))) do_write();
         ImGui::SameLine();
-        if (ImGui::Button("Keep it")) write_check_ = WriteCheck{};
+        if (ImGui::Button(tr("Keep it"))) write_check_ = WriteCheck{};
         ImGui::SameLine();
-        if (ImGui::Button("Cancel")) {
+        if (ImGui::Button(tr("Cancel"))) {
             write_check_ = WriteCheck{};
             ImGui::CloseCurrentPopup();
         }
@@ -711,7 +728,7 @@ void App::draw_write_form(const char* verb, const std::function<void(const std::
         if (write_check_.kind == WriteCheck::Kind::write) do_write();
     }
     ImGui::SameLine();
-    if (ImGui::Button("Cancel")) {
+    if (ImGui::Button(tr("Cancel"))) {
         write_check_ = WriteCheck{};
         ImGui::CloseCurrentPopup();
     }
@@ -1081,10 +1098,11 @@ void App::refresh_code() {
             std::string why;
             if (std::optional<LineMetric> m =
                     instruction_metric(*rec_lines_.point->source_lines, *code_.listing(),
-                                       line_file_, line_metric_role(), &why))
+                                       line_file_, line_metric_role(), &why, s_.lessons_lang))
                 metrics.push_back(std::move(*m));
             else if (!why.empty())
-                line_note_ += "; per instruction: not shown, " + why;
+                line_note_ +=
+                    ui_format("; per instruction: not shown, {0}", s_.lessons_lang, {why});
         }
         metrics.push_back(line_metric_);
     }
@@ -1093,7 +1111,7 @@ void App::refresh_code() {
     listing_src_details_.clear();
     if (rec_lines_.point && code_.metric() && code_.source_doc())
         listing_src_details_ = per_display_line_details(*rec_lines_.point->source_lines, line_file_,
-                                                        *code_.source_doc());
+                                                        *code_.source_doc(), s_.lessons_lang);
     // The listing's anchors: marked, and their notes on hover.
     std::map<int, std::string> notes;
     for (const ListingAnchor& a : code_.anchors())
@@ -1134,7 +1152,8 @@ void App::refresh_line_metric(const std::string& file) {
             read_file_capped(std::string(SML_SOURCE_DIR) + "/" + file, 16 << 20, "source file");
         sha = file_sha_.emplace(file, bytes ? lab::sha256_hex(*bytes) : std::string()).first;
     }
-    rec_lines_ = find_recorded_lines(s_.session, k->id, variant, file, s_.cols, sha->second);
+    rec_lines_ = find_recorded_lines(s_.session, k->id, variant, file, s_.cols, sha->second,
+                                     s_.lessons_lang);
     if (!rec_lines_.point) {
         line_note_ = rec_lines_.problem;
         return;
@@ -1144,22 +1163,21 @@ void App::refresh_line_metric(const std::string& file) {
     line_note_ = rec_lines_.note;
     const std::string role = line_metric_role();
     if (role.empty()) return;
-    line_metric_ = source_line_metric(rec, file, role);
+    line_metric_ = source_line_metric(rec, file, role, s_.lessons_lang);
     // Measured global traffic next to the lesson's prediction for the whole kernel, when every
     // launch was measured (naive's were not: the note says which).
     const PredictedTraffic& pred = rec_lines_.point->predicted;
     const double predicted = pred.global_load_bytes + pred.global_store_bytes;
     const double measured = recorded_global_bytes(rec);
     if ((role == lab::role::kGlobalSectors || role == lab::role::kGlobalIdealSectors) &&
-        predicted > 0 && measured > 0 &&
-        rec_lines_.note.find("no counters for") == std::string::npos)
-        line_note_ += "; global traffic " + format_bytes(measured) + " measured, " +
-                      format_bytes(predicted) + " predicted (" +
-                      format_ratio(measured / predicted) + ")";
+        predicted > 0 && measured > 0 && rec_lines_.every_launch)
+        line_note_ += ui_format(
+            "; global traffic {0} measured, {1} predicted ({2})", s_.lessons_lang,
+            {format_bytes(measured), format_bytes(predicted), format_ratio(measured / predicted)});
     auto it = s_.sources.find(s_.source_kernel + "/" + file);
     if (it != s_.sources.end() && *it->second) {
         line_values_ = per_display_line(line_metric_, **it->second);
-        line_details_ = per_display_line_details(rec, file, **it->second);
+        line_details_ = per_display_line_details(rec, file, **it->second, s_.lessons_lang);
         line_max_ = metric_max(line_values_);
     }
 }
@@ -1197,19 +1215,20 @@ void App::refresh_metrics() {
     s_.compare_note.clear();
     if (!s_.has_session) return;
     const ComparedSession* compared = s_.compared ? &*s_.compared : nullptr;
-    s_.compare_note = compare_note(s_.session, compared, s_.dtype, s_.cols);
+    s_.compare_note = compare_note(s_.session, compared, s_.dtype, s_.cols, s_.lessons_lang);
     if (compared && chart::check_comparable(s_.session, compared->session, s_.dtype)) {
         const chart::SessionLabels names = chart::compare_labels(s_.session, compared->session);
         s_.metric_rows =
             build_compare_metric_rows(s_.session, compared->session, names.first, names.second,
-                                      s_.cols, s_.dtype, s_.table_kernels);
+                                      s_.cols, s_.dtype, s_.table_kernels, s_.lessons_lang);
     } else {
-        s_.metric_rows = build_metric_rows(s_.session, s_.cols, s_.dtype, s_.table_kernels);
+        s_.metric_rows =
+            build_metric_rows(s_.session, s_.cols, s_.dtype, s_.table_kernels, s_.lessons_lang);
     }
     for (const MetricRow& r : s_.metric_rows)
         if (!r.counters_available) {
             s_.counters_note =
-                std::string(zh() ? "硬件计数器不可用" : "Hardware counters unavailable") +
+                std::string(tr("Hardware counters unavailable")) +
                 (r.counters_reason.empty() ? std::string(".") : ": " + r.counters_reason);
             break;
         }
@@ -1232,7 +1251,7 @@ void App::refresh_chart() {
     if (!kind || kind->source != chart::ChartSource::session) kind = viewer_chart_kinds().front();
     s_.chart_kind = kind->id;
     const ComparedSession* compared = s_.compared ? &*s_.compared : nullptr;
-    s_.chart_note = chart_compare_note(*kind, compared);
+    s_.chart_note = chart_compare_note(*kind, compared, s_.lessons_lang);
     // The step's preset (its kernels, the previous step's, copy; its N marked), or every kernel.
     ChartPreset preset;
     preset.kind = kind->id;

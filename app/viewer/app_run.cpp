@@ -105,13 +105,14 @@ void App::poll_worker() {
                 s_.running = false;
                 if (e.kind == WorkEvent::Kind::cancelled)
                     s_.set_banner({Banner::Level::info,
-                                   "Run cancelled; the finished points are kept.", "", true,
+                                   tr("Run cancelled; the finished points are kept."), "", true,
                                    "run"});
                 break;
             case WorkEvent::Kind::failed:
                 s_.running = false;
-                s_.set_banner({Banner::Level::error, "Run failed: " + e.error.message, e.error.hint,
-                               true, "run"});
+                s_.set_banner({Banner::Level::error,
+                               ui_format("Run failed: {0}", s_.lessons_lang, {e.error.message}),
+                               e.error.hint, true, "run"});
                 break;
         }
     }

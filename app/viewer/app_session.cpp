@@ -95,10 +95,11 @@ void App::open_initial_session() {
 bool App::open_compare(const std::string& path) {
     Result<ComparedSession> c = load_compared_session(path, s_.session, s_.dtype);
     if (!c) {
-        s_.set_banner(
-            {Banner::Level::error, "Cannot compare: " + c.error().message,
-             c.error().hint.empty() ? "the charts keep showing the open session" : c.error().hint,
-             true, "compare"});
+        s_.set_banner({Banner::Level::error,
+                       ui_format("Cannot compare: {0}", s_.lessons_lang, {c.error().message}),
+                       c.error().hint.empty() ? tr("the charts keep showing the open session")
+                                              : c.error().hint,
+                       true, "compare"});
         return false;
     }
     s_.clear_banner("compare");
@@ -118,9 +119,11 @@ void App::stop_compare() {
 bool App::open_session(const std::string& path) {
     Result<Session> s = load_session(path);
     if (!s) {
-        s_.set_banner({Banner::Level::error, "Cannot open session: " + s.error().message,
-                       s.error().hint.empty() ? "the previous session stays open" : s.error().hint,
-                       true, "session"});
+        s_.set_banner(
+            {Banner::Level::error,
+             ui_format("Cannot open session: {0}", s_.lessons_lang, {s.error().message}),
+             s.error().hint.empty() ? tr("the previous session stays open") : s.error().hint, true,
+             "session"});
         return false;
     }
     s_.clear_banner("session");
@@ -152,13 +155,15 @@ bool App::save_session_to(const std::string& path) {
     // already asked before replacing an existing file.
     Status st = save_session(path, s_.session);
     if (!st) {
-        s_.set_banner({Banner::Level::error, "Cannot save session: " + st.error().message,
+        s_.set_banner({Banner::Level::error,
+                       ui_format("Cannot save session: {0}", s_.lessons_lang, {st.error().message}),
                        st.error().hint, true, "save"});
         return false;
     }
     s_.set_banner({Banner::Level::info,
-                   "Saved " + std::to_string(s_.session.points.size()) + " points to " + path, "",
-                   true, "save"});
+                   ui_format("Saved {0} points to {1}", s_.lessons_lang,
+                             {std::to_string(s_.session.points.size()), path}),
+                   "", true, "save"});
     return true;
 }
 

@@ -49,8 +49,8 @@ void App::draw_charts() {
                 ImGui::BeginTooltip();
                 ImGui::TextUnformatted(tr(kind->tooltip));
                 if (s_.compared && !kind->compares)
-                    ImGui::TextColored(pal.muted,
-                                       "shows the open session only, not the compared one");
+                    ImGui::TextColored(pal.muted, "%s",
+                                       tr("shows the open session only, not the compared one"));
                 ImGui::EndTooltip();
             }
         }

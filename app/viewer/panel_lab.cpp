@@ -128,14 +128,14 @@ void App::draw_lab_window() {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.5f);
     ImGui::InputScalar("N", ImGuiDataType_S64, &lab_settings_.cols);
-    const std::string status = lab_.status_line();
+    const std::string status = lab_.status_line(s_.lessons_lang);
     ImGui::PushTextWrapPos(0);
     if (status == kNoCompilerStatus)
         ImGui::TextColored(palette().muted, "%s", tr(kNoCompilerStatus));
     else
         ImGui::TextUnformatted(status.c_str());
     ImGui::PopTextWrapPos();
-    ImGui::TextDisabled("%s", lab_.save_status().c_str());
+    ImGui::TextDisabled("%s", lab_.save_status(s_.lessons_lang).c_str());
     if (!lab_error_.empty()) ImGui::TextColored(severity_colour("error"), "%s", lab_error_.c_str());
     if (const lab::Exercise* e = lab_.exercise()) {
         ImGui::TextWrapped("%s", e->task.c_str());
@@ -162,28 +162,32 @@ void App::draw_lab_window() {
             const std::string where =
                 d.line > 0 ? std::to_string(d.line) + ":" + std::to_string(d.column) + " " : "";
             ImGui::TextColored(severity_colour(d.severity), "%s%s: %s", where.c_str(),
-                               d.severity.c_str(), d.message.c_str());
+                               tr(d.severity.c_str()),
+                               lab_text(d.message, s_.lessons_lang).c_str());
         }
         ImGui::PopTextWrapPos();
         if (const auto& r = lab_.result()) {
             ImGui::Separator();
-            ImGui::TextWrapped("%s: %s", r->status.c_str(), r->message.c_str());
-            if (!r->hint.empty()) ImGui::TextWrapped("%s", r->hint.c_str());
+            ImGui::TextWrapped("%s: %s", lab_status_text(r->status, s_.lessons_lang).c_str(),
+                               lab_text(r->message, s_.lessons_lang).c_str());
+            if (!r->hint.empty())
+                ImGui::TextWrapped("%s", lab_text(r->hint, s_.lessons_lang).c_str());
         }
         if (const auto& v = lab_.verdict()) {
             ImGui::Separator();
             for (const lab::ExerciseCheck& c : v->checks)
-                ImGui::Text("[%s] %s", c.passed ? "ok" : "--", c.what.c_str());
-            ImGui::TextWrapped("%s", v->summary.c_str());
+                ImGui::Text("[%s] %s", c.passed ? "ok" : "--",
+                            lab_text(c.what, s_.lessons_lang).c_str());
+            ImGui::TextWrapped("%s", lab_text(v->summary, s_.lessons_lang).c_str());
         }
         const std::vector<std::string> metrics = lab_.gutter_metrics();
         if (!metrics.empty()) {
             ImGui::Separator();
             const lab::SassRole* cur = lab::find_sass_role(lab_.gutter_metric());
-            if (ImGui::BeginCombo(tr("per line"), cur ? cur->label : "")) {
+            if (ImGui::BeginCombo(tr("per line"), cur ? tr(cur->label) : "")) {
                 for (const std::string& m : metrics) {
                     const lab::SassRole* r = lab::find_sass_role(m);
-                    if (ImGui::Selectable(r ? r->label : m.c_str(), m == lab_.gutter_metric()))
+                    if (ImGui::Selectable(r ? tr(r->label) : m.c_str(), m == lab_.gutter_metric()))
                         lab_.set_gutter_metric(m);
                 }
                 ImGui::EndCombo();
@@ -191,7 +195,7 @@ void App::draw_lab_window() {
             if (ImGui::BeginTable("gutter", 2, ImGuiTableFlags_RowBg)) {
                 const int lines = int(std::count(lab_buffer_.begin(), lab_buffer_.end(), '\n')) + 1;
                 for (int line = 1; line <= lines; ++line) {
-                    std::optional<GutterCell> c = lab_.gutter(line);
+                    std::optional<GutterCell> c = lab_.gutter(line, s_.lessons_lang);
                     if (!c) continue;
                     ImGui::TableNextRow();
                     ImGui::TableNextColumn();

@@ -23,8 +23,8 @@ void App::draw_lessons() {
     const Palette& pal = palette();
     const LessonStep* step = s_.nav.current();
     if (!step) {
-        ImGui::TextColored(pal.muted, "No lessons loaded.");
-        ImGui::TextWrapped("The lesson text lives in lessons/<lang>/ next to the app.");
+        ImGui::TextColored(pal.muted, "%s", tr("No lessons loaded."));
+        ImGui::TextWrapped("%s", tr("The lesson text lives in lessons/<lang>/ next to the app."));
         return;
     }
     // Header: position, title and the arrows, always visible above the scrolling text.

@@ -92,7 +92,8 @@ void App::draw_metrics() {
                 ImVec2(0, 0), ImVec2(wrap + ImGui::GetStyle().WindowPadding.x * 2, FLT_MAX));
             ImGui::BeginTooltip();
             ImGui::PushTextWrapPos(wrap);
-            ImGui::TextUnformatted(column_tooltip(static_cast<MetricColumn>(c)).c_str());
+            ImGui::TextUnformatted(
+                column_tooltip(static_cast<MetricColumn>(c), s_.lessons_lang).c_str());
             ImGui::PopTextWrapPos();
             ImGui::EndTooltip();
         }
@@ -144,14 +145,15 @@ void App::draw_metrics() {
             else
                 ImGui::TextUnformatted(cell.c_str());
             if (missing && ImGui::IsItemHovered() && !row.counters_reason.empty())
-                ImGui::SetTooltip("counters unavailable: %s", row.counters_reason.c_str());
+                ImGui::SetTooltip("%s: %s", tr("counters unavailable"),
+                                  row.counters_reason.c_str());
             if (mc == MetricColumn::dram_measured && row.l2_resident) {
                 ImGui::SameLine();
                 ImGui::TextColored(pal.accent, "[L2]");
                 if (ImGui::IsItemHovered())
-                    ImGui::SetTooltip("L2-resident: %s", row.l2_reason.empty()
-                                                             ? "the working set fits in L2"
-                                                             : row.l2_reason.c_str());
+                    ImGui::SetTooltip("%s: %s", tr("L2-resident"),
+                                      row.l2_reason.empty() ? tr("the working set fits in L2")
+                                                            : row.l2_reason.c_str());
             }
         }
     }

@@ -50,7 +50,7 @@ void App::draw_run() {
     flow(labelled("dtype", ImGui::GetFontSize() * 4.5f));
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 4.5f);
     ImGui::Combo("dtype", &s_.run_dtype, dtypes, 3);
-    static const char* sets[] = {"off", "default", "deep (8 passes)"};
+    const char* sets[] = {tr("off"), tr("default"), tr("deep (8 passes)")};
     flow(labelled(tr("counters"), ImGui::GetFontSize() * 6));
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
     ImGui::Combo((std::string(tr("counters")) + "##set").c_str(), &s_.run_metric_set, sets, 3);
@@ -68,8 +68,10 @@ void App::draw_run() {
         ImGui::EndCombo();
     }
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Ranges and best's path follow this class of GPU%s.\n%s",
-                          s_.gpu_available ? " (runs stay on this GPU, restricted to it)" : "",
+        ImGui::SetTooltip("%s\n%s",
+                          tr(s_.gpu_available ? "Ranges and best's path follow this class of GPU "
+                                                "(runs stay on this GPU, restricted to it)."
+                                              : "Ranges and best's path follow this class of GPU."),
                           best_choice_text(s_.run_cols, DType::f32, s_.limits).c_str());
     ImGui::EndDisabled();
 
@@ -114,7 +116,10 @@ void App::draw_run() {
                     ImGui::EndCombo();
                 }
                 if (ImGui::IsItemHovered())
-                    ImGui::SetTooltip("variant of %s used by Run (Sweep uses the default)", k.id);
+                    ImGui::SetTooltip(
+                        "%s", ui_format("variant of {0} used by Run (Sweep uses the default)",
+                                        s_.lessons_lang, {k.id})
+                                  .c_str());
             }
         }
         ImGui::EndCombo();
@@ -136,13 +141,14 @@ void App::draw_run() {
         const Result<int64_t> elements = matrix_elements(s_.run_rows, s_.run_cols);
         if (elements)
             ImGui::SetTooltip(
-                "Run every ticked kernel over the default N values (32 .. 1M), keeping "
-                "M x N = %s elements, each kernel only inside its range.",
-                format_count(static_cast<double>(*elements)).c_str());
+                "%s", ui_format("Run every ticked kernel over the default N values (32 .. 1M), "
+                                "keeping M x N = {0} elements, each kernel only inside its range.",
+                                s_.lessons_lang, {format_count(static_cast<double>(*elements))})
+                          .c_str());
         else
-            ImGui::SetTooltip(
-                "Run every ticked kernel over the default N values (32 .. 1M).\n%s: %s.",
-                elements.error().message.c_str(), elements.error().hint.c_str());
+            ImGui::SetTooltip("%s\n%s: %s.",
+                              tr("Run every ticked kernel over the default N values (32 .. 1M)."),
+                              elements.error().message.c_str(), elements.error().hint.c_str());
     }
     if (s_.running) {
         flow(ImGui::GetFontSize() * 16);

@@ -109,8 +109,9 @@ void App::draw_listing() {
     if (s_.source_tab == SourceTab::ptx && !code_.peers().empty()) {
         const std::string peer_title = code_.peers().front().title_in(s_.lessons_lang);
         ImGui::SetNextItemWidth(em * 11);
-        if (ImGui::BeginCombo("##listing", s_.peer_listing ? peer_title.c_str() : "CUDA port")) {
-            if (ImGui::Selectable("CUDA port", !s_.peer_listing)) {
+        if (ImGui::BeginCombo("##listing",
+                              s_.peer_listing ? peer_title.c_str() : tr("CUDA port"))) {
+            if (ImGui::Selectable(tr("CUDA port"), !s_.peer_listing)) {
                 s_.peer_listing = false;
                 refresh_code();
             }
@@ -142,19 +143,21 @@ void App::draw_listing() {
         ImGui::SameLine();
         bool all = code_.show_all();
         const std::string all_label =
-            code_.hidden() > 0 || all ? "all (+" + std::to_string(code_.hidden()) + ")" : "all";
+            std::string(tr("all")) +
+            (code_.hidden() > 0 || all ? " (+" + std::to_string(code_.hidden()) + ")" : "") +
+            "###all-entries";
         if (ImGui::Checkbox(all_label.c_str(), &all)) {
             code_.set_show_all(all);
             refresh_code();
         }
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip(
-                "List every entry point of the file, not only those that ran or that this step "
-                "points at");
+            ImGui::SetTooltip("%s", tr("List every entry point of the file, not only those that "
+                                       "ran or that this step points at"));
         ImGui::SameLine();
-        ImGui::Checkbox("source", &s_.code_beside);
+        ImGui::Checkbox((std::string(tr("source")) + "###source-beside").c_str(), &s_.code_beside);
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("Show the source beside the instructions, linked line by line");
+            ImGui::SetTooltip("%s",
+                              tr("Show the source beside the instructions, linked line by line"));
     }
     // Row 2, one line: what the hover links, else where the listing came from (in full on
     // hover); then, when its sources differ from the checkout's or are unknown, a note.
@@ -163,8 +166,8 @@ void App::draw_listing() {
     else if (!code_.origin().empty()) {
         ImGui::TextColored(pal.muted, "%s", code_.origin().c_str());
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("%s\n\nHover a line to light what it links to; click to go there.",
-                              code_.origin().c_str());
+            ImGui::SetTooltip("%s\n\n%s", code_.origin().c_str(),
+                              tr("Hover a line to light what it links to; click to go there."));
     }
     if (!code_.list_note().empty()) {  // one line, as the origin: the listing needs the room
         ImGui::TextColored(pal.muted, "%s", code_.list_note().c_str());
@@ -203,9 +206,9 @@ void App::draw_listing() {
     }
     draw_line_metric_row();
     if (!listing->line_info)
-        ImGui::TextColored(pal.muted,
-                           "No line info in this listing: its lines cannot be linked to the "
-                           "source.");
+        ImGui::TextColored(pal.muted, "%s",
+                           tr("No line info in this listing: its lines cannot be linked to the "
+                              "source."));
 
     // The panes: source beside the listing when there is room, else above it.
     const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -274,7 +277,7 @@ void App::draw_line_metric_row() {
         const lab::SassRole* def = lab::find_sass_role(role);
         const std::string preview =
             role.empty() ? std::string(tr("counters: off"))
-                         : std::string(tr("counters: ")) + (def ? def->label : role.c_str());
+                         : std::string(tr("counters: ")) + (def ? tr(def->label) : role.c_str());
         ImGui::SetNextItemWidth(em * 11);
         if (ImGui::BeginCombo("##line-metric", preview.c_str())) {
             if (ImGui::Selectable(tr("off"), role.empty())) {
@@ -283,11 +286,11 @@ void App::draw_line_metric_row() {
             }
             for (const std::string& r : line_roles_) {
                 const lab::SassRole* d = lab::find_sass_role(r);
-                if (ImGui::Selectable(d ? d->label : r.c_str(), r == role)) {
+                if (ImGui::Selectable(d ? tr(d->label) : r.c_str(), r == role)) {
                     line_role_ = r;
                     refresh_code();
                 }
-                if (d && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", d->description);
+                if (d && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(d->description));
             }
             ImGui::EndCombo();
         }

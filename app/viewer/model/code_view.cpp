@@ -7,6 +7,7 @@
 #include <limits>
 #include <set>
 
+#include "app/viewer/model/ui_text.h"
 #include "core/code/code_record.h"
 #include "core/common/safe_file.h"
 #include "core/lessons/annotated_source.h"
@@ -97,14 +98,14 @@ void CodeModel::collect_files() {
     hint_.clear();
     const KernelInfo* k = find_kernel(ctx_.kernel);
     if (!k) {
-        message_ = "No kernel '" + ctx_.kernel + "' in the registry.";
+        message_ = ui_format("No kernel '{0}' in the registry.", ctx_.lang, {ctx_.kernel});
         return;
     }
     if (which_ == CodeListing::peer) {
         const PeerListing& p = peers_here_.front();
         if (!path_exists(p.ptx)) {
-            message_ = p.title_in(ctx_.lang) + ": not recorded yet.";
-            hint_ = "On a GPU machine with Triton: " + p.record;
+            message_ = ui_format("{0}: not recorded yet.", ctx_.lang, {p.title_in(ctx_.lang)});
+            hint_ = ui_format("On a GPU machine with Triton: {0}", ctx_.lang, {p.record});
             return;
         }
         files_.push_back(File{p.ptx, p.source, true, index_of(p.ptx, AsmKind::ptx)});
@@ -123,12 +124,15 @@ void CodeModel::collect_files() {
                 File{recorded, src, true, index_of(recorded, sass ? AsmKind::sass : AsmKind::ptx)});
     }
     if (files_.empty()) {
-        message_ = sass ? "No SASS is recorded for " + std::string(k->id) + "."
-                        : "No PTX for " + std::string(k->id) + " in this build.";
-        hint_ = sass ? "SASS is recorded on a GPU machine by bench/record_code.sh (through "
-                       "bench/device_run.sh) and committed as assets/code/*-code.tar.xz"
-                     : "build the sml_ptx target (needs the CUDA toolkit), or unpack a recording "
-                       "from assets/code/ (the build does)";
+        message_ =
+            ui_format(sass ? "No SASS is recorded for {0}." : "No PTX for {0} in this build.",
+                      ctx_.lang, {k->id});
+        hint_ = ui_text(sass ? "SASS is recorded on a GPU machine by bench/record_code.sh "
+                               "(through bench/device_run.sh) and committed as "
+                               "assets/code/*-code.tar.xz"
+                             : "build the sml_ptx target (needs the CUDA toolkit), or unpack a "
+                               "recording from assets/code/ (the build does)",
+                        ctx_.lang);
     }
 }
 
@@ -194,20 +198,24 @@ void CodeModel::build_choices() {
             if (ptx)
                 for (const std::string& a : ctx_.ptx_anchors) c.anchored |= e.uses(a);
             c.label = e.short_name;
+            const std::string& lang = ctx_.lang;
             if (c.ran_here)
-                c.label += "   runs at N = " + std::to_string(ctx_.cols);
+                c.label += ui_format("   runs at N = {0}", lang, {std::to_string(ctx_.cols)});
             else if (c.ran && r != ran.end())
-                c.label += "   ran at N = " + join_cols(r->second);
+                c.label += ui_format("   ran at N = {0}", lang, {join_cols(r->second)});
             else if (c.ran)
-                c.label += "   ran (another dtype)";
-            if (!e.kernel) c.label += "   (device function)";
-            c.detail = demangle_symbol(e.symbol) + "\n" + rel_to(f.path, ctx_.repo_root) +
-                       ", line " + std::to_string(e.first_line) + ", " +
-                       std::to_string(e.instructions) + " instructions";
+                c.label += ui_text("   ran (another dtype)", lang);
+            if (!e.kernel) c.label += ui_text("   (device function)", lang);
+            c.detail = demangle_symbol(e.symbol) + "\n" +
+                       ui_format("{0}, line {1}, {2} instructions", lang,
+                                 {rel_to(f.path, ctx_.repo_root), std::to_string(e.first_line),
+                                  std::to_string(e.instructions)});
             if (c.ran)
-                c.detail += from_recording ? "\nran in the recording's sweep (bench/record_code.sh)"
-                                           : "\nran in this session";
-            if (c.anchored) c.detail += "\nholds an instruction this step points at";
+                c.detail +=
+                    ui_text(from_recording ? "\nran in the recording's sweep (bench/record_code.sh)"
+                                           : "\nran in this session",
+                            lang);
+            if (c.anchored) c.detail += ui_text("\nholds an instruction this step points at", lang);
             int rank = c.ran_here ? 0 : c.anchored ? 1 : c.ran ? 2 : e.kernel ? 3 : 4;
             kernels += e.kernel;
             const auto lo = launch_order.find(e.key);
@@ -230,11 +238,13 @@ void CodeModel::build_choices() {
     const bool none_ran_here = know_ran && std::none_of(ranked.begin(), ranked.end(),
                                                         [](const Ranked& r) { return r.rank < 3; });
     if (none_ran_here && !show_all_ && !ranked.empty())
-        list_note_ =
-            std::string(from_recording ? "The recording's sweep" : "This session") +
-            (ranked.size() == 1 ? " did not launch this listing's entry point; it is listed anyway."
-                                : " did not launch any of this listing's entry points; all " +
-                                      std::to_string(ranked.size()) + " are listed.");
+        list_note_ = ui_format(
+            ranked.size() == 1
+                ? "{0} did not launch this listing's entry point; it is listed anyway."
+                : "{0} did not launch any of this listing's entry points; all {1} are listed.",
+            ctx_.lang,
+            {ui_text(from_recording ? "The recording's sweep" : "This session", ctx_.lang),
+             std::to_string(ranked.size())});
     for (Ranked& r : ranked) {
         bool visible = true;
         if (!show_all_ && !none_ran_here) {
@@ -267,7 +277,8 @@ void CodeModel::build_choices() {
             message_ = f.index->error().message;
             hint_ = f.index->error().hint;
         } else {
-            message_ = rel_to(f.path, ctx_.repo_root) + " has no entry points.";
+            message_ =
+                ui_format("{0} has no entry points.", ctx_.lang, {rel_to(f.path, ctx_.repo_root)});
         }
     }
 }
@@ -348,23 +359,28 @@ void CodeModel::load_selected() {
         const PeerListing& p = peers_here_.front();
         Result<std::string> line = peer_provenance_line(p.ptx + ".json");
         origin_ = rel_to(p.ptx, ctx_.repo_root) + ": " +
-                  (line ? *line : "no provenance file (" + line.error().message + ")");
+                  (line ? *line
+                        : ui_format("no provenance file ({0})", ctx_.lang, {line.error().message}));
     } else if (!f.recorded) {
-        origin_ = what + " of " + f.source + " from this build (" + rel_to(f.path, ctx_.repo_root) +
-                  "), " + std::to_string(kernels) + " entry points";
+        origin_ =
+            ui_format("{0} of {1} from this build ({2}), {3} entry points", ctx_.lang,
+                      {what, f.source, rel_to(f.path, ctx_.repo_root), std::to_string(kernels)});
     } else {
         const CodeUnit* u = manifest_ ? manifest_->find_unit(f.source) : nullptr;
-        origin_ = what + " of " + f.source + " recorded";
+        std::string where;  // " for NVIDIA H100 (sm_90) at 1a2b3c4, 2026-11-25"
         if (manifest_) {
-            if (!manifest_->device.empty()) origin_ += " for " + manifest_->device;
-            if (!manifest_->arch.empty()) origin_ += " (" + manifest_->arch + ")";
-            if (!manifest_->git.empty()) origin_ += " at " + manifest_->git;
+            if (!manifest_->device.empty())
+                where += ui_format(" for {0}", ctx_.lang, {manifest_->device});
+            if (!manifest_->arch.empty()) where += " (" + manifest_->arch + ")";
+            if (!manifest_->git.empty()) where += ui_format(" at {0}", ctx_.lang, {manifest_->git});
             if (!manifest_->created_utc.empty())
-                origin_ += ", " + manifest_->created_utc.substr(0, 10);
+                where += ui_text(", ", ctx_.lang) + manifest_->created_utc.substr(0, 10);
         }
-        origin_ += ": " + std::to_string(kernels) + " entry points";
+        origin_ = ui_format("{0} of {1} recorded{2}: {3} entry points", ctx_.lang,
+                            {what, f.source, where, std::to_string(kernels)});
         if (u && u->entries_built > kernels)
-            origin_ += " of the build's " + std::to_string(u->entries_built) + " (those that ran)";
+            origin_ += ui_format(" of the build's {0} (those that ran)", ctx_.lang,
+                                 {std::to_string(u->entries_built)});
         provenance_note_ = provenance(f.source, what).note;
     }
 

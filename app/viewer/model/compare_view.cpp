@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "app/viewer/model/format.h"
+#include "app/viewer/model/ui_text.h"
 #include "core/chart/chart_build.h"
 #include "core/chart/session_compare.h"
 
@@ -36,33 +37,36 @@ chart::ChartInput chart_input(const chart::ChartKind& kind, const Session& open,
 }
 
 std::string compare_note(const Session& open, const ComparedSession* compared,
-                         const std::string& dtype, int64_t cols) {
+                         const std::string& dtype, int64_t cols, const std::string& lang) {
     if (!compared) return "";
     const chart::SessionLabels names = chart::compare_labels(open, compared->session);
     const Status comparable = chart::check_comparable(open, compared->session, dtype);
-    if (!comparable) return "Not compared here: " + comparable.error().message;
-    std::string note = "Comparing " + names.first + " (solid) with " + names.second +
-                       " (dashed, hollow markers; its copy " +
-                       format_gbps(compared->session.device.copy_gbps) +
-                       "): " + std::filesystem::path(compared->path).filename().string();
+    if (!comparable) return ui_format("Not compared here: {0}", lang, {comparable.error().message});
+    std::string note = ui_format(
+        "Comparing {0} (solid) with {1} (dashed, hollow markers; its copy {2}): {3}", lang,
+        {names.first, names.second, format_gbps(compared->session.device.copy_gbps),
+         std::filesystem::path(compared->path).filename().string()});
     const std::vector<int64_t> theirs = chart::available_cols(compared->session, dtype);
     if (std::find(theirs.begin(), theirs.end(), cols) == theirs.end())
-        note += "; " + names.second + " has no " + dtype + " point at N = " + format_cols(cols) +
-                " (the two share " +
-                std::to_string(chart::shared_cols(open, compared->session, dtype).size()) + " N)";
+        note +=
+            ui_format("; {0} has no {1} point at N = {2} (the two share {3} N)", lang,
+                      {names.second, dtype, format_cols(cols),
+                       std::to_string(chart::shared_cols(open, compared->session, dtype).size())});
     return note;
 }
 
-std::string chart_compare_note(const chart::ChartKind& kind, const ComparedSession* compared) {
+std::string chart_compare_note(const chart::ChartKind& kind, const ComparedSession* compared,
+                               const std::string& lang) {
     if (!compared || kind.compares) return "";
     std::vector<std::string> names;
     for (const chart::ChartKind* k : viewer_chart_kinds())
-        if (k->compares) names.push_back(k->short_label);
+        if (k->compares) names.push_back(ui_text(k->short_label, lang));
     std::string list;
     for (size_t i = 0; i < names.size(); ++i)
-        list += (i == 0 ? "" : (i + 1 == names.size() ? " and " : ", ")) + names[i];
-    return "This chart shows the open session only; the " + list +
-           " charts draw the compared one too.";
+        list += (i == 0 ? "" : ui_text(i + 1 == names.size() ? " and " : ", ", lang)) + names[i];
+    return ui_format(
+        "This chart shows the open session only; the {0} charts draw the compared one too.", lang,
+        {list});
 }
 
 }  // namespace sml::viewer

@@ -37,11 +37,14 @@ chart::ChartInput chart_input(const chart::ChartKind& kind, const Session& open,
 // compared one's copy bandwidth ("Comparing H100 (solid) with RTX 4090 (dashed, hollow markers;
 // its copy 921 GB/s): rtx4090.json"), or why the compared session is not shown at this selection
 // ("RTX 4090 has no fp32 point at N = 12345", "Not compared here: ... has no fp16 points").
+// In `lang` ("en" | "zh"); a reason from the core (why two sessions do not compare) stays as the
+// core words it.
 std::string compare_note(const Session& open, const ComparedSession* compared,
-                         const std::string& dtype, int64_t cols);
+                         const std::string& dtype, int64_t cols, const std::string& lang = "en");
 
 // While comparing, on a chart that shows one session only: a line that says so and names the
 // charts that draw both ("the GB/s and % copy charts ..."). "" otherwise.
-std::string chart_compare_note(const chart::ChartKind& kind, const ComparedSession* compared);
+std::string chart_compare_note(const chart::ChartKind& kind, const ComparedSession* compared,
+                               const std::string& lang = "en");
 
 }  // namespace sml::viewer

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "app/viewer/model/recorded_lines.h"
+#include "app/viewer/model/ui_text.h"
 #include "core/lab/compile.h"
 #include "core/lab/sass_roles.h"
 #include "kernels/registry.h"
@@ -43,7 +44,8 @@ Status LabEditor::open(const std::string& key, const std::string& kernel,
     original_ = *original;
     restored_ = saved->has_value();
     text_ = restored_ ? **saved : original_;
-    save_status_ = restored_ ? "restored your edit from " + store_.path_for(key) : "";
+    saved_ = restored_ ? Saved::restored : Saved::none;
+    saved_detail_ = restored_ ? store_.path_for(key) : "";
     diagnostics_.clear();
     compiled_ok_ = false;
     compiled_once_ = false;
@@ -83,7 +85,8 @@ Status LabEditor::set_text(const std::string& text) {
     last_edit_ = std::chrono::steady_clock::now();
     compile_pending_ = options_.compile_as_you_type;
     Status s = store_.save(key_, text_);
-    save_status_ = s ? "saved to " + store_.path_for(key_) : "NOT SAVED: " + s.error().message;
+    saved_ = s ? Saved::saved : Saved::not_saved;
+    saved_detail_ = s ? store_.path_for(key_) : s.error().message;
     return s;
 }
 
@@ -93,7 +96,8 @@ Status LabEditor::revert() {
     restored_ = false;
     compile_pending_ = options_.compile_as_you_type;
     Status s = store_.remove(key_);
-    save_status_ = s ? "back to the original; your edit was removed" : s.error().message;
+    saved_ = s ? Saved::reverted : Saved::failed;
+    saved_detail_ = s ? "" : s.error().message;
     return s;
 }
 
@@ -202,22 +206,45 @@ bool LabEditor::can_compile() {
     return lab::compiler_available();
 }
 
-std::string LabEditor::status_line() const {
+std::string LabEditor::save_status(const std::string& lang) const {
+    switch (saved_) {
+        case Saved::none:
+            return "";
+        case Saved::restored:
+            return ui_format("restored your edit from {0}", lang, {saved_detail_});
+        case Saved::saved:
+            return ui_format("saved to {0}", lang, {saved_detail_});
+        case Saved::not_saved:
+            return ui_format("NOT SAVED: {0}", lang, {saved_detail_});
+        case Saved::reverted:
+            return ui_text("back to the original; your edit was removed", lang);
+        case Saved::failed:
+            return saved_detail_;
+    }
+    return "";
+}
+
+std::string LabEditor::status_line(const std::string& lang) const {
     if (!can_compile() && !result_ && !verdict_) return kNoCompilerStatus;
-    if (busy_ == Busy::compiling) return "compiling...";
-    if (busy_ == Busy::running) return "running in a child process...";
+    if (busy_ == Busy::compiling) return ui_text("compiling...", lang);
+    if (busy_ == Busy::running) return ui_text("running in a child process...", lang);
+    const std::string sep = ui_text("; ", lang);
     std::string s;
     if (compiled_once_) {
         int errors = 0, warnings = 0;
         for (const lab::Diagnostic& d : diagnostics_)
             (d.severity == "warning" ? warnings : errors) += d.severity == "remark" ? 0 : 1;
-        s = errors ? std::to_string(errors) + " error(s)" : "compiles";
-        if (warnings) s += ", " + std::to_string(warnings) + " warning(s)";
+        s = errors ? ui_format("{0} error(s)", lang, {std::to_string(errors)})
+                   : std::string(ui_text("compiles", lang));
+        if (warnings) s += ui_format(", {0} warning(s)", lang, {std::to_string(warnings)});
     }
     if (result_)
-        s += std::string(s.empty() ? "" : "; ") + "run: " + result_->status + " - " +
-             result_->message;
-    if (verdict_) s += std::string(s.empty() ? "" : "; ") + "check: " + verdict_->summary;
+        s += (s.empty() ? "" : sep) +
+             ui_format("run: {0} - {1}", lang,
+                       {lab_status_text(result_->status, lang), lab_text(result_->message, lang)});
+    if (verdict_)
+        s += (s.empty() ? "" : sep) +
+             ui_format("check: {0}", lang, {lab_text(verdict_->summary, lang)});
     return s;
 }
 
@@ -237,7 +264,7 @@ bool LabEditor::set_gutter_metric(const std::string& role) {
     return true;
 }
 
-std::optional<GutterCell> LabEditor::gutter(int line) const {
+std::optional<GutterCell> LabEditor::gutter(int line, const std::string& lang) const {
     if (gutter_metric_.empty() || !result_ || !result_->session) return std::nullopt;
     const PointRecord& p = result_->session->points.front();
     if (!p.source_lines) return std::nullopt;
@@ -258,7 +285,7 @@ std::optional<GutterCell> LabEditor::gutter(int line) const {
     const bool pct = role && std::string(role->unit) == "%";
     c.heat = pct ? float(std::clamp(1.0 - c.value / 100.0, 0.0, 1.0))
                  : float(hottest > 0 ? c.value / hottest : 0);
-    c.tooltip = describe_counters(mine->values);
+    c.tooltip = describe_counters(mine->values, lang);
     return c;
 }
 

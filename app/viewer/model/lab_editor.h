@@ -77,8 +77,8 @@ class LabEditor {
     Status set_text(const std::string& text);
     // Back to the original file; the saved edit is removed.
     Status revert();
-    // The saved-edit status line ("saved to ~/.local/share/softmaxlab/edits/warp.cu").
-    const std::string& save_status() const { return save_status_; }
+    // The saved-edit status line ("saved to ~/.local/share/softmaxlab/edits/warp.cu"), in `lang`.
+    std::string save_status(const std::string& lang = "en") const;
 
     // Starts a compile now (no-op while one runs; the next poll() starts another if the text
     // changed meanwhile).
@@ -103,7 +103,8 @@ class LabEditor {
     const std::optional<lab::ExerciseVerdict>& verdict() const { return verdict_; }
     // One line for the status bar: what is running, or how the last compile/run ended; in a
     // build without the CUDA toolkit, that it cannot compile (kNoCompilerStatus).
-    std::string status_line() const;
+    // In `lang` ("en" | "zh"): what the compiler and the run said stays in their words.
+    std::string status_line(const std::string& lang = "en") const;
     // Whether this build can compile and run edits (NVRTC; false without the CUDA toolkit).
     // Without it nothing is compiled on open or while typing, and compile_now() and run() say
     // why in diagnostics() and result() instead of starting work.
@@ -114,7 +115,7 @@ class LabEditor {
     std::vector<std::string> gutter_metrics() const;
     const std::string& gutter_metric() const { return gutter_metric_; }
     bool set_gutter_metric(const std::string& role);
-    std::optional<GutterCell> gutter(int line) const;
+    std::optional<GutterCell> gutter(int line, const std::string& lang = "en") const;
 
   private:
     // Opens `original` (the lesson file, or an exercise made from it) under autosave key `key`.
@@ -125,7 +126,10 @@ class LabEditor {
 
     Options options_;
     lab::EditStore store_;
-    std::string key_, kernel_, source_name_, original_, text_, save_status_;
+    std::string key_, kernel_, source_name_, original_, text_;
+    // The last save: what happened, and the path or the error.
+    enum class Saved { none, restored, saved, not_saved, reverted, failed } saved_ = Saved::none;
+    std::string saved_detail_;
     std::optional<lab::Exercise> exercise_;
     bool restored_ = false;
     Busy busy_ = Busy::none;

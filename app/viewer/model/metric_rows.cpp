@@ -5,6 +5,7 @@
 #include <set>
 
 #include "app/viewer/model/format.h"
+#include "app/viewer/model/ui_text.h"
 #include "core/metrics/metric_table.h"
 #include "kernels/registry.h"
 
@@ -37,8 +38,8 @@ const MetricColumnInfo& column_info(MetricColumn c) {
     return info[static_cast<int>(c)];
 }
 
-std::string column_tooltip(MetricColumn c) {
-    std::string tip = column_info(c).description;
+std::string column_tooltip(MetricColumn c, const std::string& lang) {
+    std::string tip = ui_text(column_info(c).description, lang);
     std::vector<const char*> counters;
     switch (c) {
         case MetricColumn::dram_measured:
@@ -58,7 +59,7 @@ std::string column_tooltip(MetricColumn c) {
     }
     for (const char* name : counters)
         if (const MetricInfo* m = find_metric(name))
-            tip += std::string("\n\n") + m->name + ": " + m->description;
+            tip += std::string("\n\n") + m->name + ": " + ui_text(m->description, lang);
     return tip;
 }
 
@@ -86,7 +87,7 @@ int registry_order(const std::string& id) {
     return static_cast<int>(reg.size());  // unknown kernels (an older session) go last
 }
 
-MetricRow make_row(const PointRecord& p) {
+MetricRow make_row(const PointRecord& p, const std::string& lang) {
     MetricRow row;
     row.rows = p.rows;
     row.cols = p.cols;
@@ -125,7 +126,7 @@ MetricRow make_row(const PointRecord& p) {
         double worst = p.launches.front().theoretical_occupancy_pct;
         for (const LaunchRecord& l : p.launches)
             worst = std::min(worst, l.theoretical_occupancy_pct);
-        cell(MetricColumn::occupancy) = format_pct(worst) + " (theor.)";
+        cell(MetricColumn::occupancy) = format_pct(worst) + ui_text(" (theor.)", lang);
     } else {
         cell(MetricColumn::occupancy) = "n/a";
     }
@@ -140,7 +141,8 @@ MetricRow make_row(const PointRecord& p) {
 
 std::vector<MetricRow> build_metric_rows(const Session& session, int64_t cols,
                                          const std::string& dtype,
-                                         const std::vector<std::string>& only) {
+                                         const std::vector<std::string>& only,
+                                         const std::string& lang) {
     std::vector<const PointRecord*> picked;
     for (const PointRecord& p : session.points) {
         if (p.cols != cols || p.dtype != dtype) continue;
@@ -151,7 +153,7 @@ std::vector<MetricRow> build_metric_rows(const Session& session, int64_t cols,
         return registry_order(a->kernel) < registry_order(b->kernel);
     });
     std::vector<MetricRow> rows;
-    for (const PointRecord* p : picked) rows.push_back(make_row(*p));
+    for (const PointRecord* p : picked) rows.push_back(make_row(*p, lang));
     // A session may hold the same kernel and N at two sizes (e.g. an extra small-M point that
     // fits in L2): then every row names its M, or the two rows would read as a contradiction.
     bool mixed_m = false;
@@ -166,9 +168,10 @@ std::vector<MetricRow> build_compare_metric_rows(const Session& open, const Sess
                                                  const std::string& open_label,
                                                  const std::string& compared_label, int64_t cols,
                                                  const std::string& dtype,
-                                                 const std::vector<std::string>& only) {
-    std::vector<MetricRow> rows = build_metric_rows(open, cols, dtype, only);
-    std::vector<MetricRow> theirs = build_metric_rows(compared, cols, dtype, only);
+                                                 const std::vector<std::string>& only,
+                                                 const std::string& lang) {
+    std::vector<MetricRow> rows = build_metric_rows(open, cols, dtype, only, lang);
+    std::vector<MetricRow> theirs = build_metric_rows(compared, cols, dtype, only, lang);
     auto kernel_cell = [](MetricRow& r) -> std::string& {
         return r.cells[static_cast<int>(MetricColumn::kernel)];
     };

@@ -46,7 +46,8 @@ const MetricColumnInfo& column_info(MetricColumn c);
 // The header's tooltip: the column's description, then, for columns read from hardware counters,
 // each counter's own one-line description from the metric table (core/metrics/metric_table.h),
 // so the viewer and the CLI describe a counter in the same words.
-std::string column_tooltip(MetricColumn c);
+// In `lang` ("en" | "zh"): the counters' names stay as CUPTI spells them.
+std::string column_tooltip(MetricColumn c, const std::string& lang = "en");
 
 struct MetricRow {
     std::string kernel;     // registry id (+ " / variant" when not the default)
@@ -66,9 +67,11 @@ struct MetricRow {
 
 // Rows for every point at `cols` (and `dtype`), in registry order. Kernels in `only` first and
 // only those, when `only` is non-empty.
+// `lang`: the words in cells ("(theor.)") in "en" or "zh".
 std::vector<MetricRow> build_metric_rows(const Session& session, int64_t cols,
                                          const std::string& dtype,
-                                         const std::vector<std::string>& only = {});
+                                         const std::vector<std::string>& only = {},
+                                         const std::string& lang = "en");
 
 // The table with a second session (the "Compare GPUs" view): the open session's rows and the
 // compared session's rows for the same N, each kernel's row of the open session followed by
@@ -79,7 +82,8 @@ std::vector<MetricRow> build_compare_metric_rows(const Session& open, const Sess
                                                  const std::string& open_label,
                                                  const std::string& compared_label, int64_t cols,
                                                  const std::string& dtype,
-                                                 const std::vector<std::string>& only = {});
+                                                 const std::vector<std::string>& only = {},
+                                                 const std::string& lang = "en");
 
 // Every N with at least one point, ascending.
 std::vector<int64_t> session_cols(const Session& session);

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "app/viewer/model/ui_text.h"
 #include "core/code/line_map.h"
 #include "core/lab/sass_roles.h"
 
@@ -32,7 +33,8 @@ std::string shape(const PointRecord& p) {
 
 // What the counters cover of the point: the share of instructions executed charged to other
 // files (the shared device header), and the launches no record came back for.
-std::string coverage(const PointRecord& p, const std::string& file) {
+std::string coverage(const PointRecord& p, const std::string& file, const std::string& lang,
+                     bool* every_launch) {
     const SourceLinesRecord& r = *p.source_lines;
     double here = 0, all = 0;
     for (const LineCounters& l : r.lines) {
@@ -44,9 +46,10 @@ std::string coverage(const PointRecord& p, const std::string& file) {
     std::string out;
     if (all > 0 && here < all) {
         const double other = 100.0 * (all - here) / all;
-        char buf[96];
-        std::snprintf(buf, sizeof buf, "%.0f%% of instructions executed are in other files", other);
-        if (other >= 0.5) out = buf;
+        char pct[32];
+        std::snprintf(pct, sizeof pct, "%.0f", other);
+        if (other >= 0.5)
+            out = ui_format("{0}% of instructions executed are in other files", lang, {pct});
     }
     std::set<std::string> measured;
     for (const InstructionCounters& i : r.instructions)
@@ -55,9 +58,13 @@ std::string coverage(const PointRecord& p, const std::string& file) {
     for (const LaunchRecord& l : p.launches)
         if (!l.function.empty() && !measured.count(same_function_key(l.function)))
             missing += (missing.empty() ? "" : ", ") + l.name;
+    *every_launch = missing.empty();
     if (!missing.empty())
-        out += std::string(out.empty() ? "" : "; ") + "no counters for " + missing +
-               " (CUPTI reported the first kernel of the module only; docs/lab.md)";
+        out += std::string(out.empty() ? "" : ui_text("; ", lang)) +
+               ui_format(
+                   "no counters for {0} (CUPTI reported the first kernel of the module "
+                   "only; docs/lab.md)",
+                   lang, {missing});
     return out;
 }
 
@@ -65,7 +72,7 @@ std::string coverage(const PointRecord& p, const std::string& file) {
 
 RecordedLines find_recorded_lines(const Session& session, const std::string& kernel,
                                   const std::string& variant, const std::string& file, int64_t cols,
-                                  const std::string& file_sha256) {
+                                  const std::string& file_sha256, const std::string& lang) {
     RecordedLines out;
     const PointRecord* best = nullptr;
     double best_distance = std::numeric_limits<double>::infinity();
@@ -81,20 +88,22 @@ RecordedLines find_recorded_lines(const Session& session, const std::string& ker
     if (!best) return out;
     const SourceLinesRecord& r = *best->source_lines;
     if (!r.source_sha256.empty() && !file_sha256.empty() && r.source_sha256 != file_sha256) {
-        out.problem = file + " has changed since its per-line counters were measured (" +
-                      session.device.name + ", " + shape(*best) +
-                      "): they are not shown on lines that may have moved. Re-record them with "
-                      "`softmaxlab-cli lab lines` on a GPU.";
+        out.problem = ui_format(
+            "{0} has changed since its per-line counters were measured ({1}, {2}): they are not "
+            "shown on lines that may have moved. Re-record them with `softmaxlab-cli lab lines` "
+            "on a GPU.",
+            lang, {file, session.device.name, shape(*best)});
         return out;
     }
     out.point = best;
-    out.note = "per-line counters: " + session.device.name + ", " + shape(*best);
-    if (!variant.empty()) out.note += ", " + variant;
+    out.note = ui_format("per-line counters: {0}, {1}", lang, {session.device.name, shape(*best)});
+    if (!variant.empty()) out.note += ui_text(", ", lang) + variant;
     if (best->cols != cols && cols > 0)
-        out.note += " (the nearest N to " + std::to_string(cols) + " that has them)";
-    out.note += ", NVRTC build of this file";
-    const std::string cover = coverage(*best, file);
-    if (!cover.empty()) out.note += "; " + cover;
+        out.note +=
+            ui_format(" (the nearest N to {0} that has them)", lang, {std::to_string(cols)});
+    out.note += ui_text(", NVRTC build of this file", lang);
+    const std::string cover = coverage(*best, file, lang, &out.every_launch);
+    if (!cover.empty()) out.note += ui_text("; ", lang) + cover;
     return out;
 }
 
@@ -111,15 +120,16 @@ std::vector<std::string> recorded_roles(const SourceLinesRecord& r, const std::s
 
 namespace {
 
-LineMetric labelled(const SourceLinesRecord& r, const std::string& role, LineMetric::Key key) {
+LineMetric labelled(const SourceLinesRecord& r, const std::string& role, LineMetric::Key key,
+                    const std::string& lang) {
     LineMetric m;
     auto name = r.metric_names.find(role);
     m.id = name != r.metric_names.end() ? name->second : role;
     m.label = role;
     if (const lab::SassRole* def = lab::find_sass_role(role)) {
-        m.label = def->label;
-        m.unit = def->unit;
-        m.description = def->description;
+        m.label = ui_text(def->label, lang);
+        m.unit = ui_text(def->unit, lang);
+        m.description = ui_text(def->description, lang);
     }
     m.key = key;
     return m;
@@ -128,8 +138,8 @@ LineMetric labelled(const SourceLinesRecord& r, const std::string& role, LineMet
 }  // namespace
 
 LineMetric source_line_metric(const SourceLinesRecord& r, const std::string& file,
-                              const std::string& role) {
-    LineMetric m = labelled(r, role, LineMetric::Key::source_line);
+                              const std::string& role, const std::string& lang) {
+    LineMetric m = labelled(r, role, LineMetric::Key::source_line, lang);
     for (const LineCounters& l : r.lines) {
         if (l.file != file || l.line <= 0) continue;
         auto it = l.values.find(role);
@@ -140,9 +150,9 @@ LineMetric source_line_metric(const SourceLinesRecord& r, const std::string& fil
 
 std::optional<LineMetric> instruction_metric(const SourceLinesRecord& r, const AsmListing& listing,
                                              const std::string& file, const std::string& role,
-                                             std::string* why) {
+                                             std::string* why, const std::string& lang) {
     auto fail = [&](const std::string& reason) -> std::optional<LineMetric> {
-        if (why) *why = reason;
+        if (why) *why = ui_text(reason.c_str(), lang);
         return std::nullopt;
     };
     const lab::SassRole* def = lab::find_sass_role(role);
@@ -183,13 +193,16 @@ std::optional<LineMetric> instruction_metric(const SourceLinesRecord& r, const A
     }
     const size_t missing = row_of.size() - seen.size();
     if (unmatched > 0 || missing > 1 || (missing == 1 && seen.count(last)))
-        return fail("the measured build's instructions are not this listing's (" +
-                    std::to_string(mine.size()) + " measured, " + std::to_string(row_of.size()) +
-                    " listed, " + std::to_string(unmatched + missing) + " at other addresses)");
+        return fail(
+            ui_format("the measured build's instructions are not this listing's ({0} "
+                      "measured, {1} listed, {2} at other addresses)",
+                      lang,
+                      {std::to_string(mine.size()), std::to_string(row_of.size()),
+                       std::to_string(unmatched + missing)}));
     if (moved > 0)
-        return fail(std::to_string(moved) +
-                    " instructions come from other lines than in the measured build");
-    LineMetric m = labelled(r, role, LineMetric::Key::sass_address);
+        return fail(ui_format("{0} instructions come from other lines than in the measured build",
+                              lang, {std::to_string(moved)}));
+    LineMetric m = labelled(r, role, LineMetric::Key::sass_address, lang);
     m.function = listing.entry.key;
     for (const InstructionCounters* i : mine) {
         auto it = i->values.find(role);
@@ -209,32 +222,36 @@ std::vector<double> per_display_line(const LineMetric& m, const SourceDoc& doc) 
     return out;
 }
 
-std::string describe_counters(const std::map<std::string, double>& values) {
+std::string describe_counters(const std::map<std::string, double>& values,
+                              const std::string& lang) {
     std::string out;
     for (const lab::SassRole& r : lab::sass_roles()) {
         auto it = values.find(r.role);
         if (it == values.end()) continue;
-        char b[96];
+        char b[160];
+        const char* label = ui_text(r.label, lang);
+        const char* unit = ui_text(r.unit, lang);
         if (std::string(r.unit) == "%")
-            std::snprintf(b, sizeof b, "%s: %.1f%%", r.label, it->second);
+            std::snprintf(b, sizeof b, "%s: %.1f%%", label, it->second);
         else if (it->second >= 1e6)
-            std::snprintf(b, sizeof b, "%s: %.4g %s", r.label, it->second, r.unit);
+            std::snprintf(b, sizeof b, "%s: %.4g %s", label, it->second, unit);
         else
-            std::snprintf(b, sizeof b, "%s: %.0f %s", r.label, it->second, r.unit);
+            std::snprintf(b, sizeof b, "%s: %.0f %s", label, it->second, unit);
         out += std::string(out.empty() ? "" : "\n") + b;
     }
     return out;
 }
 
 std::vector<std::string> per_display_line_details(const SourceLinesRecord& r,
-                                                  const std::string& file, const SourceDoc& doc) {
+                                                  const std::string& file, const SourceDoc& doc,
+                                                  const std::string& lang) {
     std::map<int, const LineCounters*> by_line;
     for (const LineCounters& l : r.lines)
         if (l.file == file && l.line > 0) by_line[l.line] = &l;
     std::vector<std::string> out(doc.lines().size());
     for (size_t i = 0; i < doc.lines().size(); ++i) {
         auto it = by_line.find(doc.lines()[i].file_line);
-        if (it != by_line.end()) out[i] = describe_counters(it->second->values);
+        if (it != by_line.end()) out[i] = describe_counters(it->second->values, lang);
     }
     return out;
 }

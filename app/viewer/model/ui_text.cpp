@@ -3,7 +3,9 @@
 
 #include <cstring>
 #include <map>
+#include <string>
 #include <utility>
+#include <vector>
 
 namespace sml::viewer {
 
@@ -176,8 +178,357 @@ const std::map<std::string, std::string>& table() {
         {"Run is off: no GPU", "无法运行：没有 GPU"},
         // Source
         {"No SASS for this kernel.", "这个 kernel 没有 SASS。"},
+        // The Metrics table's header tooltips (model/metric_rows.cpp) and the counters' own
+        // descriptions there (core/metrics/metric_table.cpp)
+        {"Registry id of the kernel (and its variant, when not the default).",
+         "kernel 在注册表中的 id（不是默认形式时附上变体）。"},
+        {"Median kernel time over the timed samples, each from a cold L2 (CUDA events).",
+         "各次计时样本中 kernel 时间的中位数，每次都从冷 L2 开始（CUDA 事件计时）。"},
+        {"Effective bandwidth: 2 x M x N x element size / median time (the Triton tutorial's "
+         "convention).",
+         "有效带宽：2 x M x N x 元素字节数 / 中位时间（沿用 Triton 教程的算法）。"},
+        {"Bandwidth as a share of the device-to-device copy measured in the same run: the "
+         "practical speed of light.",
+         "带宽占同次运行实测的设备内拷贝带宽的百分比：实际可达的光速上限。"},
+        {"DRAM bytes (read + write) the algorithm must move, from the kernel's traffic formula. "
+         "Cache effects are not in the formula.",
+         "按 kernel 的访存公式算出的、算法必须搬运的显存字节数（读 + 写）。公式不考虑缓存的影响。"},
+        {"DRAM bytes read + written, measured by CUPTI (dram__bytes_read.sum + "
+         "dram__bytes_write.sum), and the ratio to the prediction.",
+         "CUPTI 实测的显存读 + 写字节数（dram__bytes_read.sum + dram__bytes_write.sum），"
+         "以及它与预测值之比。"},
+        {"Share of L2 sector lookups that hit (lts__t_sector_hit_rate.pct).",
+         "L2 扇区查找中命中的比例（lts__t_sector_hit_rate.pct）。"},
+        {"Achieved occupancy: active warps as a share of the SM's maximum (sm__warps_active); "
+         "theoretical occupancy when counters are off.",
+         "实际占用率：活跃 warp 占 SM "
+         "上限的比例（sm__warps_active）；计数器关闭时显示理论占用率。"},
+        {"Shared-memory bank conflicts, loads + stores "
+         "(l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld/st.sum).",
+         "共享内存 bank 冲突次数，读 + 写"
+         "（l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld/st.sum）。"},
+        {"Bytes read from device memory (HBM); compare with the lesson's predicted reads",
+         "从显存（HBM）读取的字节数；可与课程预测的读取量对照"},
+        {"Bytes written to device memory (HBM); compare with the lesson's predicted writes",
+         "写入显存（HBM）的字节数；可与课程预测的写入量对照"},
+        {"Share of L2 sector requests served from L2 without going to DRAM",
+         "由 L2 直接满足、无需访问显存的扇区请求比例"},
+        {"Average active warps per SM as a percentage of the maximum (achieved occupancy)",
+         "每个 SM 的平均活跃 warp 数占上限的百分比（实际占用率）"},
+        {"Shared-memory load bank conflicts: extra passes when lanes hit one bank",
+         "共享内存读的 bank 冲突：多个 lane 落在同一 bank 时多出的轮次"},
+        {"Shared-memory store bank conflicts: extra passes when lanes hit one bank",
+         "共享内存写的 bank 冲突：多个 lane 落在同一 bank 时多出的轮次"},
+        {" (theor.)", "（理论）"},
+        {"counters unavailable", "计数器不可用"},
+        {"the working set fits in L2", "工作集放得进 L2"},
+        // Per-line counters (core/lab/sass_roles.cpp): labels, units and descriptions
+        {"instructions", "指令数"},
+        {"warp-level instructions executed by this line's SASS",
+         "这一行的 SASS 执行的 warp 级指令数"},
+        {"global sectors", "全局内存扇区"},
+        {"32-byte sectors this line's global loads and stores touched",
+         "这一行的全局内存读写访问到的 32 字节扇区数"},
+        {"ideal sectors", "理想扇区数"},
+        {"sectors a perfectly coalesced access of the same bytes would touch",
+         "同样的字节完全合并访问时会访问到的扇区数"},
+        {"coalescing", "合并度"},
+        {"ideal sectors / sectors: 100% is perfectly coalesced, 12.5% is one useful float in 8",
+         "理想扇区数 / 扇区数：100% 为完全合并，12.5% 表示 8 个 float 中只有 1 个有用"},
+        {"local (spills)", "本地内存（溢出）"},
+        {"sectors of local memory: register spills and stack arrays",
+         "本地内存的扇区数：寄存器溢出和栈上数组"},
+        {"bank conflicts", "bank 冲突"},
+        {"extra shared-memory wavefronts caused by bank conflicts, where the chip counts them "
+         "per instruction",
+         "bank 冲突造成的额外共享内存 wavefront（在能按指令计数的芯片上）"},
+        {"shared wavefronts", "共享内存 wavefront"},
+        {"shared-memory wavefronts (passes through the banks); above 1 per access means "
+         "conflicts",
+         "共享内存 wavefront 数（穿过各 bank 的轮次）；每次访问多于 1 个即有冲突"},
+        {"count", "次"},
+        {"sectors", "个扇区"},
+        // Why a SASS listing has no counters per instruction (model/recorded_lines.cpp)
+        {"a derived metric is shown per source line only", "派生指标只按源代码行显示"},
+        {"the counters are per SASS instruction", "计数器是按 SASS 指令记录的"},
+        {"no counters were recorded for this function", "这个函数没有录制计数器"},
+        {"the listing has no instruction addresses", "这份清单没有指令地址"},
+        {"the measured build's instructions are not this listing's ({0} measured, {1} listed, "
+         "{2} at other addresses)",
+         "测量所用构建的指令与这份清单不同（测得 {0} 条，清单 {1} 条，{2} 条在其他地址）"},
+        {"{0} instructions come from other lines than in the measured build",
+         "有 {0} 条指令对应的源代码行与测量所用构建不同"},
+        // The per-line counters' note (model/recorded_lines.cpp, app.cpp)
+        {"; ", "；"},
+        {", ", "，"},
+        {"per-line counters: {0}, {1}", "逐行计数器：{0}，{1}"},
+        {" (the nearest N to {0} that has them)", "（有计数器且最接近 N = {0} 的 N）"},
+        {", NVRTC build of this file", "，本文件的 NVRTC 构建"},
+        {"{0}% of instructions executed are in other files", "执行的指令有 {0}% 在其他文件中"},
+        {"no counters for {0} (CUPTI reported the first kernel of the module only; docs/lab.md)",
+         "{0} 没有计数器（CUPTI 只报告了模块中的第一个 kernel；见 docs/lab.md）"},
+        {"{0} has changed since its per-line counters were measured ({1}, {2}): they are not "
+         "shown on lines that may have moved. Re-record them with `softmaxlab-cli lab lines` on "
+         "a GPU.",
+         "{0} 在测量逐行计数器（{1}，{2}）之后改动过：可能已移动的行上不显示计数器。请在 GPU 上用 "
+         "`softmaxlab-cli lab lines` 重新录制。"},
+        {"; per instruction: not shown, {0}", "；逐条指令：不显示，{0}"},
+        {"; global traffic {0} measured, {1} predicted ({2})",
+         "；全局内存流量：实测 {0}，预测 {1}（{2}）"},
+        {"Hardware counters unavailable", "硬件计数器不可用"},
+        // Comparing two sessions (model/compare_view.cpp)
+        {"Not compared here: {0}", "此处不作对比：{0}"},
+        {"Comparing {0} (solid) with {1} (dashed, hollow markers; its copy {2}): {3}",
+         "对比 {0}（实线）与 {1}（虚线、空心标记；其拷贝带宽 {2}）：{3}"},
+        {"; {0} has no {1} point at N = {2} (the two share {3} N)",
+         "；{0} 在 N = {2} 没有 {1} 数据点（两者共有 {3} 个 N）"},
+        {"This chart shows the open session only; the {0} charts draw the compared one too.",
+         "这张图只显示打开的会话；{0} 图会同时画出对比的会话。"},
+        {" and ", " 和 "},
+        // The lab bench's status lines (model/lab_editor.cpp)
+        {"restored your edit from {0}", "已恢复你保存的修改：{0}"},
+        {"saved to {0}", "已保存到 {0}"},
+        {"NOT SAVED: {0}", "未保存：{0}"},
+        {"back to the original; your edit was removed", "已恢复原文；你保存的修改已删除"},
+        {"compiling...", "正在编译…"},
+        {"running in a child process...", "正在子进程中运行…"},
+        {"{0} error(s)", "{0} 个错误"},
+        {"compiles", "编译通过"},
+        {", {0} warning(s)", "，{0} 个警告"},
+        {"run: {0} - {1}", "运行：{0} - {1}"},
+        {"check: {0}", "检查：{0}"},
+        {"error", "错误"},
+        {"warning", "警告"},
+        {"remark", "提示"},
+        // The PTX and SASS tabs (model/code_view.cpp)
+        {"No kernel '{0}' in the registry.", "注册表中没有 kernel '{0}'。"},
+        {"{0}: not recorded yet.", "{0}：尚未录制。"},
+        {"On a GPU machine with Triton: {0}", "在装有 Triton 的 GPU 机器上运行：{0}"},
+        {"No SASS is recorded for {0}.", "没有录制 {0} 的 SASS。"},
+        {"No PTX for {0} in this build.", "这个构建里没有 {0} 的 PTX。"},
+        {"SASS is recorded on a GPU machine by bench/record_code.sh (through bench/device_run.sh) "
+         "and committed as assets/code/*-code.tar.xz",
+         "SASS 要在 GPU 机器上用 bench/record_code.sh（经由 bench/device_run.sh）录制，"
+         "并以 assets/code/*-code.tar.xz 提交"},
+        {"build the sml_ptx target (needs the CUDA toolkit), or unpack a recording from "
+         "assets/code/ (the build does)",
+         "请构建 sml_ptx 目标（需要 CUDA 工具包），或解包 assets/code/ "
+         "中的录制（构建时会自动解包）"},
+        {"   runs at N = {0}", "   在 N = {0} 运行"},
+        {"   ran at N = {0}", "   在 N = {0} 运行过"},
+        {"   ran (another dtype)", "   运行过（另一种数据类型）"},
+        {"   (device function)", "   （设备函数）"},
+        {"{0}, line {1}, {2} instructions", "{0}，第 {1} 行，{2} 条指令"},
+        {"\nran in the recording's sweep (bench/record_code.sh)",
+         "\n在录制时的扫描中运行过（bench/record_code.sh）"},
+        {"\nran in this session", "\n在本会话中运行过"},
+        {"\nholds an instruction this step points at", "\n含有本步指向的指令"},
+        {"The recording's sweep", "录制时的扫描"},
+        {"This session", "本会话"},
+        {"{0} did not launch this listing's entry point; it is listed anyway.",
+         "{0}没有启动这份清单的入口函数；仍然列出。"},
+        {"{0} did not launch any of this listing's entry points; all {1} are listed.",
+         "{0}没有启动这份清单的任何入口函数；全部 {1} 个都列出。"},
+        {"{0} has no entry points.", "{0} 没有入口函数。"},
+        {"no provenance file ({0})", "没有来源文件（{0}）"},
+        {"{0} of {1} from this build ({2}), {3} entry points",
+         "本构建生成的 {1} 的 {0}（{2}），{3} 个入口函数"},
+        {" for {0}", "，录制于 {0}"},
+        {" at {0}", "，提交 {0}"},
+        {"{0} of {1} recorded{2}: {3} entry points", "录制的 {1} 的 {0}{2}：{3} 个入口函数"},
+        {" of the build's {0} (those that ran)", "（构建共有 {0} 个，只列出运行过的）"},
+        {"CUDA port", "CUDA 移植版"},
+        {"all", "全部"},
+        {"source", "源代码"},
+        {"List every entry point of the file, not only those that ran or that this step points at",
+         "列出文件的全部入口函数，而不只是运行过的或本步指向的"},
+        {"Show the source beside the instructions, linked line by line",
+         "在指令旁显示源代码，逐行关联"},
+        {"Hover a line to light what it links to; click to go there.",
+         "悬停在一行上会高亮与它关联的行；点击可跳转过去。"},
+        {"No line info in this listing: its lines cannot be linked to the source.",
+         "这份清单没有行号信息：无法把它的行关联到源代码。"},
+        // Lessons, charts and the Run panel
+        {"No lessons loaded.", "没有加载课程。"},
+        {"The lesson text lives in lessons/<lang>/ next to the app.",
+         "课程文本位于应用旁边的 lessons/<lang>/ 目录中。"},
+        {"shows the open session only, not the compared one", "只显示打开的会话，不显示对比的会话"},
+        {"default", "默认"},
+        {"deep (8 passes)", "深入（8 轮）"},
+        {"Ranges and best's path follow this class of GPU.",
+         "各 kernel 的适用范围和 best 的分发路径都按这一类 GPU 决定。"},
+        {"Ranges and best's path follow this class of GPU (runs stay on this GPU, restricted to "
+         "it).",
+         "各 kernel 的适用范围和 best 的分发路径都按这一类 GPU 决定（运行仍在本机 GPU 上，"
+         "只是按这一类加以限制）。"},
+        {"variant of {0} used by Run (Sweep uses the default)",
+         "运行时使用的 {0} 变体（扫描使用默认变体）"},
+        {"Run every ticked kernel over the default N values (32 .. 1M), keeping M x N = {0} "
+         "elements, each kernel only inside its range.",
+         "在默认的各个 N（32 .. 1M）上运行每个勾选的 kernel，保持 M x N = {0} 个元素，"
+         "每个 kernel 只在其适用范围内运行。"},
+        {"Run every ticked kernel over the default N values (32 .. 1M).",
+         "在默认的各个 N（32 .. 1M）上运行每个勾选的 kernel。"},
+        // Menus, dialogs and banners (app.cpp, app_run.cpp, app_session.cpp)
+        {"Compare with session...", "与另一个会话对比…"},
+        {"Stop comparing", "停止对比"},
+        {"Open session", "打开会话"},
+        {"Compare with session", "与另一个会话对比"},
+        {"Save session", "保存会话"},
+        {"Export chart", "导出图表"},
+        {"About softmaxlab", "关于 softmaxlab"},
+        {"Session JSON file (written by softmaxlab-cli sweep --out):",
+         "会话 JSON 文件（由 softmaxlab-cli sweep --out 写出）："},
+        {"A second session to draw over the open one (dashed) and to add to the Metrics table:",
+         "要叠加在打开的会话上（虚线）并加入指标表的第二个会话："},
+        {"Recorded sessions:", "录制的会话："},
+        {"Open", "打开"},
+        {"Compare", "对比"},
+        {"Save", "保存"},
+        {"Export", "导出"},
+        {"Replace", "替换"},
+        {"Keep it", "保留原文件"},
+        {"Save the open session (with every point run here) as:",
+         "把打开的会话（含在这里运行的所有数据点）保存为："},
+        {"Export this chart as {0} (the same file softmaxlab-cli chart writes):",
+         "把这张图导出为 {0}（与 softmaxlab-cli chart 写出的文件相同）："},
+        {"Chart saved to {0}", "图表已保存到 {0}"},
+        {"softmaxlab {0}: softmax from slow to speed-of-light",
+         "softmaxlab {0}：softmax 从慢到光速"},
+        {"Suggested folder: {0} (a new file name; nothing is replaced)",
+         "建议的文件夹：{0}（使用新文件名，不会替换任何文件）"},
+        {"Run cancelled; the finished points are kept.", "运行已取消；已完成的数据点会保留。"},
+        {"Run failed: {0}", "运行失败：{0}"},
+        {"Cannot compare: {0}", "无法对比：{0}"},
+        {"the charts keep showing the open session", "图表继续显示打开的会话"},
+        {"Cannot open session: {0}", "无法打开会话：{0}"},
+        {"the previous session stays open", "之前的会话保持打开"},
+        {"Cannot save session: {0}", "无法保存会话：{0}"},
+        {"Saved {0} points to {1}", "已把 {0} 个数据点保存到 {1}"},
     };
     return t;
+}
+
+// The lab core's sentences (core/lab/): the English with {} where it carries a part, the Chinese
+// with {0}, {1}, ... where that part goes. Tried in order, so longer forms come first.
+const std::vector<std::pair<std::string, std::string>>& lab_patterns() {
+    static const std::vector<std::pair<std::string, std::string>> p = {
+        // A run (lab_run_gpu.cpp, lab_child.cpp, child_process.cpp)
+        {"correct; {} GB/s, {}% of copy", "正确；{0} GB/s，拷贝带宽的 {1}%"},
+        {"wrong: max relative error {} (tolerance {})", "错误：最大相对误差 {0}（容差 {1}）"},
+        {"the edited kernel faulted ({}) in its {} launch",
+         "修改后的 kernel 在 {1} 启动中出错（{0}）"},
+        {"the edited {} kernel did not finish within {} s, so its run was stopped (an endless "
+         "loop?)",
+         "修改后的 {0} kernel 在 {1} 秒内没有结束，运行已被停止（是死循环吗？）"},
+        {"the run of the edited {} kernel {} without a result",
+         "修改后的 {0} kernel 运行时{1}，没有结果"},
+        {"the run of the edited {} kernel {}", "修改后的 {0} kernel 运行时{1}"},
+        {"the lab runner {}", "实验台运行器{0}"},
+        {"exited with status {}", "以状态 {0} 退出"},
+        {"killed by signal {} ({})", "被信号 {0} 终止（{1}）"},
+        {"stopped after {} s (the time limit)", "在 {0} 秒后被停止（时间上限）"},
+        {"could not be started: {}", "无法启动：{0}"},
+        {"check every loop's exit condition; CUDA cannot say where a stopped kernel was, so look "
+         "at the loops you changed. Your edit is saved.",
+         "检查每个循环的退出条件；CUDA 无法指出被停止的 kernel 停在哪里，所以请查看你改过的循环。"
+         "你的修改已保存。"},
+        {"this is a crash of the runner, not a wrong result; its last output: {} Your edit is "
+         "saved.",
+         "这是运行器崩溃，不是结果错误；它最后的输出：{0} 你的修改已保存。"},
+        {"its last output: {}", "它最后的输出：{0}"},
+        {"build softmaxlab-cli (it runs lab jobs), or set SML_CLI to its path",
+         "请构建 softmaxlab-cli（实验台的任务由它运行），或把 SML_CLI 设为它的路径"},
+        {"CUDA names the launch, not the line; the lab asks compute-sanitizer for the line when "
+         "it can. Your edit is saved.",
+         "CUDA 只指出是哪次启动出错，不指出哪一行；实验台能用 compute-sanitizer "
+         "时会用它找出那一行。"
+         "你的修改已保存。"},
+        {"could not create a folder for the job's files", "无法为任务的文件创建文件夹"},
+        {"an @launch line is not valid", "有一行 @launch 无效"},
+        {"the GPU could not be opened: {}", "无法打开 GPU：{0}"},
+        // A compile (compile_job_nvrtc.cpp, compile_nocuda.cpp)
+        {"the edit compiles for {}; running it needs an NVIDIA GPU",
+         "修改后的代码可以为 {0} 编译；运行它需要 NVIDIA GPU"},
+        {"compiled for {}", "已为 {0} 编译"},
+        {"the edit does not compile", "修改后的代码编译不通过"},
+        {"this softmaxlab was built without the CUDA toolkit, so it cannot compile kernels",
+         "这个 softmaxlab 构建时没有 CUDA 工具包，所以不能编译 kernel"},
+        // An exercise's check (exercises.cpp)
+        {"passed: correct on every shape, and fast enough", "通过：每种形状都正确，速度也达标"},
+        {"does not compile yet: fix the errors at their lines", "还不能编译：请在报错的行修正错误"},
+        {"compiles; the check needs a GPU to run it", "编译通过；检查需要 GPU 才能运行"},
+        {"not yet: {}", "尚未通过：{0}"},
+        {"speed at {}: {} of copy (needs {})", "{0} 下的速度：拷贝带宽的 {1}（需要 {2}）"},
+        {"{} x {}: correct", "{0} x {1}：正确"},
+        {"{} x {}: {}: {}", "{0} x {1}：{2}：{3}"},
+    };
+    return p;
+}
+
+const std::map<std::string, std::string>& lab_statuses() {
+    static const std::map<std::string, std::string> t = {
+        {"ok", "正确"},
+        {"wrong", "结果错误"},
+        {"compile_error", "编译错误"},
+        {"bad_job", "任务无效"},
+        {"launch_error", "启动失败"},
+        {"fault", "kernel 出错"},
+        {"timeout", "超时"},
+        {"out_of_memory", "显存不足"},
+        {"no_gpu", "没有 GPU"},
+        {"crashed", "运行器崩溃"},
+        {"failed", "失败"},
+    };
+    return t;
+}
+
+// `text` against `pattern` ("{}" for a part): the parts, or false when it does not match. A part
+// ends at the first place the text after it matches; the last literal must end the text.
+bool match_pattern(const std::string& pattern, const std::string& text,
+                   std::vector<std::string>* parts) {
+    std::vector<std::string> lits;
+    size_t from = 0;
+    for (size_t at; (at = pattern.find("{}", from)) != std::string::npos; from = at + 2)
+        lits.push_back(pattern.substr(from, at - from));
+    lits.push_back(pattern.substr(from));
+    if (text.compare(0, lits[0].size(), lits[0]) != 0) return false;
+    size_t pos = lits[0].size();
+    parts->clear();
+    for (size_t i = 1; i < lits.size(); ++i) {
+        const bool last = i + 1 == lits.size();
+        size_t at;
+        if (last) {
+            if (lits[i].size() > text.size() - pos) return false;
+            at = text.size() - lits[i].size();
+            if (text.compare(at, lits[i].size(), lits[i]) != 0) return false;
+        } else {
+            at = lits[i].empty() ? std::string::npos : text.find(lits[i], pos + 1);
+            if (at == std::string::npos) return false;
+        }
+        if (at <= pos && !(last && at == pos)) return false;  // every part has text
+        parts->push_back(text.substr(pos, at - pos));
+        pos = at + lits[i].size();
+    }
+    return pos == text.size();
+}
+
+std::string lab_text_depth(const std::string& en, int depth) {
+    if (depth > 3) return en;
+    if (auto s = lab_statuses().find(en); s != lab_statuses().end()) return s->second;
+    std::vector<std::string> parts;
+    for (const auto& [pattern, zh] : lab_patterns()) {
+        if (!match_pattern(pattern, en, &parts)) continue;
+        std::string out = zh;
+        for (size_t i = 0; i < parts.size(); ++i) {
+            const std::string slot = "{" + std::to_string(i) + "}";
+            const std::string part = lab_text_depth(parts[i], depth + 1);
+            for (size_t at; (at = out.find(slot)) != std::string::npos;)
+                out.replace(at, slot.size(), part);
+        }
+        return out;
+    }
+    return en;
 }
 
 // Chart words: exact labels, then label prefixes that carry a number after them.
@@ -217,6 +568,12 @@ const std::pair<const char*, const char*> kPrefixes[] = {
     {"counters unavailable", "计数器不可用"},
 };
 
+// Label endings that follow a session's name (a comparison's legend, core/chart/chart_build.cpp).
+const std::pair<const char*, const char*> kSuffixes[] = {
+    {": solid lines, filled markers", "：实线、实心标记"},
+    {": dashed lines, hollow markers", "：虚线、空心标记"},
+};
+
 // Short Chinese titles for the kernels' legend entries.
 const std::map<std::string, std::string>& kernel_titles() {
     static const std::map<std::string, std::string> t = {
@@ -234,10 +591,33 @@ const std::map<std::string, std::string>& kernel_titles() {
 
 }  // namespace
 
+std::string lab_status_text(const std::string& status, const std::string& lang) {
+    if (lang != "zh") return status;
+    auto it = lab_statuses().find(status);
+    return it == lab_statuses().end() ? status : it->second;
+}
+
+std::string lab_text(const std::string& en, const std::string& lang) {
+    return lang == "zh" ? lab_text_depth(en, 0) : en;
+}
+
 const char* ui_text(const char* en, const std::string& lang) {
     if (lang != "zh" || !en) return en;
     auto it = table().find(en);
     return it == table().end() ? en : it->second.c_str();
+}
+
+std::string ui_format(const char* en, const std::string& lang,
+                      const std::vector<std::string>& parts) {
+    std::string out = ui_text(en, lang);
+    for (size_t i = 0; i < parts.size(); ++i) {
+        const std::string slot = "{" + std::to_string(i) + "}";
+        for (size_t at = out.find(slot); at != std::string::npos;
+             at = out.find(slot, at + parts[i].size())) {
+            out.replace(at, slot.size(), parts[i]);
+        }
+    }
+    return out;
 }
 
 std::vector<std::string> ui_text_keys() {
@@ -252,6 +632,9 @@ std::string ui_text_all_chinese() {
     for (const auto& [en, zh] : chart_table()) all += zh;
     for (const auto& [en, zh] : kernel_titles()) all += zh;
     for (const auto& [en, zh] : kPrefixes) all += zh;
+    for (const auto& [en, zh] : kSuffixes) all += zh;
+    for (const auto& [en, zh] : lab_patterns()) all += zh;
+    for (const auto& [en, zh] : lab_statuses()) all += zh;
     return all;
 }
 
@@ -260,6 +643,11 @@ std::string chart_text(const std::string& en, const std::string& lang) {
     if (auto it = chart_table().find(en); it != chart_table().end()) return it->second;
     for (const auto& [from, to] : kPrefixes)
         if (en.rfind(from, 0) == 0) return to + en.substr(std::strlen(from));
+    for (const auto& [from, to] : kSuffixes) {
+        const size_t n = std::strlen(from);
+        if (en.size() >= n && en.compare(en.size() - n, n, from) == 0)
+            return en.substr(0, en.size() - n) + to;
+    }
     return en;
 }
 

@@ -14,10 +14,22 @@ namespace sml::viewer {
 // `en` in `lang` ("en" | "zh"): the Chinese text when there is one, else `en` itself. The
 // returned pointer lives as long as the program.
 const char* ui_text(const char* en, const std::string& lang);
+// `en` with {0}, {1}, ... replaced by `parts`, in `lang`: the table's Chinese pattern when it has
+// one (so a sentence may order its parts as Chinese does), else `en`.
+std::string ui_format(const char* en, const std::string& lang,
+                      const std::vector<std::string>& parts);
 // Every English key the table translates (for the tests).
 std::vector<std::string> ui_text_keys();
 // All Chinese text of the table, for building the font atlas's glyph set.
 std::string ui_text_all_chinese();
+
+// A lab run's status word ("ok", "wrong", "timeout", ...: core/lab/lab_job.h) in `lang`.
+std::string lab_status_text(const std::string& status, const std::string& lang);
+// A sentence the lab core wrote for the learner (a run's message and hint, an exercise check and
+// its summary, core/lab/) in `lang`: matched against the core's sentence patterns, the parts
+// they carry (sizes, numbers, names, and nested sentences) kept or translated in turn. A
+// sentence no pattern knows stays as it is.
+std::string lab_text(const std::string& en, const std::string& lang);
 
 // A chart's words in `lang`: titles, axis labels, legend labels and notes; kernel series keep
 // their id and get a Chinese short title. The numbers inside labels ("copy, same run: 3034
