@@ -38,6 +38,13 @@ TEST(LabExercises, EveryStepOneToSixHasOne) {
         EXPECT_GE(e.hints.size(), 2u) << e.id;
         EXPECT_LE(e.hints.size(), 3u) << e.id;
         EXPECT_FALSE(e.task.empty()) << e.id;
+        // The Chinese lab bench shows the exercise in Chinese: every one has its words there.
+        const ExerciseWords zh = e.words("zh");
+        EXPECT_NE(zh.title, e.title) << e.id;
+        EXPECT_NE(zh.task, e.task) << e.id;
+        ASSERT_EQ(zh.hints.size(), e.hints.size()) << e.id;
+        EXPECT_EQ(e.words("en").title, e.title);
+        EXPECT_EQ(e.words("en").hints, e.hints);
         for (const ExerciseShape& s : e.shapes) {
             // Odd shapes, all inside the kernel's range on the H100 reference.
             const KernelInfo* k = find_kernel(e.kernel);

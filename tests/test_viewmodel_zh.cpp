@@ -17,6 +17,7 @@
 #include "app/viewer/model/ui_text.h"
 #include "core/chart/chart_kinds.h"
 #include "core/lab/bytes.h"
+#include "core/lab/exercises.h"
 #include "core/lab/sass_roles.h"
 #include "core/session/session.h"
 
@@ -210,6 +211,22 @@ TEST(Chinese, TheLabBenchsRunResults) {
                              {lab_status_text("wrong", "zh"),
                               lab_text("wrong: max relative error 0.5 (tolerance 1e-05)", "zh")}),
                    "a run's line");
+}
+
+// The lab bench's exercises: title, task and hints in Chinese (lessons/exercises/exercises.json
+// "zh"), every hint in its place; the code they quote stays code.
+TEST(Chinese, TheLabBenchsExercises) {
+    Result<std::vector<lab::Exercise>> all = lab::load_exercises();
+    ASSERT_TRUE(all.ok()) << all.error().message;
+    ASSERT_FALSE(all->empty());
+    for (const lab::Exercise& e : *all) {
+        const lab::ExerciseWords zh = e.words("zh");
+        ASSERT_EQ(zh.hints.size(), e.hints.size()) << e.id;
+        EXPECT_NE(zh.title, e.title) << e.id;
+        EXPECT_NE(zh.task, e.task) << e.id;
+        EXPECT_NE(zh.title.find_first_of("\xE4\xE5\xE6\xE7\xE8\xE9"), std::string::npos) << e.id;
+        EXPECT_EQ(e.words("en").task, e.task);
+    }
 }
 
 // A pattern's Chinese keeps every part its English carries.

@@ -25,6 +25,7 @@
 #include "core/common/safe_file.h"
 #include "core/common/text_cap.h"
 #include "core/lab/bytes.h"
+#include "core/lab/exercises.h"
 #include "core/lab/sass_roles.h"
 #include "core/lessons/annotated_source.h"
 #include "core/lessons/lesson_claims.h"
@@ -139,6 +140,12 @@ void App::rebuild_fonts() {
             for (const LessonStep& st : book->steps) {
                 glyph_text += st.text.title + st.text.body + st.text.answer;
                 for (const LessonQuestion& q : st.questions) glyph_text += q.question + q.explain;
+            }
+        if (Result<std::vector<lab::Exercise>> ex = lab::load_exercises())  // the lab bench's
+            for (const lab::Exercise& e : *ex) {
+                const lab::ExerciseWords w = e.words("zh");
+                glyph_text += w.title + w.task;
+                for (const std::string& h : w.hints) glyph_text += h;
             }
     }
     ImGui_ImplOpenGL3_DestroyFontsTexture();

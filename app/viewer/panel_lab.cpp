@@ -21,6 +21,7 @@ namespace {
 // translated when drawn ("kernel: warp", "练习 3: ...").
 struct LabChoice {
     std::string label, kernel, exercise;
+    std::string label_zh;  // an exercise's, with its Chinese title
 };
 
 std::vector<LabChoice> lab_choices() {
@@ -29,7 +30,8 @@ std::vector<LabChoice> lab_choices() {
         if (k.lab_editable) out.push_back({k.id, k.id, ""});
     if (Result<std::vector<lab::Exercise>> ex = lab::load_exercises())
         for (const lab::Exercise& e : *ex)
-            out.push_back({std::to_string(e.step) + ": " + e.title, "", e.id});
+            out.push_back({std::to_string(e.step) + ": " + e.title, "", e.id,
+                           std::to_string(e.step) + ": " + e.words("zh").title});
     return out;
 }
 
@@ -66,7 +68,8 @@ void App::draw_lab_window() {
     if (!lab_.is_open() && !choices.empty()) open_choice(choices[size_t(lab_choice_)]);
     auto label_of = [this](const LabChoice& c) {
         return std::string(c.exercise.empty() ? tr("kernel") : tr("exercise")) +
-               (c.exercise.empty() ? ": " : " ") + c.label;
+               (c.exercise.empty() ? ": " : " ") +
+               (zh() && !c.label_zh.empty() ? c.label_zh : c.label);
     };
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16);
     const std::string current =
@@ -138,12 +141,13 @@ void App::draw_lab_window() {
     ImGui::TextDisabled("%s", lab_.save_status(s_.lessons_lang).c_str());
     if (!lab_error_.empty()) ImGui::TextColored(severity_colour("error"), "%s", lab_error_.c_str());
     if (const lab::Exercise* e = lab_.exercise()) {
-        ImGui::TextWrapped("%s", e->task.c_str());
-        for (size_t i = 0; i < e->hints.size(); ++i)
+        const lab::ExerciseWords words = e->words(s_.lessons_lang);
+        ImGui::TextWrapped("%s", words.task.c_str());
+        for (size_t i = 0; i < words.hints.size(); ++i)
             if (ImGui::TreeNode((std::string(tr("hint")) + " " + std::to_string(i + 1) + "###hint" +
                                  std::to_string(i))
                                     .c_str())) {
-                ImGui::TextWrapped("%s", e->hints[i].c_str());
+                ImGui::TextWrapped("%s", words.hints[i].c_str());
                 ImGui::TreePop();
             }
     }

@@ -29,6 +29,11 @@ std::string pct(double v) {
 
 }  // namespace
 
+ExerciseWords Exercise::words(const std::string& lang) const {
+    auto it = translations.find(lang);
+    return it != translations.end() ? it->second : ExerciseWords{title, task, hints};
+}
+
 Result<std::vector<Exercise>> load_exercises(const std::string& path_in) {
     const std::string path =
         path_in.empty() ? repo_path("lessons/exercises/exercises.json") : path_in;
@@ -48,6 +53,17 @@ Result<std::vector<Exercise>> load_exercises(const std::string& path_in) {
             for (const std::string& line : j.at("stub").get<std::vector<std::string>>())
                 e.stub += line + "\n";
             e.hints = j.at("hints").get<std::vector<std::string>>();
+            for (const char* lang : {"zh"}) {
+                if (!j.contains(lang)) continue;
+                const json& t = j.at(lang);
+                ExerciseWords w{t.at("title").get<std::string>(), t.at("task").get<std::string>(),
+                                t.at("hints").get<std::vector<std::string>>()};
+                if (w.hints.size() != e.hints.size() || w.title.empty() || w.task.empty())
+                    return Error{path + ": exercise " + e.id + "'s " + lang +
+                                     " words need a title, a task and one hint per hint",
+                                 "translate every hint, in the same order"};
+                e.translations[lang] = std::move(w);
+            }
             for (const json& s : j.at("check").at("shapes"))
                 e.shapes.push_back(ExerciseShape{s.at(0).get<int64_t>(), s.at(1).get<int64_t>()});
             const json& sp = j.at("check").at("speed");

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,13 @@ struct ExerciseShape {
     int64_t rows = 0, cols = 0;
 };
 
+// What the learner reads of an exercise, in one language.
+struct ExerciseWords {
+    std::string title;
+    std::string task;                // what to write, one or two sentences
+    std::vector<std::string> hints;  // 2-3, from gentle to nearly the answer
+};
+
 struct Exercise {
     std::string id;      // "warp-reduce"
     int step = 0;        // the lesson step (1..6)
@@ -39,6 +47,11 @@ struct Exercise {
     std::vector<ExerciseShape> shapes;  // correctness: every row against float64
     ExerciseShape speed;                // the speed check's shape
     double min_pct_of_copy = 0;         // ... and the share of copy it must reach there
+    // The title, task and hints in other languages ("zh"), each hint in the same place.
+    std::map<std::string, ExerciseWords> translations;
+
+    // The title, task and hints in `lang`, in English where it has none.
+    ExerciseWords words(const std::string& lang) const;
 };
 
 // lessons/exercises/exercises.json (or `path`), every entry checked for its fields.
