@@ -618,6 +618,29 @@ TEST(Layout, HoldsOnAProjectorAtOneAndAHalfTimesTheText) {
     }
 }
 
+// On the projector the code runs down beside the table, which goes under the chart: the code
+// shows about twice the lines, the chart keeps its height. A 1600x1000 window keeps the table
+// across the bottom.
+TEST(Layout, OnAProjectorTheCodeRunsDownBesideTheTable) {
+    const LayoutInput in = projector(1.5f);
+    const PanelBoxes b = layout_panels(in);
+    EXPECT_GE(b.source.h, b.charts.h + b.metrics.h) << "the code takes the table's rows";
+    EXPECT_EQ(b.metrics.x, b.charts.x);
+    EXPECT_EQ(b.metrics.w, b.charts.w);
+    EXPECT_GE(b.metrics.y, b.charts.y + b.charts.h);
+    EXPECT_LE(b.source.y + b.source.h, in.height + 0.5f);
+    EXPECT_GE(b.charts.h, 720.0f * 0.45f - 1);
+    LayoutInput wide;
+    wide.window_height = 1000;
+    wide.width = 1600 - 12;
+    wide.height = 1000 - 24 - 12;
+    wide.run_content = 28;
+    const PanelBoxes w = layout_panels(wide);
+    EXPECT_EQ(w.source.h, w.charts.h);
+    EXPECT_EQ(w.metrics.x, w.source.x);
+    EXPECT_EQ(w.metrics.w, wide.width - w.metrics.x);
+}
+
 TEST(Layout, AZoomedPanelGetsTheWholeArea) {
     LayoutInput in = projector(1.5f);
     in.zoom = zoom_from_name("chart");

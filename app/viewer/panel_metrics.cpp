@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <cstdio>
 
 #include "app/viewer/app.h"
 #include "app/viewer/model/format.h"
@@ -13,21 +14,33 @@ namespace sml::viewer {
 
 void App::draw_metrics() {
     const Palette& pal = palette();
-    ImGui::PushFont(fonts_.bold);
-    ImGui::TextUnformatted(tr("Metrics"));
-    ImGui::PopFont();
-    if (!s_.has_session) {
-        ImGui::TextColored(pal.muted, "%s", tr("No session open."));
-        return;
-    }
-    ImGui::SameLine();
+    const ImGuiStyle& st = ImGui::GetStyle();
     // As wide as its longest entry: "N = 1M (2^20)" used to be cut to "N = 128k (2^1".
     const std::string preview = "N = " + format_cols(s_.cols);
     float combo_w = ImGui::CalcTextSize(preview.c_str()).x;
     for (int64_t c : s_.all_cols)
         combo_w = std::max(combo_w, ImGui::CalcTextSize(("N = " + format_cols(c)).c_str()).x);
-    ImGui::SetNextItemWidth(combo_w + ImGui::GetFrameHeight() +
-                            ImGui::GetStyle().FramePadding.x * 2);
+    combo_w += ImGui::GetFrameHeight() + st.FramePadding.x * 2;
+    // In a narrow panel (under the chart on a projector) the N and the button keep the row; the
+    // panel's title gives way, and the session's M and copy go where they fit.
+    const float title_w = ImGui::CalcTextSize(tr("Metrics")).x * 1.1f + st.ItemSpacing.x;
+    const float button_w = s_.table_kernels.empty()
+                               ? 0
+                               : ImGui::CalcTextSize(tr("show all kernels")).x +
+                                     st.FramePadding.x * 2 + st.ItemSpacing.x;
+    const bool titled =
+        !s_.has_session || title_w + combo_w + button_w <= ImGui::GetContentRegionAvail().x;
+    if (titled) {
+        ImGui::PushFont(fonts_.bold);
+        ImGui::TextUnformatted(tr("Metrics"));
+        ImGui::PopFont();
+    }
+    if (!s_.has_session) {
+        ImGui::TextColored(pal.muted, "%s", tr("No session open."));
+        return;
+    }
+    if (titled) ImGui::SameLine();
+    ImGui::SetNextItemWidth(combo_w);
     if (ImGui::BeginCombo("##cols", preview.c_str())) {
         for (int64_t c : s_.all_cols)
             if (ImGui::Selectable(format_cols(c).c_str(), c == s_.cols)) select_cols(c);
@@ -41,10 +54,15 @@ void App::draw_metrics() {
         }
     }
     if (!s_.metric_rows.empty()) {
+        char line[160];
+        std::snprintf(line, sizeof line, "M = %lld  \xC2\xB7  %s %s",
+                      static_cast<long long>(s_.metric_rows.front().rows), tr("copy"),
+                      format_gbps(s_.session.device.copy_gbps).c_str());
         ImGui::SameLine();
-        ImGui::TextColored(pal.muted, "M = %lld  \xC2\xB7  %s %s",
-                           static_cast<long long>(s_.metric_rows.front().rows), tr("copy"),
-                           format_gbps(s_.session.device.copy_gbps).c_str());
+        if (ImGui::GetContentRegionAvail().x >= ImGui::CalcTextSize(line).x)
+            ImGui::TextColored(pal.muted, "%s", line);
+        else
+            ImGui::NewLine();
     }
     if (!s_.compare_note.empty()) {
         ImGui::PushTextWrapPos(0);

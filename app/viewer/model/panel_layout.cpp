@@ -66,6 +66,13 @@ PanelBoxes layout_panels(const LayoutInput& in) {
     b.source = {right_x, y, source_w, middle_h};
     b.charts = {right_x + source_w + gap, y, right_w - source_w - gap, middle_h};
     b.metrics = {right_x, y + middle_h + gap, right_w, metrics_h};
+    // A window short for its text (1280x720 with text at 1.2x or more) leaves the code a dozen
+    // lines beside the chart: there it runs down beside the table too, which goes under the
+    // chart alone (it scrolls sideways; its kernel and first numbers stay in view).
+    if (metrics_h > 0 && middle_h < 14 * in.text_line) {
+        b.source.h = middle_h + gap + metrics_h;
+        b.metrics = {b.charts.x, y + middle_h + gap, b.charts.w, metrics_h};
+    }
     return b;
 }
 

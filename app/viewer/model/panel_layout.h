@@ -10,7 +10,9 @@
 //   +-----------+-----------------------------------------+
 //
 // The chart always keeps at least 45% of the window's height (so its plot, under its toolbar,
-// stays over a third): the metrics table gives up rows (it scrolls) before the plot shrinks. A
+// stays over a third): the metrics table gives up rows (it scrolls) before the plot shrinks. On a
+// window short for its text (a projector: 1280x720, text at 1.5x) the Source panel runs down to
+// the bottom and Metrics sits under the chart alone, so the code shows twice the lines. A
 // zoomed panel (keys 1-4) takes the whole area.
 #pragma once
 
