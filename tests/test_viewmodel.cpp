@@ -326,6 +326,22 @@ TEST(Format, PercentTimeBandwidthAndCounts) {
 }
 
 // [SECTION] Metric rows --------------------------------------------------------------------------
+// A step's question names a quantity; the table brings the column that shows it into view (on a
+// projector the table is narrower than its columns). Quantities no column shows map to none.
+TEST(MetricRows, AQuestionsQuantityNamesTheColumnThatShowsIt) {
+    EXPECT_EQ(column_for_quantity("pct_of_copy"), MetricColumn::pct_of_copy);
+    EXPECT_EQ(column_for_quantity("gbps"), MetricColumn::gbps);
+    EXPECT_EQ(column_for_quantity("ratio_gbps"), MetricColumn::gbps);
+    EXPECT_EQ(column_for_quantity("median_ms"), MetricColumn::time);
+    EXPECT_EQ(column_for_quantity("dram_bytes_ratio"), MetricColumn::dram_measured);
+    EXPECT_EQ(column_for_quantity("l2_resident"), MetricColumn::dram_measured);
+    EXPECT_EQ(column_for_quantity("bank_conflicts"), MetricColumn::bank_conflicts);
+    EXPECT_EQ(column_for_quantity("conflict_share"), MetricColumn::bank_conflicts);
+    EXPECT_EQ(column_for_quantity("registers"), MetricColumn::count_);
+    EXPECT_EQ(column_for_quantity("masked_fraction"), MetricColumn::count_);
+    EXPECT_EQ(column_for_quantity("no such quantity"), MetricColumn::count_);
+}
+
 TEST(MetricRows, OneRowPerKernelInRegistryOrderWithFormattedCells) {
     const Session s = test::synthetic_session(true);
     const std::vector<int64_t> cols = session_cols(s);

@@ -965,10 +965,15 @@ void App::on_step_changed() {
     lesson_scroll_restore_ = 0;
     guess_into_view_ = 3;  // once the new step's text has been laid out
     metrics_focus_.clear();
+    metrics_focus_column_ = -1;
     if (const LessonStep* step = s_.nav.current())
         for (const LessonQuestion& q : step->questions)
             if (const LessonClaim* c = step->find_claim(q.claim); c && !c->kernel.empty()) {
                 metrics_focus_ = c->kernel;
+                metrics_focus_frames_ = 3;
+                if (const MetricColumn col = column_for_quantity(c->quantity);
+                    col != MetricColumn::count_)
+                    metrics_focus_column_ = static_cast<int>(col);
                 break;
             }
     if (v.cols > 0) s_.cols = v.cols;

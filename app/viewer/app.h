@@ -180,6 +180,8 @@ class App {
     // The kernel whose Metrics row the step's first question asks about: the table scrolls it
     // into view once when the step opens (at 1280x720 the table shows two rows).
     std::string metrics_focus_;
+    int metrics_focus_column_ = -1;  // its claim's column (column_for_quantity), or -1
+    int metrics_focus_frames_ = 0;   // frames left to keep both in view
     std::string predict_report_;  // screenshot mode: whether Reveal was in view ("" no card)
 
     // The lab bench (panel_lab.cpp; its logic is model/lab_editor.h).

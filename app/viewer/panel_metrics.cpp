@@ -120,8 +120,16 @@ void App::draw_metrics() {
         ImGui::TableNextRow();
         if (!metrics_focus_.empty() && row.kernel_id == metrics_focus_ && row.side == 0) {
             ImGui::TableSetColumnIndex(0);
-            ImGui::SetScrollHereY(0.0f);  // the asked-about row at the top, once
-            metrics_focus_.clear();
+            ImGui::SetScrollHereY(0.0f);  // the asked-about row at the top
+            // and the asked-about column in view: on a projector the table is narrower than
+            // its columns, and the question's (bank conflicts, DRAM) may be past the edge.
+            if (metrics_focus_column_ > 0 && metrics_focus_column_ < ncols) {
+                ImGui::TableSetColumnIndex(metrics_focus_column_);
+                const float right = ImGui::GetCursorScreenPos().x +
+                                    ImGui::GetContentRegionAvail().x +
+                                    ImGui::GetStyle().CellPadding.x;  // the column's right edge
+                ImGui::SetScrollFromPosX(right - ImGui::GetWindowPos().x, 1.0f);
+            }
         }
         for (int c = 0; c < ncols; ++c) {
             ImGui::TableSetColumnIndex(c);
@@ -176,6 +184,12 @@ void App::draw_metrics() {
         }
     }
     ImGui::EndTable();
+    // A few frames, not one: the columns' widths are measured on the table's first frames, and
+    // a scroll aimed before that lands short. Then the table is the user's to scroll.
+    if (!metrics_focus_.empty() && --metrics_focus_frames_ <= 0) {
+        metrics_focus_.clear();
+        metrics_focus_column_ = -1;
+    }
 }
 
 }  // namespace sml::viewer

@@ -38,6 +38,17 @@ const MetricColumnInfo& column_info(MetricColumn c) {
     return info[static_cast<int>(c)];
 }
 
+MetricColumn column_for_quantity(const std::string& q) {
+    if (q == "gbps" || q == "ratio_gbps" || q == "rank_gbps" || q == "copy_gbps")
+        return MetricColumn::gbps;
+    if (q == "pct_of_copy") return MetricColumn::pct_of_copy;
+    if (q == "median_ms") return MetricColumn::time;
+    if (q == "dram_ratio" || q == "dram_bytes" || q == "dram_bytes_ratio" || q == "l2_resident")
+        return MetricColumn::dram_measured;  // its "[L2]" tag says L2-resident
+    if (q == "bank_conflicts" || q == "conflict_share") return MetricColumn::bank_conflicts;
+    return MetricColumn::count_;
+}
+
 std::string column_tooltip(MetricColumn c, const std::string& lang) {
     std::string tip = ui_text(column_info(c).description, lang);
     std::vector<const char*> counters;

@@ -43,6 +43,10 @@ struct MetricColumnInfo {
     const char* description;  // one line, the header's tooltip
 };
 const MetricColumnInfo& column_info(MetricColumn c);
+// The column that shows a lesson claim's quantity (lesson_claims.h), so the table can bring the
+// one a step's question asks about into view; MetricColumn::count_ where no column shows it
+// (registers, blocks per SM, a raw metric: the step's text and the code panel show those).
+MetricColumn column_for_quantity(const std::string& quantity);
 // The header's tooltip: the column's description, then, for columns read from hardware counters,
 // each counter's own one-line description from the metric table (core/metrics/metric_table.h),
 // so the viewer and the CLI describe a counter in the same words.
