@@ -187,7 +187,7 @@ TEST(Chinese, TheLabBenchsRunResults) {
         "passed: correct on every shape, and fast enough",
         "does not compile yet: fix the errors at their lines",
         "compiles; the check needs a GPU to run it",
-        "not yet: 1823 x 781: wrong: wrong: max relative error 0.5 (tolerance 1e-05)",
+        "not yet: 1823 x 781: wrong: max relative error 0.5 (tolerance 1e-05)",
         "not yet: speed at 65536 x 1024: 61% of copy (needs 70%)",
         "1823 x 781: correct",
     };
@@ -226,6 +226,54 @@ TEST(Chinese, TheLabBenchsExercises) {
         EXPECT_NE(zh.task, e.task) << e.id;
         EXPECT_NE(zh.title.find_first_of("\xE4\xE5\xE6\xE7\xE8\xE9"), std::string::npos) << e.id;
         EXPECT_EQ(e.words("en").task, e.task);
+    }
+}
+
+// The exercise checks' sentences as the core writes them (evaluate_exercise, with results of
+// every kind), not as a copy here: if the core's wording changes, the Chinese table must follow,
+// or this fails.
+TEST(Chinese, TheCoresExerciseVerdictsTranslate) {
+    Result<std::vector<lab::Exercise>> all = lab::load_exercises();
+    ASSERT_TRUE(all.ok()) << all.error().message;
+    ASSERT_FALSE(all->empty());
+    const lab::Exercise& e = all->front();
+    auto result = [](const std::string& st, const std::string& message, double pct) {
+        lab::LabResult r;
+        r.status = st;
+        r.message = message;
+        if (pct >= 0) {
+            Session s;
+            PointRecord p;
+            p.pct_of_copy = pct;
+            s.points.push_back(p);
+            r.session = s;
+        }
+        return r;
+    };
+    const std::vector<lab::LabResult> ok(e.shapes.size(), result(lab::status::kOk, "", -1));
+    std::vector<lab::LabResult> wrong = ok;
+    // (lab_run_gpu.cpp's message for a wrong result, which starts with its status)
+    wrong.back() =
+        result(lab::status::kWrong, "wrong: max relative error 0.5 (tolerance 1e-05)", -1);
+    lab::LabResult compile = result(lab::status::kCompileError, "the edit does not compile", -1);
+    compile.diagnostics.push_back(lab::Diagnostic{});
+    const std::vector<lab::LabResult> no_compile(1, compile);
+    const std::vector<lab::LabResult> no_gpu(
+        e.shapes.size(), result(lab::status::kNoGpu,
+                                "the edit compiles for sm_90; running it needs an NVIDIA GPU", -1));
+    const std::vector<lab::ExerciseVerdict> verdicts = {
+        lab::evaluate_exercise(e, ok, result(lab::status::kOk, "", 99.0)),
+        lab::evaluate_exercise(e, ok, result(lab::status::kOk, "", 1.0)),
+        lab::evaluate_exercise(e, wrong, std::nullopt),
+        lab::evaluate_exercise(e, no_compile, std::nullopt),
+        lab::evaluate_exercise(e, no_gpu, std::nullopt),
+    };
+    EXPECT_TRUE(verdicts[0].passed);
+    EXPECT_FALSE(verdicts[1].passed);
+    EXPECT_EQ(verdicts[2].summary.find("wrong: wrong:"), std::string::npos) << verdicts[2].summary;
+    for (const lab::ExerciseVerdict& v : verdicts) {
+        expect_chinese(lab_text(v.summary, "zh"), v.summary);
+        for (const lab::ExerciseCheck& c : v.checks) expect_chinese(lab_text(c.what, "zh"), c.what);
     }
 }
 

@@ -168,6 +168,13 @@ std::vector<LabJob> exercise_jobs(const Exercise& e, const std::string& source) 
     return jobs;
 }
 
+// "status: message", once: a wrong result's message already starts with its status ("wrong: max
+// relative error ..."), which read "wrong: wrong: ..." before.
+static std::string failure_text(const LabResult& r) {
+    const std::string head = r.status + ": ";
+    return r.message.compare(0, head.size(), head) == 0 ? r.message : head + r.message;
+}
+
 ExerciseVerdict evaluate_exercise(const Exercise& e, const std::vector<LabResult>& shape_results,
                                   const std::optional<LabResult>& speed_result) {
     ExerciseVerdict v;
@@ -178,8 +185,7 @@ ExerciseVerdict evaluate_exercise(const Exercise& e, const std::vector<LabResult
         ExerciseCheck c;
         c.result = r;
         c.passed = r.status == status::kOk;
-        c.what =
-            shape_text(e.shapes[i]) + ": " + (c.passed ? "correct" : r.status + ": " + r.message);
+        c.what = shape_text(e.shapes[i]) + ": " + (c.passed ? "correct" : failure_text(r));
         if (r.status == status::kCompileError) {
             v.diagnostics = r.diagnostics;
             v.ran = false;
@@ -198,7 +204,7 @@ ExerciseVerdict evaluate_exercise(const Exercise& e, const std::vector<LabResult
         c.what =
             "speed at " + shape_text(e.speed) + ": " +
             (r.status == status::kOk ? pct(got) + " of copy (needs " + pct(e.min_pct_of_copy) + ")"
-                                     : r.status + ": " + r.message);
+                                     : failure_text(r));
         all = all && c.passed;
         v.checks.push_back(std::move(c));
     } else if (all) {
