@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/lab/exercises.h"
+#include "core/session/session.h"
 #include "kernels/registry.h"
 
 namespace sml::labtest {
@@ -27,6 +28,23 @@ inline int line_of(const std::string& text, const std::string& needle) {
     int line = 1;
     for (size_t i = 0; i < at; ++i) line += text[i] == '\n';
     return line;
+}
+
+// A lab result of `status` and `message`, as an exercise's checker reads it; with a measured
+// point at `pct_of_copy` when that is >= 0 (the speed check's).
+inline lab::LabResult lab_result(const std::string& status, const std::string& message,
+                                 double pct_of_copy = -1) {
+    lab::LabResult r;
+    r.status = status;
+    r.message = message;
+    if (pct_of_copy >= 0) {
+        Session s;
+        PointRecord p;
+        p.pct_of_copy = pct_of_copy;
+        s.points.push_back(p);
+        r.session = s;
+    }
+    return r;
 }
 
 // `text` with the first `from` replaced by `to` (the test fails if `from` is absent).

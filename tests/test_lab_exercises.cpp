@@ -128,17 +128,7 @@ TEST(LabExercises, BrokenAttemptShowsItsErrorInTheRegion) {
 }
 
 LabResult result(const char* st, double pct = 0) {
-    LabResult r;
-    r.status = st;
-    r.message = st;
-    if (pct > 0) {
-        Session s;
-        PointRecord p;
-        p.pct_of_copy = pct;
-        s.points.push_back(p);
-        r.session = s;
-    }
-    return r;
+    return labtest::lab_result(st, st, pct > 0 ? pct : -1);
 }
 
 // The checker's verdict: a known-good run passes; a wrong shape, a slow run, a compile error or

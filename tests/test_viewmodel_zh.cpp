@@ -20,6 +20,7 @@
 #include "core/lab/exercises.h"
 #include "core/lab/sass_roles.h"
 #include "core/session/session.h"
+#include "lab_test_util.h"
 
 namespace sml::viewer {
 namespace {
@@ -237,19 +238,7 @@ TEST(Chinese, TheCoresExerciseVerdictsTranslate) {
     ASSERT_TRUE(all.ok()) << all.error().message;
     ASSERT_FALSE(all->empty());
     const lab::Exercise& e = all->front();
-    auto result = [](const std::string& st, const std::string& message, double pct) {
-        lab::LabResult r;
-        r.status = st;
-        r.message = message;
-        if (pct >= 0) {
-            Session s;
-            PointRecord p;
-            p.pct_of_copy = pct;
-            s.points.push_back(p);
-            r.session = s;
-        }
-        return r;
-    };
+    const auto result = labtest::lab_result;
     const std::vector<lab::LabResult> ok(e.shapes.size(), result(lab::status::kOk, "", -1));
     std::vector<lab::LabResult> wrong = ok;
     // (lab_run_gpu.cpp's message for a wrong result, which starts with its status)
