@@ -167,7 +167,7 @@ TEST(Chinese, TheLabBenchsRunResults) {
     }
     const char* sentences[] = {
         "correct; 2712 GB/s, 89% of copy",
-        "wrong: max relative error 0.031250 (tolerance 0.000010)",
+        "max relative error 0.031250 (tolerance 0.000010)",
         "the edited kernel faulted (illegal_address) in its warp launch",
         "the edited warp kernel did not finish within 20 s, so its run was stopped (an endless "
         "loop?)",
@@ -210,7 +210,7 @@ TEST(Chinese, TheLabBenchsRunResults) {
         "errors and warnings");
     expect_chinese(ui_format("run: {0} - {1}", "zh",
                              {lab_status_text("wrong", "zh"),
-                              lab_text("wrong: max relative error 0.5 (tolerance 1e-05)", "zh")}),
+                              lab_text("max relative error 0.5 (tolerance 1e-05)", "zh")}),
                    "a run's line");
 }
 
@@ -241,9 +241,8 @@ TEST(Chinese, TheCoresExerciseVerdictsTranslate) {
     const auto result = labtest::lab_result;
     const std::vector<lab::LabResult> ok(e.shapes.size(), result(lab::status::kOk, "", -1));
     std::vector<lab::LabResult> wrong = ok;
-    // (lab_run_gpu.cpp's message for a wrong result, which starts with its status)
-    wrong.back() =
-        result(lab::status::kWrong, "wrong: max relative error 0.5 (tolerance 1e-05)", -1);
+    // (lab_run_gpu.cpp's message for a wrong result; its status says "wrong")
+    wrong.back() = result(lab::status::kWrong, "max relative error 0.5 (tolerance 1e-05)", -1);
     lab::LabResult compile = result(lab::status::kCompileError, "the edit does not compile", -1);
     compile.diagnostics.push_back(lab::Diagnostic{});
     const std::vector<lab::LabResult> no_compile(1, compile);

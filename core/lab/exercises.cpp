@@ -168,13 +168,6 @@ std::vector<LabJob> exercise_jobs(const Exercise& e, const std::string& source) 
     return jobs;
 }
 
-// "status: message", once: a wrong result's message already starts with its status ("wrong: max
-// relative error ..."), which read "wrong: wrong: ..." before.
-static std::string failure_text(const LabResult& r) {
-    const std::string head = r.status + ": ";
-    return r.message.compare(0, head.size(), head) == 0 ? r.message : head + r.message;
-}
-
 ExerciseVerdict evaluate_exercise(const Exercise& e, const std::vector<LabResult>& shape_results,
                                   const std::optional<LabResult>& speed_result) {
     ExerciseVerdict v;
@@ -185,7 +178,8 @@ ExerciseVerdict evaluate_exercise(const Exercise& e, const std::vector<LabResult
         ExerciseCheck c;
         c.result = r;
         c.passed = r.status == status::kOk;
-        c.what = shape_text(e.shapes[i]) + ": " + (c.passed ? "correct" : failure_text(r));
+        c.what =
+            shape_text(e.shapes[i]) + ": " + (c.passed ? "correct" : r.status + ": " + r.message);
         if (r.status == status::kCompileError) {
             v.diagnostics = r.diagnostics;
             v.ran = false;
@@ -204,7 +198,7 @@ ExerciseVerdict evaluate_exercise(const Exercise& e, const std::vector<LabResult
         c.what =
             "speed at " + shape_text(e.speed) + ": " +
             (r.status == status::kOk ? pct(got) + " of copy (needs " + pct(e.min_pct_of_copy) + ")"
-                                     : failure_text(r));
+                                     : r.status + ": " + r.message);
         all = all && c.passed;
         v.checks.push_back(std::move(c));
     } else if (all) {

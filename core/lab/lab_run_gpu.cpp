@@ -427,7 +427,7 @@ LabResult run_job(const LabJob& job) {
     r.message = r.status == status::kOk
                     ? "correct; " + std::to_string(int(point->gbps + 0.5)) + " GB/s, " +
                           std::to_string(int(point->pct_of_copy + 0.5)) + "% of copy"
-                    : "wrong: max relative error " + std::to_string(point->max_rel_error) +
+                    : "max relative error " + std::to_string(point->max_rel_error) +
                           " (tolerance " + std::to_string(point->tolerance) + ")";
     if (r.status == status::kWrong)
         r.hint =

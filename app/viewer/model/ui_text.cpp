@@ -415,7 +415,6 @@ const std::vector<std::pair<std::string, std::string>>& lab_patterns() {
     static const std::vector<std::pair<std::string, std::string>> p = {
         // A run (lab_run_gpu.cpp, lab_child.cpp, child_process.cpp)
         {"correct; {} GB/s, {}% of copy", "正确；{0} GB/s，拷贝带宽的 {1}%"},
-        {"wrong: max relative error {} (tolerance {})", "错误：最大相对误差 {0}（容差 {1}）"},
         {"max relative error {} (tolerance {})", "最大相对误差 {0}（容差 {1}）"},
         {"the edited kernel faulted ({}) in its {} launch",
          "修改后的 kernel 在 {1} 启动中出错（{0}）"},
