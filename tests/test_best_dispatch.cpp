@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <random>
 #include <set>
@@ -398,8 +399,8 @@ TEST(BestDispatch, SixteenBlockClustersTakeAThirdBlockWhileItsStashIsSmall) {
 
 // Rows whose 16-block stash would hold 18 packs a thread or more in all take the grid
 // of 8 packs a thread, lag 2, in two teams -- exactly where the occupancy calculator says two of
-// its blocks fit an SM. A rule over packs, so fp32 and 16-bit rows alike; never without a GPU
-// to ask.
+// its blocks fit an SM, in blocks of up to 7 warps. A rule over packs, so fp32 and 16-bit rows
+// alike; never without a GPU to ask.
 TEST(BestDispatch, EightPackGridFromEighteenPacksAThread) {
     // Calculators for which a grid fits twice an SM up to `most` threads a block, and never.
     auto fits_to = [](int most) {
@@ -416,7 +417,7 @@ TEST(BestDispatch, EightPackGridFromEighteenPacksAThread) {
         // Up to twice the grid's fp32 reach: 16-bit rows of the same bytes hold twice the N.
         const int64_t cols = 262144 + int64_t(gen() % (2 * 1081344 - 262144));
         const bool aligned = gen() % 2 == 0;
-        const int most = gen() % 2 == 0 ? 192 : 256;
+        const int most = std::array{192, 224, 256}[gen() % 3];
         for (DType t : {DType::f32, DType::f16, DType::bf16}) {
             const Config c = pick(cols, t, aligned, kH100, fits_to(most));
             const Config without = pick(cols, t, aligned, kH100, grid_once);  // the rule cannot
@@ -428,7 +429,7 @@ TEST(BestDispatch, EightPackGridFromEighteenPacksAThread) {
                 ASSERT_EQ(c.grid_teams(), 2);
                 ASSERT_EQ(c.cluster, kH100.sm_count);
                 ASSERT_LE(c.threads, most);
-                ASSERT_LE(c.threads, best::grid_max_threads(8));
+                ASSERT_LE(c.threads, best::kGridEightMostThreads);
                 // In place of the 16-block stash at 18 packs a thread or more in all (or of the
                 // 4-pack grid that takes the stash's place from 22).
                 const bool stash_18 =

@@ -64,7 +64,8 @@ namespace best {
 // is built for lag 3 only. (120 registers, which 17 warps would seem to fit, leave no block
 // resident: the launch is refused.) Its 16-bit forms still spill a little (28 bytes a thread).
 template <typename T, int PACKS, int LAG, int AHEAD, bool kWhole, bool kWide = false>
-__global__ void __launch_bounds__(grid_max_threads(PACKS, kWide))
+__global__ void __launch_bounds__(grid_max_threads(PACKS, kWide),
+                                  grid_min_blocks(PACKS, LAG, sizeof(T)))
     best_grid_kernel(const T* __restrict__ in, T* __restrict__ out, int rows, int64_t cols,
                      int64_t in_stride, int64_t out_stride, uint64_t* __restrict__ slots,
                      int teams) {

@@ -32,6 +32,16 @@ inline int64_t slice_packs(int64_t packs, int blocks) {
 constexpr int grid_max_threads(int packs, bool wide = false) {
     return packs <= 2 ? 1024 : 2048 / packs + (wide ? 32 : 0);
 }
+// Blocks an SM the grid kernel is built for: two for fp32 rows at 8 packs a thread and lag 2 (the
+// dispatcher's 8-pack grid in two teams), so ptxas keeps it to 128 registers a thread, which it
+// fits without spilling, and two blocks of up to 256 threads fit an SM. Its 16-bit forms spill at
+// 128 and ran up to 14 points slower, so they keep one (164 registers: two blocks of 192).
+constexpr int grid_min_blocks(int packs, int lag, int esize) {
+    return packs == 8 && lag == 2 && esize == 4 ? 2 : 1;
+}
+// Threads a block of the dispatcher's 8-pack grid in two teams may have: 7 warps (best_softmax.cu
+// says why).
+constexpr int kGridEightMostThreads = 224;
 // Packs a thread of the stash kernel (cluster.cu) holds in registers; the rest of its slice is
 // in shared memory. 8, and 6 for 16-bit rows in clusters: that kernel form needs registers for the
 // exchange through DSMEM and for converting 16-bit values, and at 8 packs it spilled 8-12 bytes a
