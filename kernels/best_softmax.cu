@@ -536,20 +536,25 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
         // the grid of 8 packs a thread, lag 2, in two teams, where two of its blocks fit an SM
         // (the occupancy calculator: fp32 up to N ~ 811000 on an H100, whose kernel is built
         // for two blocks, grid_min_blocks; fp16 N ~ 1360000; without a GPU to ask, the stash),
-        // in blocks of up to 7 warps. Why: the stash slows as more of a thread's slice sits in
+        // and where the 4-pack grid in one team would have fewer than 13 warps a block past its
+        // edge warp. Why: the stash slows as more of a thread's slice sits in
         // shared memory, the grid does not. Side by side over the stash's whole range, fp32 at N
         // of three draws: the grid lost up to 8 packs in shared memory (65-94% of copy against
         // 96.5-98.7%) and at 9 (-0.2 to -2.1 points), tied at 10 (-0.5 to +0.5) and won from 11
         // (+0.3 to +5.1, at 95.2-96.5%). 16-bit rows, the same count: -29 to -0.4 points at 2-8
-        // packs, -2.7 at 9, +1.3 to +10.2 at 10-13 (93.6-95.8%; 2026-11-27/grid8-16bit/). Past
-        // the stash, fp32 blocks of 224 threads ran +1.0 to +6.0 points against the 4-pack grid
-        // in one team (N = 680001-764629, 96.1-96.5%); of 256, -0.4 and -1.4, where that grid
-        // has 448-480 threads and runs at 97% (2026-11-27/grid8-two-blocks/).
-        if (held_packs(s) >= per_thread + 10 && resident && limits.has_clusters()) {
+        // packs, -2.7 at 9, +1.3 to +10.2 at 10-13 (93.6-95.8%; 2026-11-27/grid8-16bit/). And
+        // the one-team grid runs faster the more warps it has, the two teams' grid does not:
+        // against the 4-pack grid of 12 warps past the edge warp, the 8-pack grid ran -0.2 to
+        // +6.0 points (fp32 N = 680001-811009, 15 N, 96.1-96.8% of copy); against 13-14,
+        // -0.1 to -1.4 (N = 819200-946176, 6 N, where that grid ran at 96.8-97.9%;
+        // 2026-11-27/grid8-two-blocks/).
+        const int grid_main_threads = grid.threads - (edge_warp ? 32 : 0);
+        if (held_packs(s) >= per_thread + 10 && resident && limits.has_clusters() &&
+            grid_main_threads < kGridOneTeamFullThreads) {
             Config g = grid_for(cols, vec, lines, limits, 8);
             g.teams = 2;
             g.lag = 2;
-            if (g.threads <= kGridEightMostThreads && resident(g) >= 2) return g;
+            if (g.threads <= grid_max_threads(g.packs) && resident(g) >= 2) return g;
         }
         // At 22 packs a thread in all, 14 past 8 [N ~ 700000]. Why: there fp32 rows ran faster on
         // the grid. (16-bit rows' stash, 2 packs a thread larger, fits twice an SM only up to 20

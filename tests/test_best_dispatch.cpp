@@ -429,7 +429,14 @@ TEST(BestDispatch, EightPackGridFromEighteenPacksAThread) {
                 ASSERT_EQ(c.grid_teams(), 2);
                 ASSERT_EQ(c.cluster, kH100.sm_count);
                 ASSERT_LE(c.threads, most);
-                ASSERT_LE(c.threads, best::kGridEightMostThreads);
+                ASSERT_LE(c.threads, best::grid_max_threads(8));
+                // Where the 4-pack grid in one team would have 13 warps past its edge warp or
+                // more, that grid.
+                if (without.path == Path::kGrid) {
+                    const bool lines = best::grid_whole_lines(cols, 16 / dtype_size(t), aligned);
+                    const int edge = without.edges < 0 || lines ? 0 : 32;
+                    ASSERT_LT(without.threads - edge, best::kGridOneTeamFullThreads);
+                }
                 // In place of the 16-block stash at 18 packs a thread or more in all (or of the
                 // 4-pack grid that takes the stash's place from 22).
                 const bool stash_18 =

@@ -39,9 +39,9 @@ constexpr int grid_max_threads(int packs, bool wide = false) {
 constexpr int grid_min_blocks(int packs, int lag, int esize) {
     return packs == 8 && lag == 2 && esize == 4 ? 2 : 1;
 }
-// Threads a block of the dispatcher's 8-pack grid in two teams may have: 7 warps (best_softmax.cu
-// says why).
-constexpr int kGridEightMostThreads = 224;
+// Threads past the edge warp from which the 4-pack grid in one team runs about as fast as the
+// 8-pack grid in two teams, or faster: 13 warps a block (best_softmax.cu says why).
+constexpr int kGridOneTeamFullThreads = 416;
 // Packs a thread of the stash kernel (cluster.cu) holds in registers; the rest of its slice is
 // in shared memory. 8, and 6 for 16-bit rows in clusters: that kernel form needs registers for the
 // exchange through DSMEM and for converting 16-bit values, and at 8 packs it spilled 8-12 bytes a
