@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <sstream>
 #include <string>
 
 #include "kernels/best_softmax.h"
@@ -316,60 +315,63 @@ std::vector<const KernelInfo*> kernels_for(const SoftmaxProblem& p, const Device
     return out;
 }
 
-static std::string alternatives(const SoftmaxProblem& p, const DeviceLimits& limits) {
+// The kernels that can run `p`, as a part of a sentence: their ids, or "none".
+static Message alternatives(const SoftmaxProblem& p, const DeviceLimits& limits) {
     std::string s;
     for (const KernelInfo* k : kernels_for(p, limits)) {
         if (!s.empty()) s += ", ";
         s += k->id;
     }
-    return s.empty() ? std::string("none") : s;
+    return s.empty() ? Message::phrase_of("none") : Message(s);
+}
+
+Message device_label_message(const DeviceLimits& limits) {
+    return Message(Msg::device_label,
+                   {limits.name.empty() ? Message::phrase_of("this GPU") : Message(limits.name),
+                    std::to_string(limits.cc_major), std::to_string(limits.cc_minor)});
 }
 
 std::string device_label(const DeviceLimits& limits) {
-    std::string s = limits.name.empty() ? std::string("this GPU") : limits.name;
-    s += " (compute capability " + std::to_string(limits.cc_major) + "." +
-         std::to_string(limits.cc_minor) + ")";
-    return s;
+    return message_en(device_label_message(limits));
+}
+
+std::optional<MessageError> problem_error(const KernelInfo& k, const SoftmaxProblem& p,
+                                          const DeviceLimits& limits) {
+    using std::to_string;
+    if (p.rows < 1 || p.cols < 1)
+        return MessageError{{Msg::problem_bad_size, {to_string(p.rows), to_string(p.cols)}},
+                            Msg::problem_bad_size_hint};
+    if (p.in_stride < p.cols || p.out_stride < p.cols)
+        return MessageError{{Msg::problem_bad_stride,
+                             {to_string(p.in_stride), to_string(p.out_stride), to_string(p.cols)}},
+                            Msg::problem_bad_stride_hint};
+    if (limits.code_arch == DeviceLimits::kNoCode)
+        return MessageError{{Msg::problem_no_code, {device_label_message(limits)}},
+                            {Msg::problem_no_code_hint, {to_string(limits.cc())}}};
+    if (limits.cc() < k.needs.min_cc) {
+        std::vector<Message> parts = {k.id, to_string(k.needs.min_cc / 10),
+                                      to_string(k.needs.min_cc % 10), device_label_message(limits)};
+        const bool why = k.needs.why[0] != '\0';
+        if (why) parts.push_back(Message::phrase_of(k.needs.why));
+        return MessageError{{why ? Msg::problem_old_gpu_why : Msg::problem_old_gpu, parts},
+                            {Msg::problem_old_gpu_hint, {alternatives(p, limits)}}};
+    }
+    if (!(k.dtypes & dtype_bit(p.dtype)))
+        return MessageError{{Msg::problem_dtype, {k.id, dtype_name(p.dtype)}},
+                            {Msg::problem_dtype_hint, {alternatives(p, limits)}}};
+    const int64_t hi = k.max_cols(limits, p.dtype);
+    if (p.cols < k.min_cols || p.cols > hi)
+        return MessageError{
+            {Msg::problem_range,
+             {to_string(p.cols), k.id, to_string(k.min_cols),
+              hi == kUnlimitedCols ? Message::phrase_of("any") : Message(to_string(hi)),
+              device_label_message(limits), Message::phrase_of(k.limit_reason)}},
+            {Msg::problem_range_hint, {to_string(p.cols), alternatives(p, limits)}}};
+    return std::nullopt;
 }
 
 Status check_problem(const KernelInfo& k, const SoftmaxProblem& p, const DeviceLimits& limits) {
-    std::ostringstream msg, hint;
-    if (p.rows < 1 || p.cols < 1) {
-        msg << "invalid size " << p.rows << " x " << p.cols << ": rows and cols must be >= 1";
-        return Error{msg.str(), "give a problem of at least one row of one column"};
-    }
-    if (p.in_stride < p.cols || p.out_stride < p.cols) {
-        msg << "row stride (" << p.in_stride << " in, " << p.out_stride
-            << " out) is smaller than cols = " << p.cols;
-        return Error{msg.str(), "strides are in elements and must be >= cols"};
-    }
-    if (limits.code_arch == DeviceLimits::kNoCode) {
-        msg << "this build of softmaxlab holds no kernel code for " << device_label(limits);
-        hint << "rebuild for this GPU: scripts/build.sh detects it, or pass "
-                "-DCMAKE_CUDA_ARCHITECTURES="
-             << limits.cc() << " to cmake";
-        return Error{msg.str(), hint.str()};
-    }
-    if (limits.cc() < k.needs.min_cc) {
-        msg << k.id << " needs compute capability " << k.needs.min_cc / 10 << "."
-            << k.needs.min_cc % 10 << " or newer; " << device_label(limits) << " is older"
-            << (k.needs.why[0] != '\0' ? std::string(" (") + k.needs.why + ")" : std::string());
-        hint << "kernels that can run here: " << alternatives(p, limits);
-        return Error{msg.str(), hint.str()};
-    }
-    if (!(k.dtypes & dtype_bit(p.dtype))) {
-        msg << k.id << " does not support " << dtype_name(p.dtype);
-        hint << "kernels that do: " << alternatives(p, limits);
-        return Error{msg.str(), hint.str()};
-    }
-    const int64_t hi = k.max_cols(limits, p.dtype);
-    if (p.cols < k.min_cols || p.cols > hi) {
-        msg << "N = " << p.cols << " is outside " << k.id << "'s range " << k.min_cols << ".."
-            << (hi == kUnlimitedCols ? std::string("any") : std::to_string(hi)) << " on "
-            << device_label(limits) << " (" << k.limit_reason << ")";
-        hint << "kernels that can run N = " << p.cols << ": " << alternatives(p, limits);
-        return Error{msg.str(), hint.str()};
-    }
+    if (std::optional<MessageError> e = problem_error(k, p, limits)) return e->en();
     return ok_status();
 }
 

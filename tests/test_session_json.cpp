@@ -142,6 +142,51 @@ TEST(SessionJson, LaunchedFunctionIsOptional) {
     EXPECT_FALSE(parse_session(doc.dump(), "bad.json").ok());
 }
 
+// Why counters are missing, as a sentence (common/message.h): written only when the code that found
+// the reason said one, read back as written, and dropped (the English kept) when it is malformed
+// or does not say what "reason" says.
+TEST(SessionJson, AReasonsSentenceRoundTripsAndIsOptional) {
+    Session s = full_session();
+    ASSERT_GE(s.points.size(), 2u);
+    nlohmann::json plain = nlohmann::json::parse(session_to_json(s));
+    for (const auto& p : plain["points"]) EXPECT_FALSE(p["metrics"].contains("reason_message"));
+    const Message why(Msg::counters_no_device,
+                      {Message(Msg::counters_no_devices_found)});  // a sentence inside a sentence
+    s.points[1].metrics.available = false;
+    s.points[1].metrics.set_reason(why);
+    EXPECT_EQ(s.points[1].metrics.reason,
+              "no CUDA device, so no hardware counters (0 devices): run on a machine with an "
+              "NVIDIA GPU and driver");
+    const std::string text = session_to_json(s);
+    Result<Session> back = parse_session(text, "mem.json");
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    const Message& read = back->points[1].metrics.reason_message;
+    EXPECT_EQ(read.id, Msg::counters_no_device);
+    ASSERT_EQ(read.parts.size(), 1u);
+    EXPECT_EQ(read.parts[0].id, Msg::counters_no_devices_found);
+    EXPECT_EQ(message_en(read), s.points[1].metrics.reason);
+    EXPECT_EQ(session_to_json(*back), text);
+    // A phrase and a literal part survive too.
+    s.points[1].metrics.set_reason(
+        Message(Msg::counters_launch_failed, {Message::phrase_of("none")}));
+    back = parse_session(session_to_json(s), "mem.json");
+    ASSERT_TRUE(back.ok());
+    EXPECT_EQ(back->points[1].metrics.reason_message.parts.at(0).id, Msg::phrase);
+    // Edited so that the two disagree, an unknown id, a malformed one: the English alone.
+    nlohmann::json doc = nlohmann::json::parse(text);
+    for (auto edit : {+[](nlohmann::json& m) { m["reason"] = "something else"; },
+                      +[](nlohmann::json& m) { m["reason_message"]["id"] = "no_such_id"; },
+                      +[](nlohmann::json& m) { m["reason_message"]["parts"] = 7; },
+                      +[](nlohmann::json& m) { m["reason_message"] = 7; }}) {
+        nlohmann::json d = doc;
+        edit(d["points"][1]["metrics"]);
+        Result<Session> r = parse_session(d.dump(), "edited.json");
+        ASSERT_TRUE(r.ok()) << r.error().message;
+        EXPECT_FALSE(r->points[1].metrics.reason_message.is_sentence());
+        EXPECT_EQ(r->points[1].metrics.reason, d["points"][1]["metrics"]["reason"]);
+    }
+}
+
 // The error for `text`, which must not parse.
 std::string parse_error(const std::string& text, const std::string& origin = "s.json") {
     Result<Session> s = parse_session(text, origin);

@@ -39,10 +39,23 @@ std::string joined(const std::set<std::string>& words) {
 }
 
 // "N = 32..1048576 (11 values)", or "N = 4096" for one.
-std::string cols_words(const std::set<int64_t>& cols) {
-    if (cols.size() == 1) return "N = " + std::to_string(*cols.begin());
-    return "N = " + std::to_string(*cols.begin()) + ".." + std::to_string(*cols.rbegin()) + " (" +
-           std::to_string(cols.size()) + " values)";
+Message cols_words(const std::set<int64_t>& cols) {
+    using std::to_string;
+    if (cols.size() == 1) return Message(Msg::cols_one, {to_string(*cols.begin())});
+    return Message(Msg::cols_range,
+                   {to_string(*cols.begin()), to_string(*cols.rbegin()), to_string(cols.size())});
+}
+
+// The labels compare_labels falls back to when nothing else names a session: words, not names,
+// so a sentence carries them as phrases that a language's table translates.
+constexpr const char* kUnknownDevice = "unknown device";
+constexpr const char* kFirst = "first";
+constexpr const char* kSecond = "second";
+
+Message label_part(const std::string& label) {
+    for (const char* word : {kUnknownDevice, kFirst, kSecond})
+        if (label == word) return Message::phrase_of(label);
+    return label;
 }
 
 }  // namespace
@@ -60,7 +73,7 @@ std::string short_device_name(const std::string& name) {
         out += (out.empty() ? "" : " ") + w;
     }
     if (!out.empty()) return out;
-    return name.empty() ? "unknown device" : name;
+    return name.empty() ? kUnknownDevice : name;
 }
 
 SessionLabels compare_labels(const Session& first, const Session& second) {
@@ -76,7 +89,7 @@ SessionLabels compare_labels(const Session& first, const Session& second) {
         std::replace(db.begin(), db.end(), 'T', ' ');
         if (!da.empty() && !db.empty() && da != db) return {da, db};
     }
-    return {"first", "second"};
+    return {kFirst, kSecond};
 }
 
 std::vector<int64_t> shared_cols(const Session& first, const Session& second,
@@ -87,26 +100,31 @@ std::vector<int64_t> shared_cols(const Session& first, const Session& second,
     return both;
 }
 
-Status check_comparable(const Session& first, const Session& second, const std::string& dtype) {
+std::optional<MessageError> compare_error(const Session& first, const Session& second,
+                                          const std::string& dtype) {
     const SessionLabels names = compare_labels(first, second);
     if (second.points.empty())
-        return Error{"the compared session (" + names.second + ") has no measured points",
-                     "compare with a session recorded by softmaxlab-cli sweep"};
+        return MessageError{{Msg::compare_no_points, {label_part(names.second)}},
+                            Msg::compare_no_points_hint};
     const std::set<int64_t> a = cols_of(first, dtype), b = cols_of(second, dtype);
     if (a.empty())
-        return Error{"the open session (" + names.first + ") has no " + dtype +
-                         " points (it has: " + joined(dtypes_of(first)) + ")",
-                     "pick a dtype the session holds"};
+        return MessageError{{Msg::compare_open_lacks_dtype,
+                             {label_part(names.first), dtype, joined(dtypes_of(first))}},
+                            Msg::compare_open_lacks_dtype_hint};
     if (b.empty())
-        return Error{"the compared session (" + names.second + ") has no " + dtype +
-                         " points (it has: " + joined(dtypes_of(second)) +
-                         "): only sessions of the same dtype can be compared",
-                     "compare with a session recorded in " + dtype +
-                         ", or pick a dtype both sessions hold (--dtype)"};
+        return MessageError{{Msg::compare_other_lacks_dtype,
+                             {label_part(names.second), dtype, joined(dtypes_of(second))}},
+                            {Msg::compare_other_lacks_dtype_hint, {dtype}}};
     if (shared_cols(first, second, dtype).empty())
-        return Error{"the two sessions share no N in " + dtype + ": " + names.first + " has " +
-                         cols_words(a) + ", " + names.second + " has " + cols_words(b),
-                     "record the second session at the same N (softmaxlab-cli sweep --cols ...)"};
+        return MessageError{{Msg::compare_no_shared_cols,
+                             {dtype, label_part(names.first), cols_words(a),
+                              label_part(names.second), cols_words(b)}},
+                            Msg::compare_no_shared_cols_hint};
+    return std::nullopt;
+}
+
+Status check_comparable(const Session& first, const Session& second, const std::string& dtype) {
+    if (std::optional<MessageError> e = compare_error(first, second, dtype)) return e->en();
     return ok_status();
 }
 

@@ -4,9 +4,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "common/message.h"
 #include "common/result.h"
 #include "core/session/session.h"
 
@@ -33,5 +35,9 @@ std::vector<int64_t> shared_cols(const Session& first, const Session& second,
 // Ok when both sessions hold `dtype` points at one N at least. Otherwise an error that says
 // which side lacks what (the compared session's dtypes, or both sides' N) and what to do.
 Status check_comparable(const Session& first, const Session& second, const std::string& dtype);
+// The same check as sentences (common/message.h), for the viewer to word in its language;
+// nullopt when the two compare. check_comparable is its English.
+std::optional<MessageError> compare_error(const Session& first, const Session& second,
+                                          const std::string& dtype);
 
 }  // namespace sml::chart

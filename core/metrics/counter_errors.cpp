@@ -6,11 +6,14 @@
 
 namespace sml {
 
-std::string counters_disabled_by_env_reason() {
+Message counters_disabled_by_env_message() {
     const char* v = std::getenv("SML_DISABLE_CUPTI");
     if (!v || !*v || std::strcmp(v, "0") == 0) return {};
-    return std::string("hardware counters disabled by SML_DISABLE_CUPTI=") + v +
-           "; unset it to collect them";
+    return Message(Msg::counters_disabled_by_env, {v});
+}
+
+std::string counters_disabled_by_env_reason() {
+    return message_en(counters_disabled_by_env_message());
 }
 
 bool counter_error_is_permanent(int code) {
@@ -37,52 +40,44 @@ bool counter_error_is_permanent(int code) {
     }
 }
 
-std::string counter_error_reason(int code, const std::string& code_name, const std::string& call) {
+Message counter_error_message(int code, const std::string& code_name, const std::string& call) {
     namespace c = cupti_code;
-    const std::string tag = " (" + code_name + " from " + call + ")";
+    const auto said = [&](Msg id) { return Message(id, {code_name, call}); };
     switch (code) {
         case c::insufficient_privileges:
-            return "hardware counters are restricted to admin users" + tag +
-                   ": load the NVIDIA driver with NVreg_RestrictProfilingToAdminUsers=0, or run "
-                   "as root";
+            return said(Msg::counters_admin_only);
         case c::multiple_subscribers_not_supported:
-            return "another profiler (ncu, nsys, compute-sanitizer, cuda-gdb) is attached" + tag +
-                   "; run without it to collect counters";
+            return said(Msg::counters_other_profiler);
         case c::virtualized_device_not_supported:
         case c::virtualized_device_insufficient_privileges:
-            return "this is a virtual GPU (vGPU) without profiling rights" + tag +
-                   ": enable profiling for the VM in the vGPU settings, or run on bare metal";
+            return said(Msg::counters_vgpu);
         case c::mig_device_not_supported:
-            return "this GPU is a MIG instance and its counters cannot be read" + tag +
-                   ": run on a GPU with MIG disabled";
+            return said(Msg::counters_mig);
         case c::confidential_computing_not_supported:
-            return "confidential computing is on, which hides the counters" + tag +
-                   ": run on a GPU without confidential computing";
+            return said(Msg::counters_confidential);
         case c::cmp_device_not_supported:
         case c::sli_device_not_supported:
         case c::wsl_device_not_supported:
         case c::not_supported:
         case c::invalid_device:
-            return "this device or setup does not support the CUPTI Range Profiler" + tag +
-                   ": counters need a Turing or newer GPU on bare-metal Linux or Windows";
+            return said(Msg::counters_unsupported_setup);
         case c::invalid_chip_name:
         case c::not_compatible:
-            return "the CUPTI library is too old for this GPU or driver" + tag +
-                   ": rebuild with a CUDA toolkit at least as new as the driver (12.6+)";
+            return said(Msg::counters_cupti_too_old);
         case c::old_profiler_api_initialized:
         case c::legacy_profiler_not_supported:
-            return "an older CUPTI profiling API is active in this process" + tag +
-                   "; run softmaxlab on its own";
+            return said(Msg::counters_old_api);
         case c::hardware_busy:
-            return "the counters are in use by another process, e.g. DCGM profiling" + tag +
-                   ": pause it (dcgmi profile --pause) or run on an idle GPU";
+            return said(Msg::counters_busy);
         case c::invalid_metric_name:
-            return "a metric name is not known on this GPU" + tag +
-                   ": check core/metrics/metric_table.cpp against this chip";
+            return said(Msg::counters_unknown_metric);
         default:
-            return "hardware counters unavailable" + tag +
-                   ": rerun; if it persists, run `softmaxlab-cli device` and report the output";
+            return said(Msg::counters_other_error);
     }
+}
+
+std::string counter_error_reason(int code, const std::string& code_name, const std::string& call) {
+    return message_en(counter_error_message(code, code_name, call));
 }
 
 }  // namespace sml

@@ -7,6 +7,8 @@
 
 #include <string>
 
+#include "common/message.h"
+
 namespace sml {
 
 namespace cupti_code {
@@ -32,6 +34,8 @@ constexpr int invalid_chip_name = 46;
 // `code` is a CUptiResult, `code_name` its name (cuptiGetResultString) and `call` the CUPTI
 // function that returned it; both are quoted in the line so a bug report carries them.
 std::string counter_error_reason(int code, const std::string& code_name, const std::string& call);
+// The same line as a sentence (common/message.h), for the viewer's languages.
+Message counter_error_message(int code, const std::string& code_name, const std::string& call);
 
 // True when the error describes the machine or process (privileges, another profiler attached,
 // MIG, vGPU, ...), so every later attempt would fail the same way.
@@ -41,5 +45,6 @@ bool counter_error_is_permanent(int code);
 // and the CUPTI-free build. Returns the reason line naming the variable and the fix, or "" when
 // the variable does not disable the counters.
 std::string counters_disabled_by_env_reason();
+Message counters_disabled_by_env_message();  // the same; empty() when not disabled
 
 }  // namespace sml

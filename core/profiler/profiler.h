@@ -40,6 +40,8 @@ class CounterProfiler {
     // admin users (CUPTI_ERROR_INSUFFICIENT_PRIVILEGES): load the driver with
     // NVreg_RestrictProfilingToAdminUsers=0".
     const std::string& unavailable_reason() const;
+    // The same as a sentence (common/message.h), for the viewer's languages.
+    const Message& unavailable_message() const;
 
     // Profiles all `launches` together as one range, and, when per_launch is set, each launch as
     // its own range too (naive's breakdown; MetricsRecord::per_launch is keyed by

@@ -76,30 +76,23 @@ bool is_environment_error(CUptiResult r) {
     return counter_error_is_permanent(int(r));
 }
 
-std::string cupti_reason(CUptiResult r, const char* call) {
-    return counter_error_reason(int(r), cupti_error_name(r), call);
+Message cupti_reason(CUptiResult r, const char* call) {
+    return counter_error_message(int(r), cupti_error_name(r), call);
 }
 
 // The support check answers per feature; turn the first blocking one into a reason.
-std::string support_reason(const CUpti_Profiler_DeviceSupported_Params& p) {
+Message support_reason(const CUpti_Profiler_DeviceSupported_Params& p) {
     auto blocked = [](CUpti_Profiler_Support_Level l) {
         return l != CUPTI_PROFILER_CONFIGURATION_SUPPORTED &&
                l != CUPTI_PROFILER_CONFIGURATION_UNKNOWN;
     };
-    if (blocked(p.architecture))
-        return "this GPU's architecture has no Range Profiler counters: counters need compute "
-               "capability 7.5 (Turing) or newer";
-    if (blocked(p.vGpu))
-        return "this is a virtual GPU (vGPU) without profiling enabled: enable profiling for the "
-               "VM in the vGPU settings, or run on bare metal";
-    if (blocked(p.confidentialCompute))
-        return "confidential computing is on, which hides the counters: run on a GPU without it";
-    if (blocked(p.sli)) return "SLI is enabled, which the profiler does not support: disable it";
-    if (blocked(p.cmp)) return "crypto-mining processors (CMP) have no profiler counters";
-    if (blocked(p.wsl))
-        return "counters are not supported under this WSL setup: use a newer driver or Linux";
-    return "the CUPTI Range Profiler does not support this device or setup: counters need a "
-           "Turing or newer GPU on bare-metal Linux or Windows";
+    if (blocked(p.architecture)) return Msg::counters_old_architecture;
+    if (blocked(p.vGpu)) return Msg::counters_vgpu_not_enabled;
+    if (blocked(p.confidentialCompute)) return Msg::counters_confidential_on;
+    if (blocked(p.sli)) return Msg::counters_sli;
+    if (blocked(p.cmp)) return Msg::counters_cmp;
+    if (blocked(p.wsl)) return Msg::counters_wsl;
+    return Msg::counters_device_unsupported;
 }
 
 // =============================================================================================
@@ -139,7 +132,8 @@ struct CounterProfiler::Impl {
     std::vector<const char*> metric_cstrs;  // points into metric_names
 
     bool available = false;
-    std::string reason;
+    Message reason_message;
+    std::string reason;  // its English
 
     // Cached per device and context (rebuilt when the current context changes).
     bool cupti_initialized = false;
@@ -152,28 +146,30 @@ struct CounterProfiler::Impl {
     CUpti_RangeProfiler_Object* ranges = nullptr;  // range profiler enabled on `ctx`
     std::vector<uint8_t> counter_data;
 
-    void mark_unavailable(std::string why) {
+    void mark_unavailable(Message why) {
         available = false;
-        reason = std::move(why);
+        reason = message_en(why);
+        reason_message = std::move(why);
     }
 
     // Brings up everything for the current device; sets available/reason.
     void setup() {
-        if (std::string why = counters_disabled_by_env_reason(); !why.empty()) {
+        if (Message why = counters_disabled_by_env_message(); !why.empty()) {
             mark_unavailable(std::move(why));
             return;
         }
         if (set == MetricSet::off) {
-            mark_unavailable("hardware counters off (--metrics off); use --metrics default");
+            mark_unavailable(Msg::counters_off_use_default);
             return;
         }
         int count = 0;
         cudaError_t ce = cudaGetDeviceCount(&count);
         if (ce != cudaSuccess || count == 0) {
             (void)cudaGetLastError();
-            mark_unavailable(std::string("no CUDA device, so no hardware counters (") +
-                             (ce != cudaSuccess ? cudaGetErrorString(ce) : "0 devices") +
-                             "): run on a machine with an NVIDIA GPU and driver");
+            mark_unavailable(
+                Message(Msg::counters_no_device,
+                        {ce != cudaSuccess ? Message(cudaGetErrorString(ce))
+                                           : Message(Msg::counters_no_devices_found)}));
             return;
         }
         ce = cudaGetDevice(&device);
@@ -181,8 +177,7 @@ struct CounterProfiler::Impl {
         CUcontext c = current_cuda_context();
         if (ce != cudaSuccess || !c) {
             (void)cudaGetLastError();
-            mark_unavailable(std::string("could not open a CUDA context for the counters (") +
-                             cudaGetErrorString(ce) + "): check the driver with nvidia-smi");
+            mark_unavailable(Message(Msg::counters_no_context, {cudaGetErrorString(ce)}));
             return;
         }
         if (CuptiFailure f = bring_up(c)) {
@@ -192,6 +187,7 @@ struct CounterProfiler::Impl {
         }
         available = true;
         reason.clear();
+        reason_message = {};
     }
 
     CuptiFailure check_support() {
@@ -205,9 +201,9 @@ struct CounterProfiler::Impl {
         }
         return {};
     }
-    std::string support_text;  // set when check_support() refused the device
+    Message support_text;  // set when check_support() refused the device
 
-    std::string reason_for(const CuptiFailure& f) const {
+    Message reason_for(const CuptiFailure& f) const {
         if (f.code == CUPTI_ERROR_NOT_SUPPORTED && !support_text.empty()) return support_text;
         return cupti_reason(f.code, call_name(f.call).c_str());
     }
@@ -300,18 +296,18 @@ struct CounterProfiler::Impl {
     }
 
     // Re-targets the profiler if the caller switched device or context since setup.
-    bool ensure_current_context(std::string* why) {
+    bool ensure_current_context(Message* why) {
         (void)cudaFree(nullptr);
         CUcontext c = current_cuda_context();
         if (!c) {
-            *why = "no current CUDA context on this thread: call cudaSetDevice first";
+            *why = Msg::counters_no_current_context;
             return false;
         }
         if (c == ctx && ranges) return true;
         teardown();
         int dev = 0;
         if (cudaGetDevice(&dev) != cudaSuccess) {
-            *why = "could not read the current CUDA device";
+            *why = Msg::counters_no_current_device;
             return false;
         }
         device = dev;
@@ -455,8 +451,7 @@ struct CounterProfiler::Impl {
         r->available = false;
         r->values.clear();
         r->per_launch.clear();
-        r->reason = std::string("a kernel launch failed during counter replay (") +
-                    cudaGetErrorString(e) + "): fix the launch; timing is unaffected";
+        r->set_reason(Message(Msg::counters_launch_failed, {cudaGetErrorString(e)}));
         return *r;
     }
 
@@ -466,9 +461,9 @@ struct CounterProfiler::Impl {
         r->available = false;
         r->values.clear();
         r->per_launch.clear();
-        r->reason = reason_for(f);
+        r->set_reason(reason_for(f));
         teardown();  // the next call re-enables from scratch rather than from a half-done replay
-        if (is_environment_error(f.code)) mark_unavailable(r->reason);
+        if (is_environment_error(f.code)) mark_unavailable(r->reason_message);
     }
 };
 
@@ -494,6 +489,9 @@ bool CounterProfiler::available() const {
 const std::string& CounterProfiler::unavailable_reason() const {
     return impl_->reason;
 }
+const Message& CounterProfiler::unavailable_message() const {
+    return impl_->reason_message;
+}
 
 MetricsRecord CounterProfiler::profile(const std::vector<NamedLaunch>& launches,
                                        const std::function<void(cudaStream_t)>& flush_l2,
@@ -502,16 +500,16 @@ MetricsRecord CounterProfiler::profile(const std::vector<NamedLaunch>& launches,
     MetricsRecord r;
     r.set = metric_set_name(im.set);
     if (!im.available) {
-        r.reason = im.reason;
+        r.set_reason(im.reason_message);
         return r;
     }
     if (launches.empty()) {
-        r.reason = "nothing to profile: the kernel planned no launches";
+        r.set_reason(Msg::counters_nothing_to_profile);
         return r;
     }
-    std::string why;
+    Message why;
     if (!im.ensure_current_context(&why)) {
-        r.reason = why;
+        r.set_reason(why);
         return r;
     }
 
@@ -566,7 +564,7 @@ MetricsRecord CounterProfiler::profile(const std::vector<NamedLaunch>& launches,
         }
     }
     r.available = !r.values.empty();
-    if (!r.available) r.reason = "the profiler returned no values for the kernel range: rerun";
+    if (!r.available) r.set_reason(Msg::counters_no_values);
     return r;
 }
 

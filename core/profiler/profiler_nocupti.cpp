@@ -7,26 +7,27 @@ namespace sml {
 
 struct CounterProfiler::Impl {
     MetricSet set = MetricSet::standard;
-    std::string reason;
+    Message reason;
+    std::string reason_en;
 };
 
 CounterProfiler::CounterProfiler(MetricSet set) : impl_(std::make_unique<Impl>()) {
     impl_->set = set;
     // Same precedence as the CUPTI build, so a test that sets the variable reads the same reason.
-    impl_->reason = counters_disabled_by_env_reason();
-    if (!impl_->reason.empty()) return;
-    if (set == MetricSet::off)
-        impl_->reason = "hardware counters off (--metrics off); use --metrics default";
-    else
+    impl_->reason = counters_disabled_by_env_message();
+    if (impl_->reason.empty())
         impl_->reason =
-            "hardware counters unavailable: softmaxlab was built without CUPTI (needs CUDA 12.6+ "
-            "with cupti_range_profiler.h); rebuild with -DSML_WITH_CUPTI=ON";
+            set == MetricSet::off ? Msg::counters_off_use_default : Msg::counters_no_cupti;
+    impl_->reason_en = message_en(impl_->reason);
 }
 CounterProfiler::~CounterProfiler() = default;
 bool CounterProfiler::available() const {
     return false;
 }
 const std::string& CounterProfiler::unavailable_reason() const {
+    return impl_->reason_en;
+}
+const Message& CounterProfiler::unavailable_message() const {
     return impl_->reason;
 }
 
@@ -35,7 +36,7 @@ MetricsRecord CounterProfiler::profile(const std::vector<NamedLaunch>&,
                                        bool) {
     MetricsRecord r;
     r.available = false;
-    r.reason = impl_->reason;
+    r.set_reason(impl_->reason);
     r.set = metric_set_name(impl_->set);
     return r;
 }

@@ -216,7 +216,7 @@ Result<PointRecord> run_point(const KernelInfo& kernel, const SoftmaxProblem& pr
     if (options.metrics == MetricSet::off) {
         point.metrics.available = false;
         point.metrics.set = "off";
-        point.metrics.reason = "metrics turned off (--metrics off)";
+        point.metrics.set_reason(Msg::counters_metrics_off);
     } else {
         std::vector<NamedLaunch> named;
         for (LaunchStep& s : steps) named.push_back(NamedLaunch{s.name, s.launch});

@@ -66,7 +66,7 @@ SweepResult run_sweep(const SweepPlan& plan, const RunOptions& options, const st
     DeviceRecord& dev = result.session.device;
     if (options.metrics == MetricSet::off) {
         dev.counters_available = false;
-        dev.counters_reason = "metrics turned off (--metrics off)";
+        dev.counters_reason = message_en(Msg::counters_metrics_off);
     } else {
         CounterProfiler& profiler = context.profiler(options.metrics);
         dev.counters_available = profiler.available();

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "common/message.h"
 #include "common/result.h"
 
 namespace sml {
@@ -71,12 +72,20 @@ struct MetricValue {
 struct MetricsRecord {
     bool available = false;
     std::string reason;  // when unavailable: what happened and how to fix it
-    std::string set;     // "default" | "deep" | "off"
+    // The same reason as a sentence (common/message.h) for the viewer's languages, where the
+    // code that found it said one; empty() otherwise (older sessions, a reason from elsewhere).
+    Message reason_message;
+    std::string set;  // "default" | "deep" | "off"
     int passes = 0;
     std::vector<MetricValue> values;  // whole kernel (all launches, one range)
     std::map<std::string, std::vector<MetricValue>> per_launch;  // naive: launch name -> values
 
     std::optional<double> get(const std::string& metric) const;
+    // Sets the reason and its English together.
+    void set_reason(Message why) {
+        reason = message_en(why);
+        reason_message = std::move(why);
+    }
 };
 
 struct PredictedTraffic {

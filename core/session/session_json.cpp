@@ -5,8 +5,11 @@
 //   - Key order follows session.h (ordered_json), so a diff of two sessions reads naturally.
 //   - JSON has no NaN or infinity; non-finite numbers (a broken kernel's error) are written as
 //     the strings "nan", "inf" and "-inf" and read back as such.
-//   - Every field written is required when reading, except "notes" and a point's "edit" and
-//     "source_lines" (the lab bench's additions, written only when there is something to say).
+//   - Every field written is required when reading, except "notes", a point's "edit" and
+//     "source_lines" (the lab bench's additions, written only when there is something to say)
+//     and metrics' "reason_message" (the reason as a sentence for the viewer's languages,
+//     written only when the code that found the reason said one; dropped on reading when it is
+//     malformed or its English is not "reason").
 //     A missing or mistyped field is reported with its JSON path, e.g. "points[3].time.median_ms".
 //   - Values are checked, not only types: schema_version exactly, rows and cols in 1..2^40,
 //     kernels, variants and dtypes the registry knows, and no (kernel, variant, dtype, rows,
@@ -104,15 +107,53 @@ json to_json(const LaunchRecord& l) {
     return o;
 }
 
+// A sentence (common/message.h): {"id": name, "parts": [...]}, a literal part as a string, a
+// phrase as {"phrase": English}.
+json to_json(const Message& m) {
+    if (m.id == Msg::literal) return m.text;
+    if (m.id == Msg::phrase) return json{{"phrase", m.text}};
+    json parts = json::array();
+    for (const Message& part : m.parts) parts.push_back(to_json(part));
+    return json{{"id", message_name(m.id)}, {"parts", parts}};
+}
+
+// to_json's inverse; false on anything else (an unknown id, too deep, too many parts).
+bool message_from_json(const json& j, int depth, Message* out) {
+    if (j.is_string()) {
+        *out = Message(cap_text(j.get<std::string>()));
+        return true;
+    }
+    if (!j.is_object() || depth > 4) return false;
+    if (auto phrase = j.find("phrase"); phrase != j.end()) {
+        if (!phrase->is_string() || j.size() != 1) return false;
+        *out = Message::phrase_of(cap_text(phrase->get<std::string>()));
+        return true;
+    }
+    auto id = j.find("id");
+    auto parts = j.find("parts");
+    Msg msg;
+    if (id == j.end() || !id->is_string() || !message_id_of(id->get<std::string>(), &msg) ||
+        parts == j.end() || !parts->is_array() || parts->size() > 8)
+        return false;
+    *out = Message(msg);
+    for (const json& part : *parts) {
+        out->parts.emplace_back();
+        if (!message_from_json(part, depth + 1, &out->parts.back())) return false;
+    }
+    return true;
+}
+
 json to_json(const MetricsRecord& m) {
     json per = json::object();
     for (const auto& [name, values] : m.per_launch) per[name] = metric_values(values);
-    return json{{"available", m.available},
-                {"reason", m.reason},
-                {"set", m.set},
-                {"passes", m.passes},
-                {"values", metric_values(m.values)},
-                {"per_launch", per}};
+    json doc{{"available", m.available},
+             {"reason", m.reason},
+             {"set", m.set},
+             {"passes", m.passes},
+             {"values", metric_values(m.values)},
+             {"per_launch", per}};
+    if (m.reason_message.is_sentence()) doc["reason_message"] = to_json(m.reason_message);
+    return doc;
 }
 
 json to_json(const PredictedTraffic& p) {
@@ -441,6 +482,13 @@ void read_predicted(Reader& r, const json& o, const std::string& p, PredictedTra
 void read_metrics(Reader& r, const json& o, const std::string& p, MetricsRecord* m) {
     r.get(o, p, "available", &m->available);
     r.get(o, p, "reason", &m->reason);
+    // Optional: the reason as a sentence, kept only where it says exactly what "reason" says
+    // (so every language tells the same story); otherwise the English alone is shown.
+    if (auto said = o.find("reason_message"); said != o.end()) {
+        Message why;
+        if (message_from_json(*said, 0, &why) && why.is_sentence() && message_en(why) == m->reason)
+            m->reason_message = std::move(why);
+    }
     r.get(o, p, "set", &m->set);
     r.get(o, p, "passes", &m->passes);
     const json* values = nullptr;
