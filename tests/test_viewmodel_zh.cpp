@@ -5,21 +5,29 @@
 // shows as "?".
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <regex>
 #include <set>
 #include <sstream>
 
+#include "app/viewer/model/code_view.h"
 #include "app/viewer/model/compare_view.h"
+#include "app/viewer/model/device_view.h"
 #include "app/viewer/model/metric_rows.h"
 #include "app/viewer/model/recorded_lines.h"
 #include "app/viewer/model/ui_text.h"
 #include "core/chart/chart_kinds.h"
+#include "core/chart/session_compare.h"
 #include "core/lab/bytes.h"
 #include "core/lab/exercises.h"
 #include "core/lab/sass_roles.h"
+#include "core/metrics/counter_errors.h"
 #include "core/session/session.h"
+#include "kernels/best_softmax.h"
+#include "kernels/device_profiles.h"
+#include "kernels/registry.h"
 #include "lab_test_util.h"
 
 namespace sml::viewer {
@@ -48,15 +56,18 @@ std::string sha_of(const std::string& rel) {
 // CUDA words a Chinese GPU engineer writes in English).
 std::vector<std::string> english_words(const std::string& zh) {
     static const std::set<std::string> names = {
-        "NVIDIA",    "HBM3",    "NVRTC",        "CUPTI",      "SASS",    "PTX",
-        "CUDA",      "GPU",     "softmaxlab",   "cli",        "lab",     "lines",
-        "docs",      "kernel",  "warp",         "fused",      "naive",   "block",
-        "smem",      "online",  "online_tiled", "best",       "bank",    "conflicted",
-        "wavefront", "float",   "Triton",       "json",       "fp32",    "fp16",
-        "bf16",      "sml_ptx", "record_code",  "device_run", "code",    "tar",
-        "assets",    "bench",   "exports",      "sessions",   "program", "SML_CLI",
-        "HBM",       "lane",    "softmax",      "JSON",       "chart",   "sweep",
-        "out",       "nvcc",    "Cairo",        "lang",       "SIGSEGV"};
+        "NVIDIA", "HBM3", "NVRTC", "CUPTI", "SASS", "PTX", "CUDA", "GPU", "softmaxlab", "cli",
+        "lab", "lines", "docs", "kernel", "warp", "fused", "naive", "block", "smem", "online",
+        "online_tiled", "best", "bank", "conflicted", "wavefront", "float", "Triton", "json",
+        "fp32", "fp16", "bf16", "sml_ptx", "record_code", "device_run", "code", "tar", "assets",
+        "bench", "exports", "sessions", "program", "SML_CLI", "HBM", "lane", "softmax", "JSON",
+        "chart", "sweep", "out", "nvcc", "Cairo", "lang", "SIGSEGV",
+        // Products, tools and API names the core's reasons name (common/message.h)
+        "MIG", "vGPU", "SLI", "CMP", "WSL", "DCGM", "Linux", "Windows", "API", "root", "ncu",
+        "nsys", "cmake", "BLOCK", "cudaSetDevice", "cuptiProfilerInitialize",
+        // Command lines they quote: `dcgmi profile --pause`, `softmaxlab-cli device`,
+        // `--metrics off|default`, `--dtype`, `--cols`
+        "dcgmi", "profile", "pause", "device", "metrics", "off", "default", "dtype", "cols"};
     std::vector<std::string> out;
     static const std::regex word("[A-Za-z][A-Za-z0-9_./@-]{2,}");
     for (auto it = std::sregex_iterator(zh.begin(), zh.end(), word); it != std::sregex_iterator();
@@ -281,6 +292,282 @@ TEST(Chinese, EveryPatternKeepsItsParts) {
     }
     EXPECT_GE(patterns, 20);
     EXPECT_EQ(ui_format("{0} of {1}", "en", {"a", "b"}), "a of b");
+}
+
+// [SECTION] The core's sentences (common/message.h) ------------------------------------------
+
+// Every sentence id has a Chinese template, with the same parts as its English: a new id without
+// one fails here.
+TEST(Chinese, EveryCoreSentenceIdHasChinese) {
+    int ids = 0;
+    for (int i = 0; i < static_cast<int>(Msg::count_); ++i) {
+        const Msg id = static_cast<Msg>(i);
+        if (id == Msg::literal || id == Msg::phrase) continue;
+        ++ids;
+        const std::string en = message_template_en(id);
+        const char* zh = message_template_zh(id);
+        ASSERT_NE(zh, nullptr) << message_name(id) << " has no Chinese in ui_text.cpp";
+        for (int k = 0; k < 8; ++k) {
+            const std::string slot = "{" + std::to_string(k) + "}";
+            EXPECT_EQ(en.find(slot) != std::string::npos,
+                      std::string(zh).find(slot) != std::string::npos)
+                << slot << " in " << message_name(id) << ": " << en << " / " << zh;
+        }
+        // Rendered with representative parts: numbers and a name, the way the core fills them.
+        Message m(id);
+        for (const char* part : {"CUPTI_ERROR_INSUFFICIENT_PRIVILEGES", "cuptiProfilerInitialize",
+                                 "4096", "H100", "fp16", "sm_90"})
+            m.parts.push_back(part);
+        expect_chinese(message_text(m, "zh"), message_name(id));
+        EXPECT_EQ(message_text(m, "en"), message_en(m));
+        // The name round-trips (sessions store it).
+        Msg back;
+        ASSERT_TRUE(message_id_of(message_name(id), &back)) << message_name(id);
+        EXPECT_EQ(back, id);
+    }
+    EXPECT_GE(ids, 50);
+}
+
+// Why counters are missing, as the core says it for every CUPTI code it knows (and one it does
+// not), for the environment switch and for --metrics off; and in the Metrics table's row.
+TEST(Chinese, WhyCountersAreMissing) {
+    const int codes[] = {cupti_code::invalid_device,
+                         cupti_code::not_compatible,
+                         cupti_code::invalid_metric_name,
+                         cupti_code::hardware_busy,
+                         cupti_code::not_supported,
+                         cupti_code::virtualized_device_not_supported,
+                         cupti_code::insufficient_privileges,
+                         cupti_code::old_profiler_api_initialized,
+                         cupti_code::legacy_profiler_not_supported,
+                         cupti_code::multiple_subscribers_not_supported,
+                         cupti_code::virtualized_device_insufficient_privileges,
+                         cupti_code::confidential_computing_not_supported,
+                         cupti_code::cmp_device_not_supported,
+                         cupti_code::mig_device_not_supported,
+                         cupti_code::sli_device_not_supported,
+                         cupti_code::wsl_device_not_supported,
+                         cupti_code::invalid_chip_name,
+                         999};
+    for (int code : codes) {
+        const Message m = counter_error_message(code, "CUPTI_ERROR_X", "cuptiProfilerInitialize");
+        EXPECT_EQ(message_en(m),
+                  counter_error_reason(code, "CUPTI_ERROR_X", "cuptiProfilerInitialize"));
+        const std::string zh = message_text(m, "zh");
+        expect_chinese(zh, message_en(m));
+        // The code and the call stay, so a bug report in Chinese carries them too.
+        EXPECT_NE(zh.find("CUPTI_ERROR_X"), std::string::npos) << zh;
+        EXPECT_NE(zh.find("cuptiProfilerInitialize"), std::string::npos) << zh;
+    }
+    // A session point whose counters were off: the Metrics table says why in Chinese.
+    Session s = session("h100-2026-11-25.json");
+    ASSERT_FALSE(s.points.empty());
+    PointRecord& p = s.points.front();
+    p.metrics.available = false;
+    p.metrics.values.clear();
+    p.metrics.set_reason(counter_error_message(cupti_code::insufficient_privileges,
+                                               "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES",
+                                               "cuptiProfilerInitialize"));
+    int rows = 0;
+    for (const MetricRow& r : build_metric_rows(s, p.cols, p.dtype, {p.kernel}, "zh")) {
+        if (r.counters_available) continue;
+        ++rows;
+        expect_chinese(r.counters_reason, "the Metrics row's reason");
+        EXPECT_NE(r.counters_reason.find("NVreg_RestrictProfilingToAdminUsers=0"),
+                  std::string::npos);
+    }
+    EXPECT_EQ(rows, 1);
+    for (const MetricRow& r : build_metric_rows(s, p.cols, p.dtype, {p.kernel}, "en"))
+        if (!r.counters_available) EXPECT_EQ(r.counters_reason, p.metrics.reason);
+    // A reason with no sentence (an older session) is shown as it was written.
+    p.metrics.reason_message = {};
+    for (const MetricRow& r : build_metric_rows(s, p.cols, p.dtype, {p.kernel}, "zh"))
+        if (!r.counters_available) EXPECT_EQ(r.counters_reason, p.metrics.reason);
+}
+
+// Why two sessions cannot be compared, each of the core's four reasons with its hint.
+TEST(Chinese, WhyTwoSessionsDoNotCompare) {
+    const Session& open = session("h100-2026-11-25.json");
+    Session fp16 = session("h100-2026-11-23.json");
+    for (PointRecord& p : fp16.points) p.dtype = "fp16";
+    Session shifted = session("h100-2026-11-23.json");
+    for (PointRecord& p : shifted.points) p.cols += 1000000000;  // no N of the open session
+    const struct {
+        const Session* first;
+        const Session* second;
+        const char* dtype;
+    } cases[] = {{&open, &fp16, "fp32"},
+                 {&open, &shifted, "fp32"},
+                 {&open, &open, "fp64"},
+                 {&open, nullptr, "fp32"}};
+    const Session empty;
+    std::set<Msg> said;
+    for (const auto& c : cases) {
+        const Session& second = c.second ? *c.second : empty;
+        const std::optional<MessageError> e = chart::compare_error(*c.first, second, c.dtype);
+        ASSERT_TRUE(e.has_value()) << c.dtype;
+        said.insert(e->what.id);
+        const Status en = chart::check_comparable(*c.first, second, c.dtype);
+        ASSERT_FALSE(en.ok());
+        EXPECT_EQ(en.error().message, message_en(e->what));
+        EXPECT_EQ(en.error().hint, message_en(e->hint));
+        expect_chinese(message_text(e->what, "zh"), en.error().message);
+        expect_chinese(message_text(e->hint, "zh"), en.error().hint);
+        const ComparedSession other{second, "other.json"};
+        expect_chinese(compare_note(*c.first, &other, c.dtype, 1024, "zh"), "the compare note");
+    }
+    EXPECT_EQ(said.size(), 4u);
+}
+
+// Why a kernel cannot run a problem: each of check_problem's reasons, and every kernel's range
+// limit (a phrase of the registry's), on an H100 and on a class of GPU too old for clusters.
+TEST(Chinese, WhyAKernelCannotRunAProblem) {
+    const DeviceLimits h100 = DeviceLimits::h100_reference();
+    DeviceLimits no_code = h100;
+    no_code.code_arch = DeviceLimits::kNoCode;
+    DeviceLimits old = h100;
+    old.cc_major = 7, old.cc_minor = 0;
+    DeviceLimits unnamed = h100;
+    unnamed.name.clear();
+    std::set<Msg> said;
+    auto check = [&](const KernelInfo& k, const SoftmaxProblem& p, const DeviceLimits& lim) {
+        const std::optional<MessageError> e = problem_error(k, p, lim);
+        const Status en = check_problem(k, p, lim);
+        ASSERT_EQ(e.has_value(), !en.ok()) << k.id;
+        if (!e) return;
+        said.insert(e->what.id);
+        EXPECT_EQ(en.error().message, message_en(e->what));
+        EXPECT_EQ(en.error().hint, message_en(e->hint));
+        expect_chinese(message_text(e->what, "zh"), en.error().message);
+        expect_chinese(message_text(e->hint, "zh"), en.error().hint);
+    };
+    for (const KernelInfo& k : registry()) {
+        check(k, SoftmaxProblem::contiguous(0, 10), h100);
+        check(k, SoftmaxProblem{4, 10, 5, 10, DType::f32}, h100);
+        check(k, SoftmaxProblem::contiguous(4, 1024), no_code);
+        check(k, SoftmaxProblem::contiguous(4, 1024), old);
+        check(k, SoftmaxProblem::contiguous(4, 1024, DType::bf16), h100);
+        check(k, SoftmaxProblem::contiguous(4, int64_t{1} << 30), unnamed);
+        // The range limit itself, whether or not this N reaches it.
+        expect_chinese(message_text(Message::phrase_of(k.limit_reason), "zh"), k.limit_reason);
+    }
+    for (Msg id : {Msg::problem_bad_size, Msg::problem_bad_stride, Msg::problem_no_code,
+                   Msg::problem_old_gpu, Msg::problem_dtype, Msg::problem_range})
+        EXPECT_TRUE(said.count(id)) << message_name(id);
+    // No kernel at all can run it: the hint says "none" in Chinese.
+    const std::optional<MessageError> none =
+        problem_error(*find_kernel("warp"), SoftmaxProblem::contiguous(4, 1024), old);
+    ASSERT_TRUE(none.has_value());
+    EXPECT_NE(message_text(none->hint, "zh").find("无"), std::string::npos)
+        << message_text(none->hint, "zh");
+}
+
+// The digits of `s`, in order ("H100 ... 4 x 512" -> {"100", "4", "512"}).
+std::vector<std::string> numbers_in(const std::string& s) {
+    std::vector<std::string> out;
+    static const std::regex number("[0-9]+");
+    for (auto it = std::sregex_iterator(s.begin(), s.end(), number); it != std::sregex_iterator();
+         ++it)
+        out.push_back(it->str());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// The Run panel's line on best's path, on every class of GPU, in every dtype, at N from 1 to 16M:
+// in Chinese, every path, with the numbers of the English line.
+TEST(Chinese, BestsPathOnEveryClassOfGpu) {
+    std::vector<DeviceLimits> classes = {DeviceLimits::h100_reference()};
+    for (const DeviceProfile& p : device_profiles()) {
+        Result<DeviceLimits> l = limits_for(classes.front(), false, p.id);
+        ASSERT_TRUE(l.ok()) << p.id;
+        classes.push_back(*l);
+    }
+    std::set<std::pair<int, bool>> paths;  // (path, held grid)
+    int lines = 0;
+    for (const DeviceLimits& lim : classes)
+        for (DType dt : {DType::f32, DType::f16, DType::bf16})
+            for (int64_t n = 1; n <= (int64_t{1} << 24); n = n * 3 / 2 + 1) {
+                const best::Config c = best::choose_for(n, dt, true, true, lim);
+                paths.insert({static_cast<int>(c.path), c.held_grid()});
+                const std::string en = best_choice_text(n, dt, lim);
+                const std::string zh = best_choice_text(n, dt, lim, "zh");
+                EXPECT_EQ(en, best_choice_text(n, dt, lim, "en"));
+                EXPECT_EQ(en.rfind("best: " + c.describe(), 0), 0u) << en;
+                // The device's name is a name ("NVIDIA GeForce RTX 3060").
+                std::string words = zh;
+                words.erase(words.find(lim.name), lim.name.size());
+                expect_chinese(words, en);
+                EXPECT_EQ(numbers_in(zh), numbers_in(en)) << en << "\n  " << zh;
+                ++lines;
+            }
+    EXPECT_GT(lines, 1000);
+    // Every path the dispatch takes here was worded: group, cluster, tile, the grid and the held
+    // grid. (Two passes are its last resort, past what the streamed held grid takes; the
+    // configurations below word them.)
+    using Path = best::Config::Path;
+    for (auto want : {std::pair{static_cast<int>(Path::kGroup), false},
+                      {static_cast<int>(Path::kCluster), false},
+                      {static_cast<int>(Path::kTile), false},
+                      {static_cast<int>(Path::kGrid), false},
+                      {static_cast<int>(Path::kGrid), true}})
+        EXPECT_TRUE(paths.count(want)) << "path " << want.first << " held " << want.second;
+    // Each optional word of the Chinese line, from a configuration that has it.
+    best::Config held;
+    held.path = Path::kGrid, held.cluster = 9, held.threads = 480, held.packs = 6, held.stash = 3;
+    held.teams = 2, held.stream = 1, held.prefetch = 2;
+    best::Config grid = held;
+    grid.lag = 2, grid.ahead = 1, grid.edges = -1;
+    best::Config two_pass;
+    two_pass.path = Path::kTwoPass, two_pass.cluster = 16, two_pass.threads = 1024;
+    two_pass.l2 = best::Config::kL2Policy | best::Config::kL2Reverse;
+    best::Config tile;
+    tile.path = Path::kTile, tile.width = 8, tile.packs = 16, tile.rows = 4, tile.threads = 256;
+    tile.spread = 3;
+    best::Config cluster;
+    cluster.path = Path::kCluster, cluster.cluster = 4, cluster.threads = 512, cluster.packs = 8;
+    cluster.stash = 8;
+    for (const best::Config& c : {held, grid, two_pass, tile, cluster}) {
+        expect_chinese(best_path_zh(c), c.describe());
+        EXPECT_EQ(numbers_in(best_path_zh(c)), numbers_in(c.describe()))
+            << c.describe() << "\n  " << best_path_zh(c);
+    }
+    expect_chinese(best_choice_text(0, DType::f32, classes.front(), "zh"), "N < 1");
+}
+
+// The code panel's line over the panes: what a hovered line links to, in Chinese.
+TEST(Chinese, TheCodePanelsHoverLine) {
+    CodeContext ctx;
+    ctx.repo_root = kRoot;
+    ctx.build_dir = SML_BUILD_DIR;
+    ctx.kernel = "warp";
+    ctx.lang = "zh";
+    CodeModel m;
+    m.set(ctx, CodeListing::ptx);
+    ASSERT_TRUE(m.listing() && m.source_doc()) << m.message();
+    int sources = 0, inlined = 0, chains = 0;
+    for (int d = 0; d < static_cast<int>(m.source_doc()->lines().size()); ++d) {
+        m.hover_source(d);
+        if (m.hover_text().empty()) continue;
+        ++sources;
+        inlined += m.hover_text().find("内联而来") != std::string::npos;
+        // Up to the instruction it names ("跳到 bra"): an opcode is code.
+        const std::string words = m.hover_text().substr(0, m.hover_text().find("跳到"));
+        expect_chinese(words, "a source line's hover");
+        EXPECT_NE(words.size(), m.hover_text().size()) << m.hover_text();
+    }
+    for (int i = 0; i < static_cast<int>(m.listing()->lines.size()); ++i) {
+        m.hover_listing(i);
+        if (m.hover_text().empty()) continue;
+        chains += m.hover_text().find("内联于") != std::string::npos;
+        // After the instruction it names ("bra <- "): an opcode is code.
+        const size_t arrow = m.hover_text().find(" <- ");
+        ASSERT_NE(arrow, std::string::npos) << m.hover_text();
+        expect_chinese(m.hover_text().substr(arrow), "an instruction's hover");
+        EXPECT_EQ(m.hover_text().find("inlined"), std::string::npos) << m.hover_text();
+    }
+    EXPECT_GT(sources, 10);
+    EXPECT_GT(inlined, 0);  // a call's line reaches the instructions it became
+    EXPECT_GT(chains, 0);   // an instruction names the call it was inlined at
 }
 
 }  // namespace

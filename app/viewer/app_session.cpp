@@ -93,7 +93,7 @@ void App::open_initial_session() {
 }
 
 bool App::open_compare(const std::string& path) {
-    Result<ComparedSession> c = load_compared_session(path, s_.session, s_.dtype);
+    Result<ComparedSession> c = load_compared_session(path, s_.session, s_.dtype, s_.lessons_lang);
     if (!c) {
         s_.set_banner({Banner::Level::error,
                        ui_format("Cannot compare: {0}", s_.lessons_lang, {c.error().message}),

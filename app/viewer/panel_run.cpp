@@ -2,10 +2,11 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "app/viewer/app.h"
-#include "app/viewer/model/format.h"
 #include "app/viewer/model/device_view.h"
+#include "app/viewer/model/format.h"
 #include "app/viewer/model/run_job.h"
 #include "kernels/device_profiles.h"
 #include "kernels/registry.h"
@@ -68,11 +69,12 @@ void App::draw_run() {
         ImGui::EndCombo();
     }
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s\n%s",
-                          tr(s_.gpu_available ? "Ranges and best's path follow this class of GPU "
-                                                "(runs stay on this GPU, restricted to it)."
-                                              : "Ranges and best's path follow this class of GPU."),
-                          best_choice_text(s_.run_cols, DType::f32, s_.limits).c_str());
+        ImGui::SetTooltip(
+            "%s\n%s",
+            tr(s_.gpu_available ? "Ranges and best's path follow this class of GPU "
+                                  "(runs stay on this GPU, restricted to it)."
+                                : "Ranges and best's path follow this class of GPU."),
+            best_choice_text(s_.run_cols, DType::f32, s_.limits, s_.lessons_lang).c_str());
     ImGui::EndDisabled();
 
     // Kernels: a list that opens on click, so the toolbar stays one or two rows at any text size.
@@ -91,14 +93,15 @@ void App::draw_run() {
     ImGui::SetNextItemWidth(kernels_w);
     if (ImGui::BeginCombo((std::string(tr("kernels")) + "##run").c_str(), ticked.c_str())) {
         for (const KernelInfo& k : registry()) {
-            Status fits = check_problem(k, problem, s_.limits);
-            ImGui::BeginDisabled(!fits.ok());
-            bool on = s_.run_kernels[k.id] && fits.ok();
+            const std::optional<MessageError> unfit = problem_error(k, problem, s_.limits);
+            ImGui::BeginDisabled(unfit.has_value());
+            bool on = s_.run_kernels[k.id] && !unfit;
             if (ImGui::Checkbox(k.id, &on)) s_.run_kernels[k.id] = on;
             ImGui::EndDisabled();
             if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-                ImGui::SetTooltip("%s\n%s", k.title,
-                                  fits.ok() ? k.summary : fits.error().message.c_str());
+                ImGui::SetTooltip(
+                    "%s\n%s", k.title,
+                    unfit ? message_text(unfit->what, s_.lessons_lang).c_str() : k.summary);
             // Kernels with variants (smem's conflict-free vs bank-conflicted layout): a toggle.
             if (on && k.variants.size() > 1) {
                 int& v = s_.run_variants[k.id];
@@ -125,7 +128,8 @@ void App::draw_run() {
         ImGui::EndCombo();
     }
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s", best_choice_text(s_.run_cols, dt, s_.limits).c_str());
+        ImGui::SetTooltip("%s",
+                          best_choice_text(s_.run_cols, dt, s_.limits, s_.lessons_lang).c_str());
     ImGui::EndDisabled();
 
     flow(ImGui::CalcTextSize(tr("Run")).x + ImGui::CalcTextSize(tr("Sweep N")).x +

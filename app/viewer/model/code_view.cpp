@@ -478,12 +478,15 @@ void CodeModel::hover_source(int display_line) {
     source_lit_[display_line] = 1;
     for (int i : reached) listing_lit_[i] = 1;
     const size_t charged = map_.charged_to(file_line).size();
-    hover_text_ = file_name(source_path_) + ":" + std::to_string(file_line) + " -> " +
-                  std::to_string(reached.size()) + " instruction" +
-                  (reached.size() == 1 ? "" : "s");
+    const std::string& lang = ctx_.lang;
+    hover_text_ = ui_format(
+        reached.size() == 1 ? "{0}:{1} -> {2} instruction" : "{0}:{1} -> {2} instructions", lang,
+        {file_name(source_path_), std::to_string(file_line), std::to_string(reached.size())});
     if (charged < reached.size())
-        hover_text_ += " (" + std::to_string(reached.size() - charged) + " inlined from calls)";
-    hover_text_ += "; click: go to " + instruction_name(listing_->lines[reached.front()]);
+        hover_text_ += ui_format(" ({0} inlined from calls)", lang,
+                                 {std::to_string(reached.size() - charged)});
+    hover_text_ +=
+        ui_format("; click: go to {0}", lang, {instruction_name(listing_->lines[reached.front()])});
 }
 
 void CodeModel::hover_listing(int listing_line) {
@@ -503,8 +506,8 @@ void CodeModel::hover_listing(int listing_line) {
         const AsmFrame& f = listing_->frames[k];
         if (f.file < 0 || f.file >= static_cast<int>(listing_->files.size())) continue;
         const std::string name = file_name(listing_->files[f.file]);
-        hover_text_ += (first ? "" : ", inlined at ") + (name == last_file ? "" : name) + ":" +
-                       std::to_string(f.line);
+        hover_text_ += (first ? "" : ui_text(", inlined at ", ctx_.lang)) +
+                       (name == last_file ? "" : name) + ":" + std::to_string(f.line);
         last_file = name;
         first = false;
     }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 
 #include "app/viewer/model/format.h"
 #include "app/viewer/model/ui_text.h"
@@ -12,11 +13,11 @@
 namespace sml::viewer {
 
 Result<ComparedSession> load_compared_session(const std::string& path, const Session& open,
-                                              const std::string& dtype) {
+                                              const std::string& dtype, const std::string& lang) {
     Result<Session> s = load_session(path);
     if (!s) return s.error();
-    const Status comparable = chart::check_comparable(open, *s, dtype);
-    if (!comparable) return comparable.error();
+    if (std::optional<MessageError> e = chart::compare_error(open, *s, dtype))
+        return Error{message_text(e->what, lang), message_text(e->hint, lang)};
     return ComparedSession{std::move(*s), path};
 }
 
@@ -40,8 +41,8 @@ std::string compare_note(const Session& open, const ComparedSession* compared,
                          const std::string& dtype, int64_t cols, const std::string& lang) {
     if (!compared) return "";
     const chart::SessionLabels names = chart::compare_labels(open, compared->session);
-    const Status comparable = chart::check_comparable(open, compared->session, dtype);
-    if (!comparable) return ui_format("Not compared here: {0}", lang, {comparable.error().message});
+    if (std::optional<MessageError> e = chart::compare_error(open, compared->session, dtype))
+        return ui_format("Not compared here: {0}", lang, {message_text(e->what, lang)});
     std::string note = ui_format(
         "Comparing {0} (solid) with {1} (dashed, hollow markers; its copy {2}): {3}", lang,
         {names.first, names.second, format_gbps(compared->session.device.copy_gbps),

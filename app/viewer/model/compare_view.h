@@ -20,9 +20,10 @@ struct ComparedSession {
 
 // Loads `path` as the session to compare `open` with. An error when the file cannot be read, or
 // when the two cannot be compared in `dtype` (chart::check_comparable): a different dtype, or no
-// N in common. The message says which session lacks what.
+// N in common. The message says which session lacks what, in `lang` ("en" | "zh").
 Result<ComparedSession> load_compared_session(const std::string& path, const Session& open,
-                                              const std::string& dtype);
+                                              const std::string& dtype,
+                                              const std::string& lang = "en");
 
 // The chart kinds the Charts panel offers: those of the chart-kind table drawn from a session,
 // in the table's order.
@@ -37,8 +38,7 @@ chart::ChartInput chart_input(const chart::ChartKind& kind, const Session& open,
 // compared one's copy bandwidth ("Comparing H100 (solid) with RTX 4090 (dashed, hollow markers;
 // its copy 921 GB/s): rtx4090.json"), or why the compared session is not shown at this selection
 // ("RTX 4090 has no fp32 point at N = 12345", "Not compared here: ... has no fp16 points").
-// In `lang` ("en" | "zh"); a reason from the core (why two sessions do not compare) stays as the
-// core words it.
+// In `lang` ("en" | "zh"), the core's reason (why two sessions do not compare) included.
 std::string compare_note(const Session& open, const ComparedSession* compared,
                          const std::string& dtype, int64_t cols, const std::string& lang = "en");
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/result.h"
+#include "kernels/best_softmax.h"
 #include "kernels/kernel_api.h"
 
 namespace sml::viewer {
@@ -15,7 +16,12 @@ namespace sml::viewer {
 Result<DeviceLimits> limits_for(const DeviceLimits& real, bool have_gpu, const std::string& profile);
 
 // One line: the path `best` takes for rows of `cols` values of `dtype` on `limits`, e.g.
-// "best: cluster 4 x 512 threads x 8 packs (on NVIDIA A100-SXM4-80GB, no clusters)".
-std::string best_choice_text(int64_t cols, DType dtype, const DeviceLimits& limits);
+// "best: cluster 4 x 512 threads x 8 packs (on NVIDIA A100-SXM4-80GB, no clusters)", in `lang`
+// ("en" | "zh"). The English is best::Config::describe(); the Chinese is written here from the
+// same fields (best_path_zh), each path in its own words.
+std::string best_choice_text(int64_t cols, DType dtype, const DeviceLimits& limits,
+                             const std::string& lang = "en");
+// best's configuration `c` in Chinese: Config::describe()'s line, field for field.
+std::string best_path_zh(const best::Config& c);
 
 }  // namespace sml::viewer

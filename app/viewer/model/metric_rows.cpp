@@ -117,7 +117,10 @@ MetricRow make_row(const PointRecord& p, const std::string& lang) {
     row.l2_resident = p.predicted.l2_resident;
     row.l2_reason = p.predicted.l2_reason;
     row.counters_available = p.metrics.available;
-    row.counters_reason = p.metrics.reason;
+    // The core's sentence in the lesson language where the session kept it (common/message.h).
+    row.counters_reason = p.metrics.reason_message.is_sentence()
+                              ? message_text(p.metrics.reason_message, lang)
+                              : p.metrics.reason;
 
     double measured = 0;
     if (measured_dram_bytes(p, &measured)) {

@@ -405,6 +405,169 @@ const std::map<std::string, std::string>& table() {
         {"the previous session stays open", "之前的会话保持打开"},
         {"Cannot save session: {0}", "无法保存会话：{0}"},
         {"Saved {0} points to {1}", "已把 {0} 个数据点保存到 {1}"},
+        // The code panel's hover line (model/code_view.cpp)
+        {"{0}:{1} -> {2} instruction", "{0}:{1} -> {2} 条指令"},
+        {"{0}:{1} -> {2} instructions", "{0}:{1} -> {2} 条指令"},
+        {" ({0} inlined from calls)", "（其中 {0} 条由调用内联而来）"},
+        {"; click: go to {0}", "；点击：跳到 {0}"},
+        {", inlined at ", "，内联于 "},
+        // best's path in the Run panel's tooltips (model/device_view.cpp, best_path_zh): the
+        // fragments of best::Config::describe(); a pack is 16 bytes
+        {"best: no path for N < 1", "best：N < 1 时没有路径"},
+        {"best: {0} (on {1}, clusters)", "best：{0}（在 {1} 上，支持线程块集群）"},
+        {"best: {0} (on {1}, no clusters)", "best：{0}（在 {1} 上，不支持线程块集群）"},
+        {"group {0} lanes x {1} packs x {2} rows, {3} threads",
+         "子 warp 分组：每行 {0} 个 lane x {1} 个包 x {2} 行，{3} 个线程"},
+        {"cluster {0} x {1} threads x {2} packs", "线程块集群 {0} 个 x {1} 个线程 x {2} 个包"},
+        {" + {0} in shared memory", "，另有 {0} 个在共享内存中"},
+        {"two-pass cluster {0} x {1} threads", "两遍读取的线程块集群 {0} 个 x {1} 个线程"},
+        {", L2 evict_last/first", "，L2 策略 evict_last/first"},
+        {", pass 2 backwards", "，第 2 遍反向读取"},
+        {"tile {0} lanes x {1} values, {2} rows, {3} threads",
+         "分块：每行 {0} 个 lane x {1} 个值，{2} 行，{3} 个线程"},
+        {", rows {0} apart", "，相邻行间隔 {0}"},
+        {"held grid {0} blocks x {1} threads x {2} packs",
+         "驻留网格 {0} 个 block x {1} 个线程 x {2} 个包"},
+        {", {0} teams", "，{0} 组"},
+        {", the rest read twice", "，其余部分读两遍"},
+        {", {0} prefetched into L2", "，{0} 个预取到 L2"},
+        {"grid {0} blocks x {1} threads x {2} packs, lag {3}, {4} rows ahead",
+         "网格 {0} 个 block x {1} 个线程 x {2} 个包，滞后 {3} 行，预读 {4} 行"},
+        {", edge warp", "，带边缘 warp"},
+        {", no edge warp", "，无边缘 warp"},
+        {"unknown path: {0}", "未知路径：{0}"},
+        // Phrases inside the core's sentences (common/message.h): a kernel's range limit
+        // (kernels/registry.cpp, limit_reason), and the words that stand for a value.
+        {"none", "无"},
+        {"first", "第一个"},
+        {"second", "第二个"},
+        {"unknown device", "未知设备"},
+        {"any", "任意"},
+        {"no limit: every launch streams the row from global memory",
+         "没有上限：每次启动都从全局内存流式读取整行"},
+        {"BLOCK = next_pow2(N) floats live in the registers of 256 threads; 16384 is 64 per "
+         "thread; 32768 would take more registers than a thread may have and leave one program "
+         "per SM (the Triton tutorial also stops at 16384 floats)",
+         "BLOCK = next_pow2(N) 个 float 存放在 256 个线程的寄存器中；16384 即每个线程 64 个；"
+         "32768 需要的寄存器超过单个线程的上限，而且每个 SM 只能驻留一个程序（Triton 教程同样"
+         "止于 16384 个 float）"},
+        {"the row must fit in one warp's registers: 32 lanes x 32 floats",
+         "整行必须放得进一个 warp 的寄存器：32 个 lane x 32 个 float"},
+        {"the row must fit in one 512-thread block's registers: 512 threads x 32 floats (at most "
+         "128 registers per thread at this block size)",
+         "整行必须放得进一个 512 线程 block 的寄存器：512 个线程 x 32 个 float（这种 block "
+         "大小下每个线程最多 128 个寄存器）"},
+        {"the whole row must fit in one block's opt-in shared memory, minus the reduction "
+         "scratch",
+         "整行必须放得进一个 block 可申请（opt-in）的共享内存，还要减去归约用的临时空间"},
+        {"no limit: the row is streamed twice and never held on chip",
+         "没有上限：整行流式读取两遍，从不驻留在片上"},
+        {"no limit: the row is streamed tile by tile and never held on chip",
+         "没有上限：整行一块一块地流式读取，从不驻留在片上"},
+        {"no limit: rows too long for the whole GPU's registers and shared memory take the "
+         "two-pass path",
+         "没有上限：整块 GPU 的寄存器和共享内存都放不下的长行走两遍读取的路径（two-pass）"},
+    };
+    return t;
+}
+
+// The core's sentences (common/message.h) in Chinese, keyed by id; {0}, {1}, ... are the parts
+// in the English order. tests/test_viewmodel_zh.cpp fails when an id has none.
+const std::map<Msg, std::string>& message_table() {
+    static const std::map<Msg, std::string> t = {
+        // Why hardware counters are missing: {0} is CUPTI's result, {1} the call
+        {Msg::counters_admin_only,
+         "硬件计数器仅限管理员使用（{1} 返回 {0}）：加载 NVIDIA 驱动时设置 "
+         "NVreg_RestrictProfilingToAdminUsers=0，或以 root 身份运行"},
+        {Msg::counters_other_profiler,
+         "已有另一个分析器（ncu、nsys、compute-sanitizer、cuda-gdb）附加在进程上（{1} 返回 "
+         "{0}）；不带它运行才能采集计数器"},
+        {Msg::counters_vgpu,
+         "这是没有性能分析权限的虚拟 GPU（vGPU）（{1} 返回 {0}）：请在 vGPU 设置中为这台虚拟机"
+         "开启性能分析，或在物理机上运行"},
+        {Msg::counters_mig,
+         "这块 GPU 是 MIG 实例，读不到它的计数器（{1} 返回 {0}）：请在关闭 MIG 的 GPU 上运行"},
+        {Msg::counters_confidential,
+         "机密计算已开启，计数器被隐藏（{1} 返回 {0}）：请在未开启机密计算的 GPU 上运行"},
+        {Msg::counters_unsupported_setup,
+         "这个设备或环境不支持 CUPTI 的范围分析器（{1} 返回 {0}）：计数器需要图灵架构或更新的 "
+         "GPU，并运行在物理机的 Linux 或 Windows 上"},
+        {Msg::counters_cupti_too_old,
+         "CUPTI 库对这块 GPU 或驱动来说太旧（{1} 返回 {0}）：请用不比驱动旧的 CUDA "
+         "工具包（12.6+）重新构建"},
+        {Msg::counters_old_api,
+         "本进程中已启用旧版 CUPTI 性能分析 API（{1} 返回 {0}）；请单独运行 softmaxlab"},
+        {Msg::counters_busy,
+         "计数器正被另一个进程占用，例如 DCGM 性能分析（{1} 返回 {0}）：请暂停它（dcgmi profile "
+         "--pause），或在空闲的 GPU 上运行"},
+        {Msg::counters_unknown_metric,
+         "这块 GPU 不认识某个指标名（{1} 返回 {0}）：请对照这款芯片检查 "
+         "core/metrics/metric_table.cpp"},
+        {Msg::counters_other_error,
+         "硬件计数器不可用（{1} 返回 {0}）：请重新运行；如果一直如此，请运行 `softmaxlab-cli "
+         "device` 并报告输出"},
+        {Msg::counters_disabled_by_env,
+         "硬件计数器已被 SML_DISABLE_CUPTI={0} 关闭；取消这个环境变量即可采集"},
+        {Msg::counters_metrics_off, "指标采集已关闭（--metrics off）"},
+        {Msg::counters_off_use_default,
+         "硬件计数器已关闭（--metrics off）；请使用 --metrics default"},
+        {Msg::counters_no_cupti,
+         "硬件计数器不可用：softmaxlab 构建时没有 CUPTI（需要带 cupti_range_profiler.h 的 CUDA "
+         "12.6+）；请用 -DSML_WITH_CUPTI=ON 重新构建"},
+        {Msg::counters_nothing_to_profile, "没有可分析的内容：kernel 没有安排任何启动"},
+        {Msg::counters_launch_failed,
+         "计数器重放期间有一次 kernel 启动失败（{0}）：请修正启动；计时不受影响"},
+        {Msg::counters_no_values, "分析器没有返回这个 kernel 区间的任何数值：请重新运行"},
+        {Msg::counters_no_device,
+         "没有 CUDA 设备，因此没有硬件计数器（{0}）：请在装有 NVIDIA GPU 和驱动的机器上运行"},
+        {Msg::counters_no_devices_found, "0 个设备"},
+        {Msg::counters_no_context, "无法为计数器打开 CUDA 上下文（{0}）：请用 nvidia-smi 检查驱动"},
+        {Msg::counters_no_current_context, "当前线程没有 CUDA 上下文：请先调用 cudaSetDevice"},
+        {Msg::counters_no_current_device, "无法读取当前的 CUDA 设备"},
+        {Msg::counters_old_architecture,
+         "这块 GPU 的架构没有范围分析器的计数器：计数器需要计算能力 7.5（图灵架构）或更新"},
+        {Msg::counters_vgpu_not_enabled,
+         "这是未开启性能分析的虚拟 GPU（vGPU）：请在 vGPU 设置中为这台虚拟机开启性能分析，"
+         "或在物理机上运行"},
+        {Msg::counters_confidential_on,
+         "机密计算已开启，计数器被隐藏：请在未开启机密计算的 GPU 上运行"},
+        {Msg::counters_sli, "已启用 SLI，分析器不支持：请关闭 SLI"},
+        {Msg::counters_cmp, "挖矿专用处理器（CMP）没有分析器计数器"},
+        {Msg::counters_wsl, "这种 WSL 环境不支持计数器：请使用更新的驱动或 Linux"},
+        {Msg::counters_device_unsupported,
+         "CUPTI 的范围分析器不支持这个设备或环境：计数器需要图灵架构或更新的 GPU，并运行在"
+         "物理机的 Linux 或 Windows 上"},
+        // Why two sessions cannot be compared
+        {Msg::compare_no_points, "对比的会话（{0}）没有测量数据点"},
+        {Msg::compare_no_points_hint, "请与 softmaxlab-cli sweep 录制的会话对比"},
+        {Msg::compare_open_lacks_dtype, "打开的会话（{0}）没有 {1} 数据点（它有：{2}）"},
+        {Msg::compare_open_lacks_dtype_hint, "请选择这个会话含有的数据类型"},
+        {Msg::compare_other_lacks_dtype,
+         "对比的会话（{0}）没有 {1} 数据点（它有：{2}）：只有数据类型相同的会话才能对比"},
+        {Msg::compare_other_lacks_dtype_hint,
+         "请与以 {0} 录制的会话对比，或选择两个会话都有的数据类型（--dtype）"},
+        {Msg::compare_no_shared_cols, "两个会话在 {0} 下没有共同的 N：{1} 有 {2}，{3} 有 {4}"},
+        {Msg::compare_no_shared_cols_hint,
+         "请在相同的 N 上录制第二个会话（softmaxlab-cli sweep --cols ...）"},
+        {Msg::cols_one, "N = {0}"},
+        {Msg::cols_range, "N = {0}..{1}（{2} 个值）"},
+        // Why a kernel cannot run a problem
+        {Msg::device_label, "{0}（计算能力 {1}.{2}）"},
+        {Msg::problem_bad_size, "尺寸 {0} x {1} 无效：行数和列数都必须 >= 1"},
+        {Msg::problem_bad_size_hint, "请给出至少一行一列的问题"},
+        {Msg::problem_bad_stride, "行跨度（输入 {0}，输出 {1}）小于列数 cols = {2}"},
+        {Msg::problem_bad_stride_hint, "跨度以元素为单位，必须 >= 列数"},
+        {Msg::problem_no_code, "这个 softmaxlab 构建不含能在 {0} 上运行的 kernel 代码"},
+        {Msg::problem_no_code_hint,
+         "请为这块 GPU 重新构建：scripts/build.sh 会自动检测，或向 cmake 传入 "
+         "-DCMAKE_CUDA_ARCHITECTURES={0}"},
+        {Msg::problem_old_gpu, "{0} 需要计算能力 {1}.{2} 或更新；{3} 太旧"},
+        {Msg::problem_old_gpu_why, "{0} 需要计算能力 {1}.{2} 或更新；{3} 太旧（{4}）"},
+        {Msg::problem_old_gpu_hint, "能在这里运行的 kernel：{0}"},
+        {Msg::problem_dtype, "{0} 不支持 {1}"},
+        {Msg::problem_dtype_hint, "支持它的 kernel：{0}"},
+        {Msg::problem_range, "N = {0} 超出 {1} 在 {4} 上的范围 {2}..{3}（{5}）"},
+        {Msg::problem_range_hint, "能运行 N = {0} 的 kernel：{1}"},
     };
     return t;
 }
@@ -620,6 +783,22 @@ std::string ui_format(const char* en, const std::string& lang,
     return out;
 }
 
+const char* message_template_zh(Msg id) {
+    auto it = message_table().find(id);
+    return it == message_table().end() ? nullptr : it->second.c_str();
+}
+
+std::string message_text(const Message& m, const std::string& lang) {
+    if (lang != "zh") return message_en(m);
+    return render_message(
+        m,
+        [](Msg id) {
+            const char* zh = message_template_zh(id);
+            return zh ? zh : message_template_en(id);
+        },
+        [&](const std::string& en) { return std::string(ui_text(en.c_str(), lang)); });
+}
+
 std::vector<std::string> ui_text_keys() {
     std::vector<std::string> keys;
     for (const auto& [en, zh] : table()) keys.push_back(en);
@@ -635,6 +814,7 @@ std::string ui_text_all_chinese() {
     for (const auto& [en, zh] : kSuffixes) all += zh;
     for (const auto& [en, zh] : lab_patterns()) all += zh;
     for (const auto& [en, zh] : lab_statuses()) all += zh;
+    for (const auto& [id, zh] : message_table()) all += zh;
     return all;
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "common/message.h"
 #include "core/chart/chart_layout.h"
 #include "core/chart/chart_model.h"
 
@@ -18,6 +19,12 @@ const char* ui_text(const char* en, const std::string& lang);
 // one (so a sentence may order its parts as Chinese does), else `en`.
 std::string ui_format(const char* en, const std::string& lang,
                       const std::vector<std::string>& parts);
+// A sentence of the core's (common/message.h: why counters are missing, why two sessions do not
+// compare, why a kernel cannot run a problem) in `lang`: the English from the core, the Chinese
+// from this file's table keyed by the sentence's id, phrases through ui_text.
+std::string message_text(const Message& m, const std::string& lang);
+// The Chinese template of a sentence id; nullptr when the table has none (for the tests).
+const char* message_template_zh(Msg id);
 // Every English key the table translates (for the tests).
 std::vector<std::string> ui_text_keys();
 // All Chinese text of the table, for building the font atlas's glyph set.
