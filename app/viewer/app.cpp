@@ -179,6 +179,8 @@ int App::run() {
     open_initial_session();
     const int first_step = s_.settings.lesson;  // loading the lessons resets the position
     rebuild_fonts();
+    // --compare after the fonts have set the language, so that a refusal reads in it.
+    if (!s_.args.compare_path.empty() && s_.has_session) open_compare(s_.args.compare_path);
     s_.nav.go(first_step);
     on_step_changed();
     // Screenshots of predict mode: a guess typed into the step's first question, the reveal.

@@ -88,7 +88,6 @@ void App::open_initial_session() {
                  "open a session with File > Open, or run on a machine with an NVIDIA GPU", true,
                  "session"});
     }
-    if (!s_.args.compare_path.empty() && s_.has_session) open_compare(s_.args.compare_path);
     update_replay_banner();
 }
 
