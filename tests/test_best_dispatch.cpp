@@ -399,8 +399,9 @@ TEST(BestDispatch, SixteenBlockClustersTakeAThirdBlockWhileItsStashIsSmall) {
 
 // Rows whose 16-block stash would hold 18 packs a thread or more in all take the grid
 // of 8 packs a thread, lag 2, in two teams -- exactly where the occupancy calculator says two of
-// its blocks fit an SM, in blocks of up to 7 warps. A rule over packs, so fp32 and 16-bit rows
-// alike; never without a GPU to ask.
+// its blocks fit an SM, and where the 4-pack grid in one team would have fewer than 13 warps
+// past its edge warp. A rule over packs, so fp32 and 16-bit rows alike; never without a GPU to
+// ask.
 TEST(BestDispatch, EightPackGridFromEighteenPacksAThread) {
     // Calculators for which a grid fits twice an SM up to `most` threads a block, and never.
     auto fits_to = [](int most) {
