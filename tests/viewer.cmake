@@ -120,6 +120,18 @@ add_test(NAME viewer_screenshot_corrupt_session
 set_tests_properties(viewer_screenshot_corrupt_session PROPERTIES LABELS cpu TIMEOUT 120
                      FIXTURES_REQUIRED viewer_session RESOURCE_LOCK xvfb
                      PASS_REGULAR_EXPRESSION "banner: Cannot open session:.*ok .*corrupt_session.png")
+# The same two refusals in Chinese: the viewer opens --session and --compare after the language
+# is set, so their banners read in it.
+add_test(NAME viewer_screenshot_corrupt_session_zh
+         COMMAND sh -c "${_xvfb} 1600x1000 '$<TARGET_FILE:softmaxlab>' --no-settings --size 1600x1000 --lang zh --screenshot '${_shots}/corrupt_session_zh.png' --session '${_corrupt}' 2>&1; test $? -eq 1 && '$<TARGET_FILE:png_check>' '${_shots}/corrupt_session_zh.png' 1600 1000 500")
+set_tests_properties(viewer_screenshot_corrupt_session_zh PROPERTIES LABELS cpu TIMEOUT 120
+                     FIXTURES_REQUIRED viewer_session RESOURCE_LOCK xvfb
+                     PASS_REGULAR_EXPRESSION "banner: 无法打开会话：.*ok .*corrupt_session_zh.png")
+add_test(NAME viewer_screenshot_compare_other_dtype_zh
+         COMMAND sh -c "${_xvfb} 1600x1000 '$<TARGET_FILE:softmaxlab>' --no-settings --size 1600x1000 --lang zh --screenshot '${_shots}/compare_other_dtype_zh.png' --session '${_fixture}' --compare '${_other_fp16}' 2>&1 && '$<TARGET_FILE:png_check>' '${_shots}/compare_other_dtype_zh.png' 1600 1000 500")
+set_tests_properties(viewer_screenshot_compare_other_dtype_zh PROPERTIES LABELS cpu TIMEOUT 120
+                     FIXTURES_REQUIRED viewer_session RESOURCE_LOCK xvfb
+                     PASS_REGULAR_EXPRESSION "banner: 无法对比：.*没有 fp32 数据点.*ok .*compare_other_dtype_zh.png")
 
 # No GPU and no --session: the viewer opens the newest recorded session by itself and says so.
 # CUDA_VISIBLE_DEVICES hides any GPU, so this is the learner-without-a-GPU path everywhere.

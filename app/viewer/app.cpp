@@ -176,10 +176,11 @@ int App::run() {
         return 1;
     }
     detect_device();
-    open_initial_session();
     const int first_step = s_.settings.lesson;  // loading the lessons resets the position
     rebuild_fonts();
-    // --compare after the fonts have set the language, so that a refusal reads in it.
+    // The session and --compare after the fonts have set the language, so that a file that
+    // cannot be opened, or a refused comparison, is reported in it.
+    open_initial_session();
     if (!s_.args.compare_path.empty() && s_.has_session) open_compare(s_.args.compare_path);
     s_.nav.go(first_step);
     on_step_changed();
