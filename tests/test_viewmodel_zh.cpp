@@ -6,11 +6,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <map>
 #include <regex>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "app/viewer/model/code_view.h"
 #include "app/viewer/model/compare_view.h"
@@ -18,6 +20,7 @@
 #include "app/viewer/model/metric_rows.h"
 #include "app/viewer/model/recorded_lines.h"
 #include "app/viewer/model/ui_text.h"
+#include "app/viewer/model/worker.h"
 #include "core/chart/chart_kinds.h"
 #include "core/chart/session_compare.h"
 #include "core/lab/bytes.h"
@@ -460,6 +463,48 @@ TEST(Chinese, WhyAKernelCannotRunAProblem) {
     ASSERT_TRUE(none.has_value());
     EXPECT_NE(message_text(none->hint, "zh").find("无"), std::string::npos)
         << message_text(none->hint, "zh");
+}
+
+// A run the worker fails because a kernel cannot run the problem (run_job_gpu.cpp checks each
+// kernel with problem_error before it runs): the banner's words come out in Chinese, and the
+// English is check_problem's, as the CLI says it.
+TEST(Chinese, ARunThatFailsOnAKernelThatCannotRunIt) {
+    const KernelInfo& k = *find_kernel("warp");
+    const SoftmaxProblem problem = SoftmaxProblem::contiguous(4, int64_t{1} << 30);
+    const DeviceLimits h100 = DeviceLimits::h100_reference();
+    const Status en = check_problem(k, problem, h100);
+    ASSERT_FALSE(en.ok());
+    auto last_event = [](Worker& w) {
+        for (int i = 0; i < 500; ++i) {
+            std::vector<WorkEvent> ev = w.drain();
+            if (!ev.empty() && ev.back().kind == WorkEvent::Kind::failed) return ev.back();
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        ADD_FAILURE() << "the job did not fail";
+        return WorkEvent{};
+    };
+    Worker w;
+    ASSERT_TRUE(w.start(
+        [&](JobContext& ctx) -> Status { return ctx.fail(*problem_error(k, problem, h100)); }));
+    const WorkEvent failed = last_event(w);
+    EXPECT_EQ(failed.error.message, en.error().message);
+    EXPECT_EQ(failed.error.hint, en.error().hint);
+    const Error zh = error_text(failed.error, failed.error_message, "zh");
+    expect_chinese(zh.message, en.error().message);
+    expect_chinese(zh.hint, en.error().hint);
+    expect_chinese(ui_format("Run failed: {0}", "zh", {zh.message}), "the Run failed banner");
+    const Error back = error_text(failed.error, failed.error_message, "en");
+    EXPECT_EQ(back.message, en.error().message);
+    EXPECT_EQ(back.hint, en.error().hint);
+    // A job that returns another error than the one it said in sentences: its own words stay.
+    ASSERT_TRUE(w.start([&](JobContext& ctx) -> Status {
+        (void)ctx.fail(*problem_error(k, problem, h100));
+        return Error{"the GPU fell off the bus", "reboot"};
+    }));
+    const WorkEvent other = last_event(w);
+    EXPECT_FALSE(other.error_message.has_value());
+    EXPECT_EQ(error_text(other.error, other.error_message, "zh").message,
+              "the GPU fell off the bus");
 }
 
 // The digits of `s`, in order ("H100 ... 4 x 512" -> {"100", "4", "512"}).

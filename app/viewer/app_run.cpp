@@ -108,12 +108,14 @@ void App::poll_worker() {
                                    tr("Run cancelled; the finished points are kept."), "", true,
                                    "run"});
                 break;
-            case WorkEvent::Kind::failed:
+            case WorkEvent::Kind::failed: {
                 s_.running = false;
+                const Error why = error_text(e.error, e.error_message, s_.lessons_lang);
                 s_.set_banner({Banner::Level::error,
-                               ui_format("Run failed: {0}", s_.lessons_lang, {e.error.message}),
-                               e.error.hint, true, "run"});
+                               ui_format("Run failed: {0}", s_.lessons_lang, {why.message}),
+                               why.hint, true, "run"});
                 break;
+            }
         }
     }
     if (points) {

@@ -40,8 +40,9 @@ Worker::Job make_run_job(RunRequest r) {
         for (int i = 0; i < total; ++i, ++done) {
             if (ctx.cancelled()) break;
             ctx.progress(i, total, std::string(kernels[i]->id) + "  N = " + std::to_string(r.cols));
-            if (Status ok = check_problem(*kernels[i], problem, context.limits()); !ok)
-                return ok.error();
+            if (std::optional<MessageError> unfit =
+                    problem_error(*kernels[i], problem, context.limits()))
+                return ctx.fail(std::move(*unfit));
             RunOptions point_opt = opt;
             if (auto v = r.variants.find(kernels[i]->id); v != r.variants.end())
                 point_opt.variant = v->second;

@@ -799,6 +799,12 @@ std::string message_text(const Message& m, const std::string& lang) {
         [&](const std::string& en) { return std::string(ui_text(en.c_str(), lang)); });
 }
 
+Error error_text(const Error& en, const std::optional<MessageError>& said,
+                 const std::string& lang) {
+    if (!said) return en;
+    return Error{message_text(said->what, lang), message_text(said->hint, lang)};
+}
+
 std::vector<std::string> ui_text_keys() {
     std::vector<std::string> keys;
     for (const auto& [en, zh] : table()) keys.push_back(en);

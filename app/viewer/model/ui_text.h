@@ -3,6 +3,7 @@
 // and a missing translation falls back to it (tests/test_viewmodel_teach.cpp lists none missing).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,9 @@ std::string ui_format(const char* en, const std::string& lang,
 // compare, why a kernel cannot run a problem) in `lang`: the English from the core, the Chinese
 // from this file's table keyed by the sentence's id, phrases through ui_text.
 std::string message_text(const Message& m, const std::string& lang);
+// An error in `lang`: its sentences through message_text where the code that found it said
+// them (`said`), else its English as it is.
+Error error_text(const Error& en, const std::optional<MessageError>& said, const std::string& lang);
 // The Chinese template of a sentence id; nullptr when the table has none (for the tests).
 const char* message_template_zh(Msg id);
 // Every English key the table translates (for the tests).

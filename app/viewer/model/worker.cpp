@@ -29,6 +29,12 @@ void JobContext::emit_device(DeviceRecord device) {
     post_(std::move(e));
 }
 
+Error JobContext::fail(MessageError e) {
+    Error en = e.en();
+    failure_ = std::move(e);
+    return en;
+}
+
 Worker::~Worker() {
     cancel();
     join();
@@ -50,6 +56,12 @@ bool Worker::start(Job job) {
             if (!s.ok()) {
                 last.kind = WorkEvent::Kind::failed;
                 last.error = s.error();
+                // The sentences of fail(), when the job returned the error they say.
+                if (ctx.failure_) {
+                    const Error en = ctx.failure_->en();
+                    if (en.message == last.error.message && en.hint == last.error.hint)
+                        last.error_message = ctx.failure_;
+                }
             } else {
                 // A cancel that came after the last point changed nothing: the run is complete.
                 last.kind = cancel_.load() && !ctx.all_done() ? WorkEvent::Kind::cancelled

@@ -11,10 +11,12 @@
 #include <atomic>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "common/message.h"
 #include "common/result.h"
 #include "core/session/session.h"
 
@@ -28,6 +30,9 @@ struct WorkEvent {
     PointRecord point;        // point
     DeviceRecord device;      // device: the measured device record (copy bandwidth etc.)
     Error error;              // failed
+    // failed: the same error as sentences (common/message.h), when the job said it that way
+    // (JobContext::fail), for the viewer to show in the lesson language.
+    std::optional<MessageError> error_message;
 };
 
 // What a job sees of the worker.
@@ -42,6 +47,9 @@ class JobContext {
     bool all_done() const { return all_done_; }
     void emit(PointRecord point);
     void emit_device(DeviceRecord device);
+    // Fails the job with an error that has sentences, such as check_problem's: return what this
+    // returns (its English), and the failed event carries the sentences too.
+    Error fail(MessageError e);
 
   private:
     friend class Worker;
@@ -50,6 +58,7 @@ class JobContext {
     std::atomic<bool>* cancel_;
     std::function<void(WorkEvent)> post_;
     bool all_done_ = false;
+    std::optional<MessageError> failure_;  // fail()'s
 };
 
 class Worker {
