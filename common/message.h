@@ -129,7 +129,13 @@ namespace sml {
     X(problem_dtype, "{0} does not support {1}")                                                 \
     X(problem_dtype_hint, "kernels that do: {0}")                                                \
     X(problem_range, "N = {0} is outside {1}'s range {2}..{3} on {4} ({5})")                     \
-    X(problem_range_hint, "kernels that can run N = {0}: {1}")
+    X(problem_range_hint, "kernels that can run N = {0}: {1}")                                   \
+    /* A chart's notes on missing counters (core/chart/chart_build.cpp): {0} the kernels, */     \
+    /* {1} (or {0}) the reason one of them recorded. */                                          \
+    X(chart_counters_missing, "counters unavailable for {0}")                                    \
+    X(chart_counters_missing_why, "counters unavailable for {0}: {1}")                           \
+    X(chart_predicted_only, "counters unavailable: only predicted bytes are shown")              \
+    X(chart_predicted_only_why, "counters unavailable: only predicted bytes are shown ({0})")
 
 enum class Msg : uint16_t {
     literal,  // a part kept as it is: a number, a name, a path

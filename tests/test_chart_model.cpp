@@ -288,8 +288,8 @@ TEST(ChartBuild, MissingCountersAreSaidNotHidden) {
     const Session s = test::synthetic_session(/*with_counters=*/false);
     const Chart c = must_build(s, "bytes");
     ASSERT_EQ(c.panels[0].notes.size(), 1u);
-    EXPECT_NE(c.panels[0].notes[0].find("counters unavailable"), std::string::npos);
-    EXPECT_NE(c.panels[0].notes[0].find("SML_WITH_CUPTI=OFF"), std::string::npos);
+    EXPECT_NE(message_en(c.panels[0].notes[0]).find("counters unavailable"), std::string::npos);
+    EXPECT_NE(message_en(c.panels[0].notes[0]).find("SML_WITH_CUPTI=OFF"), std::string::npos);
     EXPECT_EQ(find_series(c.panels[0], "measured"), nullptr);
 
     ChartOptions o;
@@ -351,8 +351,8 @@ TEST(ChartBuild, PartlyMissingCountersShowAsNotAvailableWithANote) {
     EXPECT_TRUE(std::isnan(online->points[0].y));
     EXPECT_TRUE(online->points[0].flags & kPointCountersUnavailable);
     ASSERT_EQ(c.panels[1].notes.size(), 1u);
-    EXPECT_NE(c.panels[1].notes[0].find("online"), std::string::npos);
-    EXPECT_NE(c.panels[1].notes[0].find("error 39"), std::string::npos);
+    EXPECT_NE(message_en(c.panels[1].notes[0]).find("online"), std::string::npos);
+    EXPECT_NE(message_en(c.panels[1].notes[0]).find("error 39"), std::string::npos);
     EXPECT_FALSE(std::isnan(find_series(c.panels[1], "warp")->points[0].y));
 }
 

@@ -118,7 +118,7 @@ TEST(PeersChart, DrawsEachFilesNumbersAndLeavesFailuresOut) {
 
     // The chart says where Triton stops; both runs are complete, so nothing is said to be cut.
     std::string notes;
-    for (const std::string& n : c->panels.at(0).notes) notes += n + "\n";
+    for (const Message& n : c->panels.at(0).notes) notes += message_en(n) + "\n";
     EXPECT_NE(notes.find(fails_from), std::string::npos) << notes;
     EXPECT_EQ(notes.find("stopped early"), std::string::npos) << notes;
 
@@ -133,7 +133,7 @@ TEST(PeersChart, DrawsEachFilesNumbersAndLeavesFailuresOut) {
     const Result<Chart> c_skipped = build_peers_chart({*fp32_skipped});
     ASSERT_TRUE(c_skipped) << c_skipped.error().message;
     std::string skip_notes;
-    for (const std::string& n : c_skipped->panels.at(0).notes) skip_notes += n + "\n";
+    for (const Message& n : c_skipped->panels.at(0).notes) skip_notes += message_en(n) + "\n";
     EXPECT_EQ(skip_notes.find("fails from"), std::string::npos) << skip_notes;
     EXPECT_NE(skip_notes.find("not run from N = " + std::to_string(triton_fails_from)),
               std::string::npos)
@@ -155,7 +155,7 @@ TEST(PeersChart, DrawsEachFilesNumbersAndLeavesFailuresOut) {
     const Result<Chart> c_cut = build_peers_chart({*fp32, *fp16_cut});
     ASSERT_TRUE(c_cut) << c_cut.error().message;
     std::string cut_notes;
-    for (const std::string& n : c_cut->panels.at(0).notes) cut_notes += n + "\n";
+    for (const Message& n : c_cut->panels.at(0).notes) cut_notes += message_en(n) + "\n";
     EXPECT_NE(cut_notes.find("fp16 run stopped early"), std::string::npos) << cut_notes;
     const Series* cut_best = find_series(*c_cut, "best_fp16");
     ASSERT_NE(cut_best, nullptr);
@@ -213,7 +213,7 @@ TEST(PeersChart, FilesThatAreNotResultsGetErrorsThatNameThem) {
     const Series* best = find_series(*drawn, "best_fp32");
     ASSERT_NE(best, nullptr);
     ASSERT_EQ(best->points.size(), 1u);
-    EXPECT_EQ(best->points[0].note, "1000000 GB/s");
+    EXPECT_EQ(message_en(best->points[0].note), "1000000 GB/s");
     EXPECT_EQ(best->points[0].y, 50);
 
     const Result<PeerRun> missing = load_peer_run("/nonexistent/peers.json");

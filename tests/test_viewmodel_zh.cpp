@@ -21,6 +21,7 @@
 #include "app/viewer/model/recorded_lines.h"
 #include "app/viewer/model/ui_text.h"
 #include "app/viewer/model/worker.h"
+#include "core/chart/chart_build.h"
 #include "core/chart/chart_kinds.h"
 #include "core/chart/session_compare.h"
 #include "core/lab/bytes.h"
@@ -505,6 +506,94 @@ TEST(Chinese, ARunThatFailsOnAKernelThatCannotRunIt) {
     EXPECT_FALSE(other.error_message.has_value());
     EXPECT_EQ(error_text(other.error, other.error_message, "zh").message,
               "the GPU fell off the bus");
+}
+
+// A chart's notes on missing counters (core/chart/chart_build.cpp) and the hover of a point
+// without them: the reason the point recorded, in Chinese, inside the chart's own words. The
+// English notes are the ones exports always carried.
+TEST(Chinese, AChartsNotesOnMissingCounters) {
+    Session s = session("h100-2026-11-25.json");
+    const Message why =
+        counter_error_message(cupti_code::insufficient_privileges,
+                              "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES", "cuptiProfilerInitialize");
+    const std::string why_en = message_en(why);
+    const int64_t cols = chart::default_cols(s, "fp32");
+    ASSERT_GT(cols, 0);
+    std::vector<PointRecord*> at;
+    for (PointRecord& p : s.points)
+        if (p.cols == cols && p.dtype == "fp32") at.push_back(&p);
+    ASSERT_GE(at.size(), 2u);
+    auto lose_counters = [&](PointRecord* p) {
+        p->metrics.available = false;
+        p->metrics.values.clear();
+        p->metrics.per_launch.clear();
+        p->metrics.set_reason(why);
+    };
+    auto notes_of = [](const chart::Chart& c) {
+        std::vector<std::string> out;
+        for (const chart::Panel& p : c.panels)
+            for (const Message& n : p.notes) out.push_back(message_en(n));
+        return out;
+    };
+    auto check_zh = [&](chart::Chart c, const std::string& what, bool measured_drawn = true) {
+        translate_chart(&c, "zh");
+        int notes = 0, hovers = 0;
+        for (const chart::Panel& p : c.panels) {
+            for (const Message& n : p.notes) {
+                ++notes;
+                expect_chinese(message_en(n), what + " note");
+                EXPECT_NE(message_en(n).find("NVreg_RestrictProfilingToAdminUsers=0"),
+                          std::string::npos)
+                    << message_en(n);
+            }
+            for (const chart::Series& ser : p.series)
+                for (const chart::Point& pt : ser.points)
+                    if (pt.flags & chart::kPointCountersUnavailable) {
+                        ++hovers;
+                        expect_chinese(message_en(pt.note), what + " hover");
+                    }
+        }
+        EXPECT_GT(notes, 0) << what;
+        if (measured_drawn) EXPECT_GT(hovers, 0) << what;
+    };
+    chart::ChartOptions o;
+    o.cols = cols;
+    // One kernel without counters: a note naming it, and why.
+    lose_counters(at[0]);
+    for (const char* kind : {"bytes", "metrics"}) {
+        o.kind = kind;
+        Result<chart::Chart> c = chart::build_chart(s, o);
+        ASSERT_TRUE(c.ok()) << kind << ": " << c.error().message;
+        const std::vector<std::string> en = notes_of(*c);
+        ASSERT_FALSE(en.empty()) << kind;
+        for (const std::string& n : en)
+            EXPECT_EQ(n, "counters unavailable for " + at[0]->kernel + ": " + why_en) << kind;
+        check_zh(*c, kind);
+    }
+    // None at this N: the bytes chart shows the formula alone, and says why.
+    for (PointRecord* p : at) lose_counters(p);
+    o.kind = "bytes";
+    Result<chart::Chart> bytes = chart::build_chart(s, o);
+    ASSERT_TRUE(bytes.ok()) << bytes.error().message;
+    EXPECT_EQ(notes_of(*bytes),
+              std::vector<std::string>{"counters unavailable: only predicted bytes are shown (" +
+                                       why_en + ")"});
+    check_zh(*bytes, "bytes, none measured", false);
+    // An older session's reason, with no sentence: the note is Chinese around it, the reason as
+    // it was written.
+    for (PointRecord* p : at) p->metrics.reason_message = {};
+    bytes = chart::build_chart(s, o);
+    ASSERT_TRUE(bytes.ok());
+    chart::Chart zh = *bytes;
+    translate_chart(&zh, "zh");
+    ASSERT_EQ(zh.panels.at(0).notes.size(), 1u);
+    const std::string note = message_en(zh.panels[0].notes[0]);
+    EXPECT_EQ(note.rfind("计数器不可用", 0), 0u) << note;
+    EXPECT_NE(note.find(why_en), std::string::npos) << note;
+    // Its English is the same note as with the sentence.
+    EXPECT_EQ(notes_of(*bytes),
+              std::vector<std::string>{"counters unavailable: only predicted bytes are shown (" +
+                                       why_en + ")"});
 }
 
 // The digits of `s`, in order ("H100 ... 4 x 512" -> {"100", "4", "512"}).

@@ -173,7 +173,8 @@ void App::draw_charts() {
                                : value_text(s_.chart_view.real_x(pt.x), panel.x);
     ImGui::Text("%s: %s", panel.x.label.c_str(), xs.c_str());
     ImGui::Text("%s: %s", panel.y.label.c_str(), value_text(pt.y, panel.y).c_str());
-    if (!pt.note.empty()) ImGui::TextColored(pal.muted, "%s", pt.note.c_str());
+    if (!pt.note.empty())  // translate_chart has put it in the lesson language
+        ImGui::TextColored(pal.muted, "%s", message_en(pt.note).c_str());
     ImGui::TextColored(pal.muted, "%s", tr("click: select this kernel and N"));
     ImGui::EndTooltip();
     if (!clicked) return;

@@ -444,7 +444,7 @@ std::vector<Series> side_lines(const Sides& sd,
             ser.label = ser.key;
             ser.in_legend = false;
             for (Point& p : ser.points)
-                if (p.flags & kPointRangeEnd) p.note += " on " + who;
+                if (p.flags & kPointRangeEnd) p.note.text += " on " + who;  // a literal
             lines.push_back(std::move(ser));
         }
     }
@@ -652,14 +652,29 @@ std::string rows_words(const std::vector<const PointRecord*>& pts) {
     return ", M = " + std::to_string(pts[0]->rows);
 }
 
+// Why a point has no counters: the sentence it recorded, where that still says what its English
+// says (so the English note is the one it always was), else the English as it was written.
+Message counters_reason(const MetricsRecord& m) {
+    if (m.reason_message.is_sentence() && message_en(m.reason_message) == m.reason)
+        return m.reason_message;
+    return Message(m.reason);
+}
+
 // Counters missing for some kernels: one note naming them and the recorded reason.
 void note_missing_counters(Panel* panel, const std::vector<std::string>& missing,
-                           const std::string& reason) {
+                           const Message& reason) {
     if (missing.empty()) return;
     std::string who;
     for (const std::string& m : missing) who += (who.empty() ? "" : ", ") + m;
-    panel->notes.push_back("counters unavailable for " + who +
-                           (reason.empty() ? std::string() : ": " + reason));
+    panel->notes.push_back(reason.empty()
+                               ? Message(Msg::chart_counters_missing, {who})
+                               : Message(Msg::chart_counters_missing_why, {who, reason}));
+}
+
+// No measured bytes at all: only the formula's bars, and why.
+Message predicted_only_note(const Message& reason) {
+    return reason.empty() ? Message(Msg::chart_predicted_only)
+                          : Message(Msg::chart_predicted_only_why, {reason});
 }
 
 }  // namespace
@@ -690,7 +705,7 @@ Result<Chart> build_bytes_chart(const ChartInput& in, const ChartOptions& o) {
     measured.kind = SeriesKind::bars;
     measured.color = 3;
     std::vector<std::string> missing;
-    std::string reason;
+    Message reason;
     double lo = std::numeric_limits<double>::max(), hi = 0;
     for (size_t i = 0; i < keys.size(); ++i) {
         const PointRecord* p = point_for(pts, keys[i]);
@@ -706,9 +721,9 @@ Result<Chart> build_bytes_chart(const ChartInput& in, const ChartOptions& o) {
         } else {
             mp.y = kNaN;
             mp.flags |= kPointCountersUnavailable;
-            mp.note = p->metrics.reason;
+            mp.note = counters_reason(p->metrics);
             missing.push_back(key_id(keys[i]));
-            if (reason.empty()) reason = p->metrics.reason;
+            if (reason.empty()) reason = mp.note;
         }
         if (p->predicted.l2_resident) {
             mp.flags |= kPointL2Resident;
@@ -736,8 +751,7 @@ Result<Chart> build_bytes_chart(const ChartInput& in, const ChartOptions& o) {
     if (missing.size() == keys.size()) {
         // No measured bar anywhere: a legend entry with nothing behind it would only confuse.
         panel.series.insert(panel.series.begin(), predicted);
-        panel.notes.push_back("counters unavailable: only predicted bytes are shown" +
-                              (reason.empty() ? std::string() : " (" + reason + ")"));
+        panel.notes.push_back(predicted_only_note(reason));
     } else {
         panel.series.insert(panel.series.begin(), {predicted, measured});
         note_missing_counters(&panel, missing, reason);
@@ -862,11 +876,9 @@ Result<Chart> build_naive_chart(const ChartInput& in, const ChartOptions& o) {
     bytes_panel.series = {predicted, measured};
     if (missing.size() == names.size()) {
         bytes_panel.series.pop_back();  // nothing measured: show the formula alone
-        bytes_panel.notes.push_back(
-            "counters unavailable: only predicted bytes are shown" +
-            (p->metrics.reason.empty() ? std::string() : " (" + p->metrics.reason + ")"));
+        bytes_panel.notes.push_back(predicted_only_note(counters_reason(p->metrics)));
     } else {
-        note_missing_counters(&bytes_panel, missing, p->metrics.reason);
+        note_missing_counters(&bytes_panel, missing, counters_reason(p->metrics));
     }
     make_ticks(&time_panel.y, 0, std::max(t_hi, 1e-3) * 1.12, true);
     make_ticks(&bytes_panel.y, 0, std::max(b_hi, 1.0) * 1.12, true);
@@ -917,7 +929,7 @@ Result<Chart> build_metrics_chart(const ChartInput& in, const ChartOptions& o) {
                         o);
     c.legend = LegendPlacement::hidden;  // the x axis names the kernels; colours match charts
     bool any_value = false;
-    std::string reason;
+    Message reason;
     for (const MetricPanelSpec& spec : specs) {
         Panel panel;
         panel.title = spec.title;
@@ -944,9 +956,9 @@ Result<Chart> build_metrics_chart(const ChartInput& in, const ChartOptions& o) {
             pt.y = have_all ? sum : kNaN;
             if (!have_all) {
                 pt.flags |= kPointCountersUnavailable;
-                pt.note = p->metrics.reason;
+                pt.note = counters_reason(p->metrics);
                 missing.push_back(key_id(keys[i]));
-                if (reason.empty()) reason = p->metrics.reason;
+                if (reason.empty()) reason = pt.note;
             } else {
                 any_value = true;
                 hi = std::max(hi, sum);
@@ -963,7 +975,7 @@ Result<Chart> build_metrics_chart(const ChartInput& in, const ChartOptions& o) {
     }
     if (!any_value)
         return Error{"the session has no hardware counters at N = " + std::to_string(*cols) +
-                         (reason.empty() ? std::string() : " (" + reason + ")"),
+                         (reason.empty() ? std::string() : " (" + message_en(reason) + ")"),
                      "record with --metrics default on a GPU whose counters are readable, or "
                      "pick a chart that needs no counters: bandwidth, pct"};
     return c;

@@ -666,8 +666,10 @@ ChartLayout layout_chart(const Chart& chart, const Theme& theme, double width, d
     // Notes and footnote at the bottom, where they cannot cover data.
     std::vector<std::string> notes;
     for (const Panel& p : chart.panels)
-        for (const std::string& n : p.notes)
+        for (const Message& note : p.notes) {
+            const std::string n = message_en(note);
             notes.push_back(chart.panels.size() > 1 && !p.title.empty() ? p.title + ": " + n : n);
+        }
     if (!chart.footnote.empty()) notes.push_back(chart.footnote);
     const double note_h = measure("Ag", m.f.note, false).h * 1.15;
     double bottom = height - m.margin - note_h * static_cast<double>(notes.size());

@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "common/message.h"
+
 namespace sml::chart {
 
 // ---------------------------------------------------------------------------------------------
@@ -74,7 +76,10 @@ struct Point {
     double x = 0, y = 0;
     double y_hi = 0;     // band only
     uint32_t flags = 0;  // PointFlag bits
-    std::string note;    // one line shown on hover, e.g. the L2-residency reason
+    // One line shown on hover, e.g. the L2-residency reason. A sentence (common/message.h) where
+    // the builder had one, such as a counters reason, so the viewer can say it in its language;
+    // message_en() of it is the English (the CSV's note column).
+    Message note;
 };
 
 enum class MarkerShape { circle, square, triangle, diamond, triangle_down, pentagon, cross, none };
@@ -100,7 +105,9 @@ struct Panel {
     std::string title;  // small heading over the plot ("" for single-panel charts)
     Axis x, y;
     std::vector<Series> series;
-    std::vector<std::string> notes;  // shown inside the plot, e.g. "counters unavailable: ..."
+    // Shown under the plot, e.g. "counters unavailable for naive: ...": sentences, like Point's
+    // note, drawn as message_en() of each.
+    std::vector<Message> notes;
 };
 
 enum class LegendPlacement {

@@ -89,7 +89,7 @@ std::string chart_to_csv(const Chart& chart) {
                 row += (pt.flags & kPointL2Resident) ? "1," : "0,";
                 row += (pt.flags & kPointRangeEnd) ? "1," : "0,";
                 row += (pt.flags & kPointCountersUnavailable) ? "1," : "0,";
-                row += field(pt.note) + "\n";
+                row += field(message_en(pt.note)) + "\n";
                 out += row;
             }
         }

@@ -568,6 +568,11 @@ const std::map<Msg, std::string>& message_table() {
         {Msg::problem_dtype_hint, "支持它的 kernel：{0}"},
         {Msg::problem_range, "N = {0} 超出 {1} 在 {4} 上的范围 {2}..{3}（{5}）"},
         {Msg::problem_range_hint, "能运行 N = {0} 的 kernel：{1}"},
+        // A chart's notes on missing counters
+        {Msg::chart_counters_missing, "{0} 的计数器不可用"},
+        {Msg::chart_counters_missing_why, "{0} 的计数器不可用：{1}"},
+        {Msg::chart_predicted_only, "计数器不可用：只显示预测的字节数"},
+        {Msg::chart_predicted_only_why, "计数器不可用：只显示预测的字节数（{0}）"},
     };
     return t;
 }
@@ -844,6 +849,14 @@ void translate_layout(chart::ChartLayout* layout, const std::string& lang) {
     for (chart::LegendEntry& e : layout->legend.entries) e.label = chart_text(e.label, lang);
 }
 
+namespace {
+// A chart's note or a point's: a sentence of the core's through its id, words the chart builder
+// wrote as they are (titles, the L2 reason) through the chart table.
+std::string chart_note_text(const Message& note, const std::string& lang) {
+    return note.is_sentence() ? message_text(note, lang) : chart_text(message_en(note), lang);
+}
+}  // namespace
+
 void translate_chart(chart::Chart* c, const std::string& lang) {
     if (lang != "zh" || !c) return;
     c->title = chart_text(c->title, lang);
@@ -851,8 +864,10 @@ void translate_chart(chart::Chart* c, const std::string& lang) {
         p.title = chart_text(p.title, lang);
         p.x.label = chart_text(p.x.label, lang);
         p.y.label = chart_text(p.y.label, lang);
-        for (std::string& n : p.notes) n = chart_text(n, lang);
+        for (Message& n : p.notes) n = chart_note_text(n, lang);
         for (chart::Series& s : p.series) {
+            for (chart::Point& pt : s.points)
+                if (!pt.note.empty()) pt.note = chart_note_text(pt.note, lang);
             // Kernel series are keyed "<id>" or "<id>/<variant>": id and variant stay (they are
             // names in the code); a label with the English title gets the Chinese one.
             const std::string id = s.key.substr(0, s.key.find('/'));
