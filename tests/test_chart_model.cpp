@@ -520,6 +520,40 @@ TEST(ChartLayout, TextScaleGrowsTheTextAndItsRoomNotTheCanvas) {
     EXPECT_DOUBLE_EQ(l.width, 800);
 }
 
+// compact_legend (the viewer's short projector panel, where step 7 lists every kernel): a
+// legend in rows above the plot packs closer, so it takes fewer rows and the plot gets them; the
+// range-end entry is shortened. Off by default, so exports keep their legend.
+TEST(ChartLayout, ACompactLegendTakesFewerRowsAndGivesThemToThePlot) {
+    Chart c = must_build(test::synthetic_session(), "pct");
+    c.legend = LegendPlacement::above;
+    for (Series& s : c.panels[0].series)  // the viewer's legend names kernels by id
+        if (!s.kernel.empty()) s.label = s.key;
+    LayoutOptions o;
+    o.text_scale = 1.5;
+    o.margin_px = 4;
+    const ChartLayout usual = layout_chart(c, light_theme(), 640, 360, approximate_text_size, o);
+    o.compact_legend = true;
+    const ChartLayout compact = layout_chart(c, light_theme(), 640, 360, approximate_text_size, o);
+    auto rows = [](const ChartLayout& l) {
+        std::set<double> ys;
+        for (const Vec2& a : l.legend.anchors) ys.insert(a.y);
+        return ys.size();
+    };
+    ASSERT_GE(usual.legend.entries.size(), 5u);
+    EXPECT_LT(rows(compact), rows(usual));
+    EXPECT_NEAR(usual.legend.row_h, usual.fonts.legend * 1.55, 1e-9);
+    EXPECT_NEAR(compact.legend.row_h, compact.fonts.legend * 1.3, 1e-9);
+    EXPECT_LT(compact.legend.box.h, usual.legend.box.h);
+    EXPECT_GT(compact.panels[0].plot.h, usual.panels[0].plot.h);
+    EXPECT_DOUBLE_EQ(compact.fonts.legend, usual.fonts.legend);  // the text keeps its size
+    for (size_t i = 0; i < usual.legend.entries.size(); ++i)
+        if (usual.legend.entries[i].swatch == LegendSwatch::range_end_marker) {
+            EXPECT_EQ(usual.legend.entries[i].label, "largest N in the kernel's range");
+            EXPECT_EQ(compact.legend.entries[i].label, "range end");
+        }
+    EXPECT_FALSE(LayoutOptions{}.compact_legend);
+}
+
 // Room above the plot for labels the viewer draws there (its N marks): rows of tick-size text
 // between the plot and whatever is above it (the legend's rows).
 TEST(ChartLayout, RowsAboveThePlotAreKeptFree) {

@@ -411,6 +411,36 @@ TEST(ScreenChart, ChartTextFollowsTheTextScale) {
     EXPECT_GT(big.layout.legend.box.h * big.scale, one.layout.legend.box.h * one.scale * 1.3);
 }
 
+// Step 7 lists every kernel: on a projector its legend in rows above the plot packs closer
+// (compact_legend: fewer rows, test_chart_model), so the plot gets the room; at 1600x1000 the
+// legend keeps its usual spacing. Its entries are still found where they are drawn.
+TEST(ScreenChart, AProjectorsLegendOfEveryKernelLeavesThePlotRoom) {
+    const Session s = recorded();
+    for (const char* lang : {"en", "zh"}) {
+        const LessonBook b = book(lang);
+        std::vector<ChartMark> marks;
+        const chart::Chart c =
+            step_chart(b, b.steps[static_cast<size_t>(index_of(b, "together"))], s, &marks);
+        ASSERT_GE(chart::legend_entries(c).size(), 9u) << lang;
+        const ScreenChart small = layout_screen_chart(c, chart::dark_theme(), 485, 266, 1.5, marks,
+                                                      chart::approximate_text_size, "% copy");
+        const chart::ChartLayout& l = small.layout;
+        ASSERT_TRUE(l.legend.visible) << lang;
+        EXPECT_EQ(l.legend.placement, chart::LegendPlacement::above) << lang;
+        EXPECT_NEAR(l.legend.row_h, l.fonts.legend * 1.3, 1e-9) << lang;
+        EXPECT_GE(l.panels.at(0).plot.h * small.scale, 266 * 0.25) << lang << ": plot too short";
+        EXPECT_GE(l.fonts.legend * small.scale, screen_tick_px(1.5) * 0.99) << lang;
+        for (size_t i = 0; i < l.legend.anchors.size(); ++i)
+            EXPECT_EQ(legend_entry_at(l, l.legend.anchors[i].x + 5, l.legend.anchors[i].y),
+                      static_cast<int>(i))
+                << lang;
+        // 1600x1000: the usual legend.
+        const ScreenChart big = layout_screen_chart(c, chart::dark_theme(), 660, 560, 1.0, marks,
+                                                    chart::approximate_text_size, "% copy");
+        EXPECT_NEAR(big.layout.legend.row_h, big.layout.fonts.legend * 1.55, 1e-9) << lang;
+    }
+}
+
 // The N marks' labels sit above the plot, so they never cover a data line, and stay off the
 // legend, off each other and off each other's lines; each names its N. At every step with marks,
 // in both languages, on the projector and at 1600x1000.

@@ -66,7 +66,7 @@ void App::draw_chart_marks(const ImVec2& o) {
     if (!lg.visible) return;
     const ImU32 veil = to_u32(chart_theme().legend_background, 0.7f);
     const ImU32 strike = to_u32(chart_theme().muted_text);
-    const float half = static_cast<float>(chart_layout_.fonts.legend * 0.775) * k;
+    const float half = static_cast<float>(lg.row_h / 2) * k;
     for (size_t i = 0; i < lg.entries.size() && i < lg.anchors.size(); ++i) {
         if (std::find(s_.chart_view.hidden_labels.begin(), s_.chart_view.hidden_labels.end(),
                       lg.entries[i].label) == s_.chart_view.hidden_labels.end())

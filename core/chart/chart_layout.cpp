@@ -105,6 +105,7 @@ struct Metrics {   // derived sizes, all scaled with the canvas
     double above_plot = 0;  // from the top of a panel's area (below its title) to its plot
     int label_rows = 0;
     double label_row_h = 0;
+    bool compact_legend = false;  // LayoutOptions::compact_legend
     FontSizes f;
 };
 
@@ -116,6 +117,7 @@ Metrics make_metrics(double width, double height, const LayoutOptions& options,
     m.s = std::clamp(std::min(width / 1600.0, height / 900.0), 0.62, 4.0);
     const double s = m.s;
     m.t = s * std::clamp(options.text_scale, 0.25, 8.0);
+    m.compact_legend = options.compact_legend;
     m.panel_gap = m.margin * 1.6 * s;
     m.margin = options.margin_px >= 0 ? options.margin_px : m.margin * s;
     m.gap *= m.t;  // the space between texts grows with them
@@ -547,8 +549,8 @@ LegendBox measure_legend(const std::vector<LegendEntry>& entries, const Metrics&
                          const TextMeasure& measure) {
     LegendBox b;
     b.pad = 12 * m.t;
-    b.row_h = m.f.legend * 1.55;
-    b.swatch_w = 44 * m.s;
+    b.row_h = m.f.legend * (m.compact_legend ? 1.3 : 1.55);
+    b.swatch_w = (m.compact_legend ? 28 : 44) * m.s;
     double text_w = 0;
     for (const LegendEntry& e : entries)
         text_w = std::max(text_w, measure(e.label, m.f.legend, false).w);
@@ -571,7 +573,7 @@ double row_anchors(const std::vector<LegendEntry>& entries, const LegendBox& box
                    double y0, double width, const Metrics& m, const TextMeasure& measure,
                    std::vector<Vec2>* anchors) {
     double x = x0, row = 0;
-    const double col_gap = 28 * m.t;
+    const double col_gap = (m.compact_legend ? 14 : 28) * m.t;
     for (const LegendEntry& e : entries) {
         const double w = box.swatch_w + m.gap + measure(e.label, m.f.legend, false).w;
         if (x > x0 && x + w > x0 + width) {
@@ -685,6 +687,9 @@ ChartLayout layout_chart(const Chart& chart, const Theme& theme, double width, d
     // for multi-panel charts and narrow canvases.
     Rect region{m.margin, y, width - 2 * m.margin, std::max(50.0, bottom - y)};
     std::vector<LegendEntry> entries = legend_entries(chart);
+    if (m.compact_legend)
+        for (LegendEntry& en : entries)
+            if (en.swatch == LegendSwatch::range_end_marker) en.label = "range end";
     const LegendBox box = measure_legend(entries, m, measure);
     std::vector<double> angles;
     LegendPlacement want = chart.legend;
@@ -746,6 +751,7 @@ ChartLayout layout_chart(const Chart& chart, const Theme& theme, double width, d
         out.panels = place_panels(chart, region, m, measure, &angles);
     }
     out.legend.visible = out.legend.placement != LegendPlacement::hidden;
+    out.legend.row_h = box.row_h;
 
     for (size_t i = 0; i < chart.panels.size(); ++i)
         emit_panel(chart.panels[i], out.panels[i], angles[i], e, measure);

@@ -99,6 +99,7 @@ struct LegendLayout {
     Rect box;
     std::vector<LegendEntry> entries;
     std::vector<Vec2> anchors;  // per entry: left edge of its swatch, vertical centre of its row
+    double row_h = 0;           // the height of a row (an entry's clickable height)
 };
 
 struct ChartLayout {
@@ -123,6 +124,11 @@ struct LayoutOptions {
     // The blank border of the canvas, px; < 0: the canvas's own (28 px at 1600x900). A panel on
     // screen has its own padding.
     double margin_px = -1;
+    // A legend that packs closer, for a short panel on screen where every kernel is listed
+    // (step 7 on a projector): rows 1.3 x the font instead of 1.55, shorter swatches, half the
+    // space between entries, and the range-end marker's entry as "range end". Exports never
+    // set it.
+    bool compact_legend = false;
 };
 
 // Lays `chart` out on a width x height canvas (px) in `theme`'s colours.

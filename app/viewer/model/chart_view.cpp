@@ -210,7 +210,7 @@ Result<ChartView> build_chart_view(const Session& session, const Session* compar
 int legend_entry_at(const chart::ChartLayout& layout, double x, double y) {
     const chart::LegendLayout& lg = layout.legend;
     if (!lg.visible) return -1;
-    const double half = layout.fonts.legend * 0.775;  // half a legend row (1.55 x the font)
+    const double half = lg.row_h / 2;
     for (size_t i = 0; i < lg.entries.size() && i < lg.anchors.size(); ++i) {
         const chart::Vec2 a = lg.anchors[i];
         double right = lg.box.right();
@@ -430,6 +430,13 @@ ScreenChart layout_screen_chart(const chart::Chart& chart, const chart::Theme& t
     // A legend of many lines (step 7 shows every kernel) would still leave a sliver of a plot on
     // a projector's panel: there the text gives back some of its size, never below the size at
     // text scale 1, until the plot has a quarter of the panel's height.
+    // A legend of many lines (step 7 shows every kernel) in rows above a short plot: packed
+    // closer, so it takes fewer rows and the plot gets them.
+    if (out.layout.legend.placement == chart::LegendPlacement::above &&
+        plot_h() * out.scale < 0.4 * height) {
+        opt.compact_legend = true;
+        lay_out();
+    }
     while (plot_h() * out.scale < 0.25 * height && want > screen_tick_px(1.0) * 1.01) {
         want = std::max(screen_tick_px(1.0), want * 0.92);
         lay_out();

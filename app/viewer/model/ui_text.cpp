@@ -725,6 +725,7 @@ const std::map<std::string, std::string>& chart_table() {
         {"L2-resident: data fits in L2, so DRAM < formula",
          "L2 驻留：数据放得进 L2，所以显存流量 < 公式"},
         {"largest N in the kernel's range", "kernel 范围内最大的 N"},
+        {"range end", "范围终点"},
     };
     return t;
 }
