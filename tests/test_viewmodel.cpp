@@ -22,6 +22,7 @@
 #include "core/chart/session_compare.h"
 #include "core/lessons/annotated_source.h"
 #include "core/metrics/metric_table.h"
+#include "kernels/device_profiles.h"
 #include "kernels/registry.h"
 #include "tests/test_chart_fixture.h"
 
@@ -823,6 +824,43 @@ TEST(Worker, TheNextJobStartsAsSoonAsTheLastEventIsDrained) {
             for (const WorkEvent& e : w.drain()) done |= e.kind == WorkEvent::Kind::finished;
         EXPECT_FALSE(w.busy());
     }
+}
+
+// What the Run panel shows enabled and what a Run sends: the ticked kernels that can run the
+// problem, in registry order; when none can, the first ticked one's reason. Greyed kernels had
+// been sent, so one out-of-range kernel failed the whole run.
+TEST(RunJob, ARunSendsOnlyTheTickedKernelsThatCanRunItsProblem) {
+    Result<DeviceLimits> t4 = apply_device_profile(DeviceLimits{}, "t4");
+    ASSERT_TRUE(t4.ok());
+    const std::vector<std::string> ticked = {"best", "warp", "block", "naive"};
+    const int64_t warp_max = find_kernel("warp")->max_cols(*t4, DType::f32);
+    std::optional<MessageError> why;
+    // In warp's range: all four, in registry order.
+    std::vector<std::string> all =
+        runnable_kernels(ticked, SoftmaxProblem::contiguous(64, warp_max), *t4, &why);
+    std::vector<std::string> in_order;
+    for (const KernelInfo& k : registry())
+        if (std::find(ticked.begin(), ticked.end(), k.id) != ticked.end()) in_order.push_back(k.id);
+    EXPECT_EQ(all, in_order);
+    EXPECT_FALSE(why.has_value());
+    // Past it: warp drops out, the others stay, and there is nothing to explain.
+    std::vector<std::string> past =
+        runnable_kernels(ticked, SoftmaxProblem::contiguous(64, warp_max + 1), *t4, &why);
+    in_order.erase(std::find(in_order.begin(), in_order.end(), "warp"));
+    EXPECT_EQ(past, in_order);
+    EXPECT_FALSE(why.has_value());
+    // Only warp ticked, past its range: nothing runs, and the reason is the registry's.
+    EXPECT_TRUE(runnable_kernels({"warp"}, SoftmaxProblem::contiguous(64, warp_max + 1), *t4, &why)
+                    .empty());
+    ASSERT_TRUE(why.has_value());
+    EXPECT_EQ(why->en().message,
+              check_problem(*find_kernel("warp"), SoftmaxProblem::contiguous(64, warp_max + 1), *t4)
+                  .error()
+                  .message);
+    // Unknown ids: nothing, and no reason to give.
+    EXPECT_TRUE(
+        runnable_kernels({"nope"}, SoftmaxProblem::contiguous(64, 1024), *t4, &why).empty());
+    EXPECT_FALSE(why.has_value());
 }
 
 TEST(RunJob, RequestsAreCheckedBeforeTheGpuIsTouched) {

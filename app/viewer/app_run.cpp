@@ -33,6 +33,20 @@ void App::start_run(bool sweep) {
                     ? MetricSet::off
                     : (s_.run_metric_set == 2 ? MetricSet::deep : MetricSet::standard);
     r.sweep = sweep;
+    if (!sweep) {
+        // A Run sends the kernels the panel shows enabled; a sweep skips each kernel's out-of-
+        // range N itself. None enabled: why the first ticked one cannot run, in the lesson's
+        // language.
+        std::optional<MessageError> why;
+        std::vector<std::string> runnable = runnable_kernels(
+            r.kernels, SoftmaxProblem::contiguous(r.rows, r.cols, r.dtype), s_.limits, &why);
+        if (runnable.empty() && why) {
+            const Error e = error_text(why->en(), why, s_.lessons_lang);
+            s_.set_banner({Banner::Level::error, e.message, e.hint, true, "run"});
+            return;
+        }
+        r.kernels = std::move(runnable);
+    }
     if (!sweep)
         for (const std::string& id : r.kernels)
             if (auto v = s_.run_variants.find(id); v != s_.run_variants.end() && v->second > 0)

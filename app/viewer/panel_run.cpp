@@ -82,10 +82,12 @@ void App::draw_run() {
     const DType dt =
         s_.run_dtype == 1 ? DType::f16 : (s_.run_dtype == 2 ? DType::bf16 : DType::f32);
     const SoftmaxProblem problem = SoftmaxProblem::contiguous(s_.run_rows, s_.run_cols, dt);
+    std::vector<std::string> on;
+    for (const auto& [id, checked] : s_.run_kernels)
+        if (checked) on.push_back(id);
     std::string ticked;
-    for (const KernelInfo& k : registry())
-        if (s_.run_kernels[k.id] && check_problem(k, problem, s_.limits).ok())
-            ticked += (ticked.empty() ? "" : ", ") + std::string(k.id);
+    for (const std::string& id : runnable_kernels(on, problem, s_.limits))
+        ticked += (ticked.empty() ? "" : ", ") + id;
     if (ticked.empty()) ticked = "-";
     const float kernels_w = ImGui::GetFontSize() * 9;
     flow(labelled(tr("kernels"), kernels_w));

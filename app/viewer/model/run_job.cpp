@@ -1,6 +1,8 @@
 // Run and Sweep jobs. See run_job.h.
 #include "app/viewer/model/run_job.h"
 
+#include <algorithm>
+
 #include "kernels/registry.h"
 
 namespace sml::viewer {
@@ -35,6 +37,23 @@ Status validate_request(const RunRequest& r) {
     if (r.sweep && (r.sweep_cols.empty() || r.sweep_elements < 1))
         return Error{"the sweep has no N values or no size", "set M x N to the size to keep"};
     return ok_status();
+}
+
+std::vector<std::string> runnable_kernels(const std::vector<std::string>& ticked,
+                                          const SoftmaxProblem& p, const DeviceLimits& limits,
+                                          std::optional<MessageError>* why) {
+    std::vector<std::string> out;
+    std::optional<MessageError> first;
+    for (const KernelInfo& k : registry()) {
+        if (std::find(ticked.begin(), ticked.end(), k.id) == ticked.end()) continue;
+        if (std::optional<MessageError> unfit = problem_error(k, p, limits)) {
+            if (!first) first = std::move(unfit);
+        } else {
+            out.push_back(k.id);
+        }
+    }
+    if (why) *why = out.empty() ? std::move(first) : std::nullopt;
+    return out;
 }
 
 }  // namespace sml::viewer

@@ -7,10 +7,12 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "app/viewer/model/worker.h"
+#include "common/message.h"
 #include "core/metrics/metric_set.h"
 #include "kernels/kernel_api.h"
 
@@ -37,6 +39,14 @@ Result<int64_t> matrix_elements(int64_t rows, int64_t cols);
 // Checks the request before anything starts: known kernels, sizes >= 1 whose product fits,
 // at least one kernel.
 Status validate_request(const RunRequest& r);
+
+// The kernels of `ticked` (registry ids) that can run `p` on `limits`, in registry order: the
+// ones the Run panel shows enabled, and the ones a Run sends (greyed ones stay ticked for the
+// next N, but are not run). When none can, `why` (if given) gets the first ticked kernel's
+// reason; unknown ids are left out.
+std::vector<std::string> runnable_kernels(const std::vector<std::string>& ticked,
+                                          const SoftmaxProblem& p, const DeviceLimits& limits,
+                                          std::optional<MessageError>* why = nullptr);
 
 // The worker job for `r`. It emits the device record first, then one point per finished
 // (kernel, N), and checks the worker's cancel flag between points. In a build without the CUDA
