@@ -50,9 +50,10 @@
 //   the arithmetic) takes a cluster that keeps more rows an SM [fp16 N ~ 36000-57000]; on
 //   16-block clusters it takes a third block an SM with up to 10 packs a thread in all, fp32 up
 //   to 9 [fp16 N ~ 328000-410000, fp32 ~ 164000-184000]; and on the grid, whole packs off a
-//   line skip the edge warp where it would cost the block its registers [fp16 N ~
-//   2027600-2162600]. Their stash shapes differ only in where a thread's packs sit: 6 in
-//   registers rather than 8, the rest in shared memory (stash_register_packs).
+//   line skip the edge warp where it would cost the block its registers, and other rows there
+//   take the held grid [fp16 N ~ 2027600-2162600]. Their stash shapes differ only in where a
+//   thread's packs sit: 6 in registers rather than 8, the rest in shared memory
+//   (stash_register_packs).
 //
 // What changed since step 6 (online)
 //   - The row is read from DRAM once whenever it fits on chip, and "on chip" now means the
@@ -519,8 +520,14 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     };
     if (edge_warp && whole && !fp32 && grid.threads > grid_max_threads(grid.packs))
         without_edge_warp();
+    // The kWide grid (the edge warp on top of 512 main threads) for fp32 rows only: 16-bit rows
+    // with edges there take the held grid [halves N ~ 2027600-2162600]. Why: kWide's 16-bit forms
+    // spill, and side by side at 18 such N (8 drawn) the held grid in 11 teams ran 0.5-3.8 points
+    // faster at 17 (fp16 N = 2103145 85.5 -> 89.0%) and 2.1 slower at one (2026-11-27/
+    // wide-16bit-held/).
+    const bool wide = edge_warp && fp32;
     const bool grid_fits =
-        limits.has_clusters() && grid.threads <= grid_max_threads(grid.packs, /*wide=*/edge_warp);
+        limits.has_clusters() && grid.threads <= grid_max_threads(grid.packs, wide);
     const bool grid_wins = whole && grid_fits && grid.teams == 2 && grid.threads >= 256;
     // 16-bit rows of whole 32-byte sectors run those two teams without the edge warp [halves
     // N ~ 780000-940000, N % 16 == 0]. Why: side by side at 8 such N drawn at run time, +1.6 to

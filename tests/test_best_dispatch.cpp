@@ -283,11 +283,12 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     EXPECT_EQ(pick((int64_t{1} << 20) - 1).describe(),
               "grid 132 blocks x 544 threads x 4 packs, lag 3, 2 rows ahead");
     // 16-bit rows there: whole packs off a line skip the edge warp (the kWide kernel spills in
-    // 16 bits); rows with edges cannot.
+    // 16 bits); rows with edges take the held grid.
     EXPECT_EQ(pick(2103144, DType::f16).describe(),
               "grid 132 blocks x 512 threads x 4 packs, lag 4, 2 rows ahead, no edge warp");
     EXPECT_EQ(pick(2103145, DType::bf16).describe(),
-              "grid 132 blocks x 544 threads x 4 packs, lag 3, 2 rows ahead");
+              "held grid 24 blocks x 512 threads x 8 packs + 14 in shared memory, 11 teams, 2 "
+              "prefetched into L2");
     EXPECT_EQ(pick(2103144, DType::f32).describe(),
               "held grid 52 blocks x 512 threads x 8 packs + 12 in shared memory, 5 teams, 2 "
               "prefetched into L2");
@@ -966,8 +967,9 @@ TEST(BestDispatch, EveryShapeHoldsItsRowAndIsALegalLaunch) {
                         // With clusters, teams share an SM; without, a team's blocks are its own.
                         const int per_sm = limits.has_clusters() ? c.grid_teams() : 1;
                         if (c.threads * per_sm > 512) {          // 17 warps: the kWide kernel,
-                            ASSERT_EQ(c.threads, 544);           // one team at lag 3
+                            ASSERT_EQ(c.threads, 544);           // one team at lag 3, fp32 only
                             ASSERT_EQ(c.lag, 3);
+                            ASSERT_EQ(t, DType::f32) << cols << ": 16-bit rows take the held grid";
                         } else {  // 128 registers a thread
                             ASSERT_EQ(c.lag, 4);
                         }
