@@ -206,28 +206,40 @@ inline bool message_id_of(const std::string& name, Msg* out) {
     return false;
 }
 
+// `tmpl` with each {i} (one or two digits) replaced by part(i), for i < count, in one pass: the
+// parts are not read again, so a part's own "{1}" stays as it is, and so does a {i} with no part.
+template <class Part>
+std::string fill_slots(const std::string& tmpl, size_t count, const Part& part) {
+    std::string out;
+    for (size_t i = 0; i < tmpl.size(); ++i) {
+        const size_t close = tmpl[i] == '{' ? tmpl.find('}', i) : std::string::npos;
+        if (close != std::string::npos && close > i + 1 && close - i <= 3 &&
+            tmpl.find_first_not_of("0123456789", i + 1) == close) {
+            const size_t k = std::stoul(tmpl.substr(i + 1, close - i - 1));
+            if (k < count) {
+                out += part(k);
+                i = close;
+                continue;
+            }
+        }
+        out += tmpl[i];
+    }
+    return out;
+}
+
+// The same with the parts as text: fill_slots("{0} of {1}", {"a", "b"}) is "a of b".
+inline std::string fill_slots(const std::string& tmpl, const std::vector<std::string>& parts) {
+    return fill_slots(tmpl, parts.size(), [&](size_t k) { return parts[k]; });
+}
+
 // `m` in one language: a literal as it is, a phrase through `phrase(text)`, a sentence from
 // `templ(id)` with each {i} replaced by part i, rendered the same way. A {i} with no part stays.
 template <class Templ, class Phrase>
 std::string render_message(const Message& m, const Templ& templ, const Phrase& phrase) {
     if (m.id == Msg::literal) return m.text;
     if (m.id == Msg::phrase) return phrase(m.text);
-    const std::string t = templ(m.id);
-    std::string out;
-    for (size_t i = 0; i < t.size(); ++i) {
-        const size_t close = t[i] == '{' ? t.find('}', i) : std::string::npos;
-        if (close != std::string::npos && close > i + 1 && close - i <= 3 &&
-            t.find_first_not_of("0123456789", i + 1) == close) {
-            const size_t k = std::stoul(t.substr(i + 1, close - i - 1));
-            if (k < m.parts.size()) {
-                out += render_message(m.parts[k], templ, phrase);
-                i = close;
-                continue;
-            }
-        }
-        out += t[i];
-    }
-    return out;
+    return fill_slots(templ(m.id), m.parts.size(),
+                      [&](size_t k) { return render_message(m.parts[k], templ, phrase); });
 }
 
 // `m` in English: the sentence the CLI prints.

@@ -296,6 +296,10 @@ TEST(Chinese, EveryPatternKeepsItsParts) {
     }
     EXPECT_GE(patterns, 20);
     EXPECT_EQ(ui_format("{0} of {1}", "en", {"a", "b"}), "a of b");
+    // One pass: a part's own slot is not filled again (a file named "{1}.cu").
+    EXPECT_EQ(ui_format("{0} of {1}", "en", {"{1}.cu", "b"}), "{1}.cu of b");
+    EXPECT_EQ(ui_format("{0}:{1} -> {2} instructions", "zh", {"{1}", "7", "3"}),
+              "{1}:7 -> 3 条指令");
 }
 
 // [SECTION] The core's sentences (common/message.h) ------------------------------------------

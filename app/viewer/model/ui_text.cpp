@@ -778,15 +778,7 @@ const char* ui_text(const char* en, const std::string& lang) {
 
 std::string ui_format(const char* en, const std::string& lang,
                       const std::vector<std::string>& parts) {
-    std::string out = ui_text(en, lang);
-    for (size_t i = 0; i < parts.size(); ++i) {
-        const std::string slot = "{" + std::to_string(i) + "}";
-        for (size_t at = out.find(slot); at != std::string::npos;
-             at = out.find(slot, at + parts[i].size())) {
-            out.replace(at, slot.size(), parts[i]);
-        }
-    }
-    return out;
+    return fill_slots(ui_text(en, lang), parts);
 }
 
 const char* message_template_zh(Msg id) {

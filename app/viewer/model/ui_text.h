@@ -16,8 +16,9 @@ namespace sml::viewer {
 // `en` in `lang` ("en" | "zh"): the Chinese text when there is one, else `en` itself. The
 // returned pointer lives as long as the program.
 const char* ui_text(const char* en, const std::string& lang);
-// `en` with {0}, {1}, ... replaced by `parts`, in `lang`: the table's Chinese pattern when it has
-// one (so a sentence may order its parts as Chinese does), else `en`.
+// `en` with {0}, {1}, ... replaced by `parts` (common/message.h's fill_slots), in `lang`: the
+// table's Chinese pattern when it has one (so a sentence may order its parts as Chinese does),
+// else `en`.
 std::string ui_format(const char* en, const std::string& lang,
                       const std::vector<std::string>& parts);
 // A sentence of the core's (common/message.h: why counters are missing, why two sessions do not
