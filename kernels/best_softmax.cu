@@ -124,6 +124,7 @@
 #include <cstdint>
 #include <string>
 
+#include "common/message.h"
 #include "kernels/best/shapes.h"
 #include "kernels/best_softmax.h"
 #include "kernels/kernel_api.h"
@@ -756,40 +757,47 @@ double row_reads(const Config& c, int64_t cols, DType dtype) {
 }
 
 std::string Config::describe() const {
-    const std::string t = std::to_string(threads), n = std::to_string(cluster);
+    return describe([](const char* en, const std::vector<std::string>& parts) {
+        return fill_slots(en, parts);
+    });
+}
+
+// One template a fragment, its numbers apart, so that each fragment has one Chinese entry.
+std::string Config::describe(const Say& say) const {
+    auto num = [](int v) { return std::to_string(v); };
+    const std::string t = num(threads), n = num(cluster);
+    auto teams = [&] { return grid_teams() > 1 ? say(", {0} teams", {num(grid_teams())}) : ""; };
     switch (path) {
         case Path::kGroup:
-            return "group " + std::to_string(width) + " lanes x " + std::to_string(packs) +
-                   " packs x " + std::to_string(rows_per_group()) + " rows, " +
-                   std::to_string(group_threads()) + " threads";
+            return say("group {0} lanes x {1} packs x {2} rows, {3} threads",
+                       {num(width), num(packs), num(rows_per_group()), num(group_threads())});
         case Path::kCluster:
-            return "cluster " + n + " x " + t + " threads x " + std::to_string(packs) + " packs" +
-                   (stash > 0 ? " + " + std::to_string(stash) + " in shared memory" : "");
+            return say("cluster {0} x {1} threads x {2} packs", {n, t, num(packs)}) +
+                   (stash > 0 ? say(" + {0} in shared memory", {num(stash)}) : "");
         case Path::kTwoPass:
-            return "two-pass cluster " + n + " x " + t + " threads" +
-                   ((l2 & kL2Policy) != 0 ? ", L2 evict_last/first" : "") +
-                   ((l2 & kL2Reverse) != 0 ? ", pass 2 backwards" : "");
+            return say("two-pass cluster {0} x {1} threads", {n, t}) +
+                   ((l2 & kL2Policy) != 0 ? say(", L2 evict_last/first", {}) : "") +
+                   ((l2 & kL2Reverse) != 0 ? say(", pass 2 backwards", {}) : "");
         case Path::kTile:
-            return "tile " + std::to_string(width) + " lanes x " + std::to_string(packs) +
-                   " values, " + std::to_string(rows) + " rows, " + t + " threads" +
-                   (tile_spread() > 1 ? ", rows " + std::to_string(tile_spread()) + " apart" : "");
+            return say("tile {0} lanes x {1} values, {2} rows, {3} threads",
+                       {num(width), num(packs), num(rows), t}) +
+                   (tile_spread() > 1 ? say(", rows {0} apart", {num(tile_spread())}) : "");
         case Path::kGrid:
             if (held_grid())
-                return "held grid " + n + " blocks x " + t + " threads x " + std::to_string(packs) +
-                       " packs + " + std::to_string(stash) + " in shared memory" +
-                       (grid_teams() > 1 ? ", " + std::to_string(grid_teams()) + " teams" : "") +
-                       (stream != 0 ? ", the rest read twice" : "") +
-                       (prefetch > 0 ? ", " + std::to_string(prefetch) + " prefetched into L2"
-                                     : "");
-            return "grid " + n + " blocks x " + t + " threads x " + std::to_string(packs) +
-                   " packs, lag " + std::to_string(lag) + ", " + std::to_string(grid_ahead()) +
-                   (grid_ahead() == 1 ? " row ahead" : " rows ahead") +
-                   (grid_teams() > 1 ? ", " + std::to_string(grid_teams()) + " teams" : "") +
-                   (edges > 0   ? ", edge warp"
-                    : edges < 0 ? ", no edge warp"
+                return say("held grid {0} blocks x {1} threads x {2} packs", {n, t, num(packs)}) +
+                       say(" + {0} in shared memory", {num(stash)}) + teams() +
+                       (stream != 0 ? say(", the rest read twice", {}) : "") +
+                       (prefetch > 0 ? say(", {0} prefetched into L2", {num(prefetch)}) : "");
+            return say(grid_ahead() == 1
+                           ? "grid {0} blocks x {1} threads x {2} packs, lag {3}, {4} row ahead"
+                           : "grid {0} blocks x {1} threads x {2} packs, lag {3}, {4} rows ahead",
+                       {n, t, num(packs), num(lag), num(grid_ahead())}) +
+                   teams() +
+                   (edges > 0   ? say(", edge warp", {})
+                    : edges < 0 ? say(", no edge warp", {})
                                 : "");
     }
-    return "unknown path: " + fields();  // e.g. a bad number through the C entry point
+    return say("unknown path: {0}", {fields()});  // e.g. a bad number through the C entry point
 }
 
 std::string Config::fields() const {

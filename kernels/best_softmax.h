@@ -81,6 +81,11 @@ struct Config {
     bool held_grid() const { return path == Path::kGrid && lag == 0; }
     std::string describe() const;  // e.g. "cluster 4 x 512 threads x 4 packs"
     std::string fields() const;    // every field: "path=1 width=0 packs=4 threads=512 ..."
+    // describe() in any language: each fragment is an English template with {0}, {1}, ... for
+    // its numbers, worded by say(en, parts). describe() fills the English in; the viewer says
+    // it in Chinese (app/viewer/model/device_view.cpp).
+    using Say = std::function<std::string(const char* en, const std::vector<std::string>& parts)>;
+    std::string describe(const Say& say) const;
 };
 
 // The fields as an array of ints, in SML_BEST_CONFIG_FIELDS's order (the path as its number),

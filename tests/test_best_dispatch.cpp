@@ -8,11 +8,13 @@
 #include <array>
 #include <map>
 #include <random>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "common/message.h"
 #include "kernels/best/shapes.h"
 #include "kernels/best_softmax.h"
 #include "kernels/kernel_api.h"
@@ -1017,6 +1019,80 @@ TEST(BestConfigFields, NamesValuesAndTextFollowTheOneDefinition) {
 
 // Without a GPU (limits not read from one), what the registry asks of best -- how often a row is
 // read, and the workspace -- is choose()'s configuration for the limits given.
+// describe()'s words for each path and each optional word, as the CLI, the bench and the tests
+// print them; describe(say) words the same fragments, each an English template and its numbers.
+TEST(BestConfigDescribe, EveryPathAndOptionInItsWords) {
+    auto shape = [](Path path, int cluster, int threads, int packs) {
+        Config c;
+        c.path = path, c.cluster = cluster, c.threads = threads, c.packs = packs;
+        return c;
+    };
+    std::vector<std::pair<Config, std::string>> cases;
+    Config c;
+    c.width = 8, c.packs = 2;
+    cases.push_back({c, "group 8 lanes x 2 packs x 2 rows, 32 threads"});
+    c.packs = 4, c.rows = 3, c.threads = 64;
+    cases.push_back({c, "group 8 lanes x 4 packs x 3 rows, 64 threads"});
+    c = shape(Path::kCluster, 4, 512, 8);
+    cases.push_back({c, "cluster 4 x 512 threads x 8 packs"});
+    c.stash = 3;
+    cases.push_back({c, "cluster 4 x 512 threads x 8 packs + 3 in shared memory"});
+    c = shape(Path::kTwoPass, 16, 1024, 0);
+    cases.push_back({c, "two-pass cluster 16 x 1024 threads"});
+    c.l2 = Config::kL2Policy;
+    cases.push_back({c, "two-pass cluster 16 x 1024 threads, L2 evict_last/first"});
+    c.l2 = Config::kL2Reverse;
+    cases.push_back({c, "two-pass cluster 16 x 1024 threads, pass 2 backwards"});
+    c.l2 = Config::kL2Policy | Config::kL2Reverse;
+    cases.push_back(
+        {c, "two-pass cluster 16 x 1024 threads, L2 evict_last/first, pass 2 backwards"});
+    c = shape(Path::kTile, 1, 256, 16);
+    c.width = 8, c.rows = 4, c.spread = 1;
+    cases.push_back({c, "tile 8 lanes x 16 values, 4 rows, 256 threads"});
+    c.spread = 3;
+    cases.push_back({c, "tile 8 lanes x 16 values, 4 rows, 256 threads, rows 3 apart"});
+    c = shape(Path::kGrid, 9, 480, 6);
+    cases.push_back({c, "held grid 9 blocks x 480 threads x 6 packs + 0 in shared memory"});
+    c.stash = 3, c.teams = 2, c.stream = 1, c.prefetch = 2;
+    cases.push_back({c,
+                     "held grid 9 blocks x 480 threads x 6 packs + 3 in shared memory, 2 teams, "
+                     "the rest read twice, 2 prefetched into L2"});
+    c.teams = 1, c.stream = 0;
+    cases.push_back({c,
+                     "held grid 9 blocks x 480 threads x 6 packs + 3 in shared memory, 2 "
+                     "prefetched into L2"});
+    c = shape(Path::kGrid, 132, 224, 8);
+    c.lag = 2;
+    cases.push_back({c, "grid 132 blocks x 224 threads x 8 packs, lag 2, 2 rows ahead"});
+    c.lag = 3, c.ahead = 1, c.teams = 2, c.edges = 1;
+    cases.push_back({c,
+                     "grid 132 blocks x 224 threads x 8 packs, lag 3, 1 row ahead, 2 teams, "
+                     "edge warp"});
+    c.ahead = 4, c.teams = 0, c.edges = -1;
+    cases.push_back({c,
+                     "grid 132 blocks x 224 threads x 8 packs, lag 3, 4 rows ahead, no edge "
+                     "warp"});
+    c.path = static_cast<Path>(7);  // a bad number through the C entry point
+    cases.push_back({c,
+                     "unknown path: path=7 width=0 packs=8 threads=224 cluster=132 l2=0 rows=0 "
+                     "lag=3 ahead=4 teams=0 stash=0 edges=-1 spread=0 stream=0 prefetch=0"});
+    for (const auto& [config, en] : cases) {
+        EXPECT_EQ(config.describe(), en);
+        // Said fragment by fragment: templates whose numbers are all parts (slots), but for the
+        // names "L2" and "pass 2".
+        std::string fragments;
+        const std::string said =
+            config.describe([&](const char* tmpl, const std::vector<std::string>& parts) {
+                fragments += tmpl;
+                return fill_slots(tmpl, parts);
+            });
+        EXPECT_EQ(said, en);
+        static const std::regex names_and_slots("L2|pass 2|\\{[0-9]\\}");
+        const std::string rest = std::regex_replace(fragments, names_and_slots, "");
+        EXPECT_EQ(rest.find_first_of("0123456789"), std::string::npos) << fragments;
+    }
+}
+
 TEST(BestDispatch, RegistryQuestionsFollowThePathForTheLimitsGiven) {
     for (const DeviceLimits& limits : {kH100, ampere()}) {
         ASSERT_FALSE(limits.from_device);

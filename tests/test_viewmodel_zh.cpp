@@ -649,26 +649,39 @@ TEST(Chinese, BestsPathOnEveryClassOfGpu) {
                       {static_cast<int>(Path::kGrid), false},
                       {static_cast<int>(Path::kGrid), true}})
         EXPECT_TRUE(paths.count(want)) << "path " << want.first << " held " << want.second;
-    // Each optional word of the Chinese line, from a configuration that has it.
-    best::Config held;
-    held.path = Path::kGrid, held.cluster = 9, held.threads = 480, held.packs = 6, held.stash = 3;
-    held.teams = 2, held.stream = 1, held.prefetch = 2;
-    best::Config grid = held;
-    grid.lag = 2, grid.ahead = 1, grid.edges = -1;
-    best::Config two_pass;
-    two_pass.path = Path::kTwoPass, two_pass.cluster = 16, two_pass.threads = 1024;
-    two_pass.l2 = best::Config::kL2Policy | best::Config::kL2Reverse;
-    best::Config tile;
-    tile.path = Path::kTile, tile.width = 8, tile.packs = 16, tile.rows = 4, tile.threads = 256;
-    tile.spread = 3;
-    best::Config cluster;
-    cluster.path = Path::kCluster, cluster.cluster = 4, cluster.threads = 512, cluster.packs = 8;
-    cluster.stash = 8;
-    for (const best::Config& c : {held, grid, two_pass, tile, cluster}) {
-        expect_chinese(best_path_zh(c), c.describe());
-        EXPECT_EQ(numbers_in(best_path_zh(c)), numbers_in(c.describe()))
-            << c.describe() << "\n  " << best_path_zh(c);
-    }
+    // Each optional word of the line, from configurations of every path (and a bad one) with
+    // and without it: every template describe() says has Chinese in the table, so a new
+    // fragment without it fails here.
+    const std::vector<std::string> keys = ui_text_keys();
+    const std::set<std::string> table(keys.begin(), keys.end());
+    std::set<std::string> templates;
+    const int unknown = static_cast<int>(Path::kTile) + 1;
+    for (int path = 0; path <= unknown; ++path)
+        for (int lag : {0, 2})  // the grid: held, or lagging
+            for (int option = 0; option < 3; ++option) {
+                best::Config c;
+                c.path = static_cast<Path>(path), c.width = 8, c.packs = 6, c.threads = 480;
+                c.cluster = 9, c.rows = 4, c.lag = lag;
+                c.l2 = option;  // none, one flag, the other
+                c.stash = option, c.teams = option + 1, c.stream = option % 2;
+                c.prefetch = option, c.spread = option + 1;
+                c.ahead = option, c.edges = option - 1;
+                const std::string en = c.describe();
+                EXPECT_EQ(best_path_text(c, "en"), en);
+                const std::string zh = best_path_text(c, "zh");
+                EXPECT_EQ(numbers_in(zh), numbers_in(en)) << en << "\n  " << zh;
+                if (path == unknown)  // the fields by their names in the code
+                    EXPECT_EQ(zh, "未知路径：" + c.fields());
+                else
+                    expect_chinese(zh, en);
+                c.describe([&](const char* tmpl, const std::vector<std::string>&) {
+                    templates.insert(tmpl);
+                    return std::string();
+                });
+            }
+    for (const std::string& t : templates) EXPECT_TRUE(table.count(t)) << t << " has no Chinese";
+    // (" + {0} in shared memory" is both the cluster's and the held grid's.)
+    EXPECT_GE(templates.size(), 17u);
     expect_chinese(best_choice_text(0, DType::f32, classes.front(), "zh"), "N < 1");
 }
 

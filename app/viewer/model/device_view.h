@@ -17,11 +17,11 @@ Result<DeviceLimits> limits_for(const DeviceLimits& real, bool have_gpu, const s
 
 // One line: the path `best` takes for rows of `cols` values of `dtype` on `limits`, e.g.
 // "best: cluster 4 x 512 threads x 8 packs (on NVIDIA A100-SXM4-80GB, no clusters)", in `lang`
-// ("en" | "zh"). The English is best::Config::describe(); the Chinese is written here from the
-// same fields (best_path_zh), each path in its own words.
+// ("en" | "zh"). The path is best_path_text's.
 std::string best_choice_text(int64_t cols, DType dtype, const DeviceLimits& limits,
                              const std::string& lang = "en");
-// best's configuration `c` in Chinese: Config::describe()'s line, field for field.
-std::string best_path_zh(const best::Config& c);
+// best's configuration `c` in `lang`: best::Config::describe(), its fragments worded through the
+// table (ui_format); in English, describe()'s line as it is.
+std::string best_path_text(const best::Config& c, const std::string& lang);
 
 }  // namespace sml::viewer

@@ -411,8 +411,8 @@ const std::map<std::string, std::string>& table() {
         {" ({0} inlined from calls)", "（其中 {0} 条由调用内联而来）"},
         {"; click: go to {0}", "；点击：跳到 {0}"},
         {", inlined at ", "，内联于 "},
-        // best's path in the Run panel's tooltips (model/device_view.cpp, best_path_zh): the
-        // fragments of best::Config::describe(); a pack is 16 bytes
+        // best's path in the Run panel's tooltips (model/device_view.cpp, best_path_text): the
+        // fragments of best::Config::describe(say); a pack is 16 bytes
         {"best: no path for N < 1", "best：N < 1 时没有路径"},
         {"best: {0} (on {1}, clusters)", "best：{0}（在 {1} 上，支持线程块集群）"},
         {"best: {0} (on {1}, no clusters)", "best：{0}（在 {1} 上，不支持线程块集群）"},
@@ -431,6 +431,8 @@ const std::map<std::string, std::string>& table() {
         {", {0} teams", "，{0} 组"},
         {", the rest read twice", "，其余部分读两遍"},
         {", {0} prefetched into L2", "，{0} 个预取到 L2"},
+        {"grid {0} blocks x {1} threads x {2} packs, lag {3}, {4} row ahead",
+         "网格 {0} 个 block x {1} 个线程 x {2} 个包，滞后 {3} 行，预读 {4} 行"},
         {"grid {0} blocks x {1} threads x {2} packs, lag {3}, {4} rows ahead",
          "网格 {0} 个 block x {1} 个线程 x {2} 个包，滞后 {3} 行，预读 {4} 行"},
         {", edge warp", "，带边缘 warp"},
