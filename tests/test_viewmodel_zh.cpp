@@ -216,6 +216,9 @@ TEST(Chinese, TheLabBenchsRunResults) {
     for (const char* part : {"65536 x 1024", "61%", "70%"})
         EXPECT_NE(t.find(part), std::string::npos) << t;
     EXPECT_EQ(lab_text("a sentence no pattern knows", "zh"), "a sentence no pattern knows");
+    // A part is filled once, even one that reads like a slot (a name the learner typed).
+    EXPECT_EQ(lab_text("compiled for {0}", "zh"), "已为 {0} 编译");
+    EXPECT_EQ(lab_text("{1} x {0}: correct", "zh"), "{1} x {0}：正确");
     for (const char* s : {"compiling...", "running in a child process...", "compiles",
                           "back to the original; your edit was removed"})
         expect_chinese(ui_text(s, "zh"), s);

@@ -689,14 +689,8 @@ std::string lab_text_depth(const std::string& en, int depth) {
     std::vector<std::string> parts;
     for (const auto& [pattern, zh] : lab_patterns()) {
         if (!match_pattern(pattern, en, &parts)) continue;
-        std::string out = zh;
-        for (size_t i = 0; i < parts.size(); ++i) {
-            const std::string slot = "{" + std::to_string(i) + "}";
-            const std::string part = lab_text_depth(parts[i], depth + 1);
-            for (size_t at; (at = out.find(slot)) != std::string::npos;)
-                out.replace(at, slot.size(), part);
-        }
-        return out;
+        return fill_slots(zh, parts.size(),
+                          [&](size_t k) { return lab_text_depth(parts[k], depth + 1); });
     }
     return en;
 }
