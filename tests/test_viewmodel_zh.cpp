@@ -19,6 +19,7 @@
 #include "app/viewer/model/device_view.h"
 #include "app/viewer/model/metric_rows.h"
 #include "app/viewer/model/recorded_lines.h"
+#include "app/viewer/model/run_job.h"
 #include "app/viewer/model/ui_text.h"
 #include "app/viewer/model/worker.h"
 #include "core/chart/chart_build.h"
@@ -686,6 +687,47 @@ TEST(Chinese, BestsPathOnEveryClassOfGpu) {
     // (" + {0} in shared memory" is both the cluster's and the held grid's.)
     EXPECT_GE(templates.size(), 17u);
     expect_chinese(best_choice_text(0, DType::f32, classes.front(), "zh"), "N < 1");
+}
+
+// The Run request's own checks (validate_request) and the banner of a viewer with neither a GPU
+// nor a recorded session: in Chinese, and in English as they always read.
+TEST(Chinese, TheRunRequestsChecks) {
+    std::vector<RunRequest> bad(6);
+    bad[1].kernels = {"warp", "x9"};                                          // unknown kernel
+    bad[2].kernels = {"warp"}, bad[2].cols = 0;                               // M x 0
+    bad[3].kernels = {"warp"}, bad[3].rows = bad[3].cols = int64_t{1} << 40;  // too large
+    bad[4].kernels = {"warp"}, bad[4].variants["warp"] = 7;                   // no variant #7
+    bad[5].kernels = {"warp"}, bad[5].sweep = true;                           // no N values
+    const std::vector<std::string> en = {
+        "no kernel chosen",
+        "unknown kernel 'x9'",
+        "M and N must be >= 1 (got 4096 x 0)",
+        "M x N = 1099511627776 x 1099511627776 elements is too large",
+        "kernel 'warp' has no variant #7",
+        "the sweep has no N values or no size"};
+    for (size_t i = 0; i < bad.size(); ++i) {
+        const Status e = validate_request(bad[i]);
+        ASSERT_FALSE(e.ok()) << i;
+        EXPECT_EQ(e.error().message, en[i]);
+        EXPECT_EQ(validate_request(bad[i], "en").error().message, en[i]);
+        const Status zh = validate_request(bad[i], "zh");
+        ASSERT_FALSE(zh.ok()) << i;
+        expect_chinese(zh.error().message, en[i]);
+        if (!e.error().hint.empty()) expect_chinese(zh.error().hint, e.error().hint);
+        EXPECT_EQ(numbers_in(zh.error().message), numbers_in(en[i]));
+    }
+    const Result<int64_t> huge = matrix_elements(int64_t{1} << 40, int64_t{1} << 40, "zh");
+    ASSERT_FALSE(huge.ok());
+    expect_chinese(huge.error().message + huge.error().hint, "M x N too large");
+    // No GPU and no session to replay (app_session.cpp): every part through the table.
+    const std::string nothing = ui_format(
+        "Nothing to show: {0} and {1}", "zh",
+        {ui_text("this build has no GPU support (it was built without the CUDA toolkit)", "zh"),
+         ui_format("no readable session in {0}", "zh", {"/src/assets/sessions"})});
+    expect_chinese(nothing, "nothing to show");
+    expect_chinese(
+        ui_text("open a session with File > Open, or run on a machine with an NVIDIA GPU", "zh"),
+        "nothing to show's hint");
 }
 
 // The code panel's line over the panes: what a hovered line links to, in Chinese.

@@ -53,7 +53,7 @@ void App::start_run(bool sweep) {
                 r.variants[id] = v->second;
     if (sweep) {
         r.sweep_cols = default_sweep_cols();
-        Result<int64_t> elements = matrix_elements(s_.run_rows, s_.run_cols);
+        Result<int64_t> elements = matrix_elements(s_.run_rows, s_.run_cols, s_.lessons_lang);
         if (!elements) {
             s_.set_banner({Banner::Level::error, elements.error().message, elements.error().hint,
                            true, "run"});
@@ -61,7 +61,7 @@ void App::start_run(bool sweep) {
         }
         r.sweep_elements = *elements;
     }
-    if (Status v = validate_request(r); !v) {
+    if (Status v = validate_request(r, s_.lessons_lang); !v) {
         s_.set_banner({Banner::Level::error, v.error().message, v.error().hint, true, "run"});
         return;
     }

@@ -56,7 +56,7 @@ std::vector<std::string> App::recorded_session_paths() {
 
 namespace {
 // The newest recorded session: the one whose created_utc is latest (ISO 8601 sorts as text).
-std::string newest_recorded_session(const std::vector<std::string>& paths, std::string* why_none) {
+std::string newest_recorded_session(const std::vector<std::string>& paths) {
     std::string best, best_time;
     for (const std::string& path : paths) {
         Result<Session> s = load_session(path);
@@ -66,7 +66,6 @@ std::string newest_recorded_session(const std::vector<std::string>& paths, std::
             best_time = s->created_utc;
         }
     }
-    if (best.empty()) *why_none = "no readable session in " + kRecordedDir;
     return best;
 }
 }  // namespace
@@ -78,15 +77,18 @@ void App::open_initial_session() {
         Result<DeviceRecord> dev = live_device_record();
         if (dev) set_session(new_live_session(*dev), "live", false);
     } else {
-        std::string why;
-        const std::string path = newest_recorded_session(recorded_session_paths(), &why);
+        const std::string path = newest_recorded_session(recorded_session_paths());
+        const std::string& lang = s_.lessons_lang;
         if (!path.empty())
             open_session(path);
         else
             s_.set_banner(
-                {Banner::Level::error, "Nothing to show: " + s_.no_gpu_reason + " and " + why,
-                 "open a session with File > Open, or run on a machine with an NVIDIA GPU", true,
-                 "session"});
+                {Banner::Level::error,
+                 ui_format("Nothing to show: {0} and {1}", lang,
+                           {tr(s_.no_gpu_reason.c_str()),
+                            ui_format("no readable session in {0}", lang, {kRecordedDir})}),
+                 tr("open a session with File > Open, or run on a machine with an NVIDIA GPU"),
+                 true, "session"});
     }
     update_replay_banner();
 }

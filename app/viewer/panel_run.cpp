@@ -144,7 +144,7 @@ void App::draw_run() {
     if (!disabled.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
         ImGui::SetTooltip("%s", disabled.c_str());
     } else if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-        const Result<int64_t> elements = matrix_elements(s_.run_rows, s_.run_cols);
+        const Result<int64_t> elements = matrix_elements(s_.run_rows, s_.run_cols, s_.lessons_lang);
         if (elements)
             ImGui::SetTooltip(
                 "%s", ui_format("Run every ticked kernel over the default N values (32 .. 1M), "

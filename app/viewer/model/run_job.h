@@ -33,12 +33,13 @@ struct RunRequest {
 };
 
 // rows x cols as a count of elements, or an Error "M x N = R x C elements is too large" when the
-// product does not fit in 64 bits: checked before multiplying, never wrapped around.
-Result<int64_t> matrix_elements(int64_t rows, int64_t cols);
+// product does not fit in 64 bits: checked before multiplying, never wrapped around. Errors are
+// in `lang` ("en" | "zh"), as the banner shows them.
+Result<int64_t> matrix_elements(int64_t rows, int64_t cols, const std::string& lang = "en");
 
 // Checks the request before anything starts: known kernels, sizes >= 1 whose product fits,
-// at least one kernel.
-Status validate_request(const RunRequest& r);
+// at least one kernel. Its error in `lang`.
+Status validate_request(const RunRequest& r, const std::string& lang = "en");
 
 // The kernels of `ticked` (registry ids) that can run `p` on `limits`, in registry order: the
 // ones the Run panel shows enabled, and the ones a Run sends (greyed ones stay ticked for the
