@@ -29,6 +29,7 @@
 #include "core/lab/exercises.h"
 #include "core/lab/sass_roles.h"
 #include "core/metrics/counter_errors.h"
+#include "core/plan/sweep_plan.h"
 #include "core/session/session.h"
 #include "kernels/best_softmax.h"
 #include "kernels/device_profiles.h"
@@ -728,6 +729,62 @@ TEST(Chinese, TheRunRequestsChecks) {
     expect_chinese(
         ui_text("open a session with File > Open, or run on a machine with an NVIDIA GPU", "zh"),
         "nothing to show's hint");
+}
+
+// Why a point's DRAM bytes fall below the formula, or do not (core/plan/traffic.cpp), recorded in
+// English with the session: in Chinese in a point's hover and the Metrics table's [L2] tooltip.
+TEST(Chinese, WhyDramBytesFallBelowTheFormula) {
+    const KernelInfo* naive = find_kernel("naive");
+    ASSERT_TRUE(naive);
+    const DeviceLimits h100 = DeviceLimits::h100_reference();
+    // Resident (16 MiB), close to the L2 (32 MiB), larger than it (1 GiB).
+    std::vector<std::string> reasons;
+    for (int64_t rows : {4096, 8192, 262144})
+        reasons.push_back(
+            predict_point(*naive, SoftmaxProblem::contiguous(rows, 1024), h100).l2_reason);
+    auto without_units = [](std::string s) {
+        return std::regex_replace(s, std::regex("[KMG]iB"), "");
+    };
+    std::set<std::string> distinct;
+    for (const std::string& en : reasons) {
+        const std::string zh = l2_reason_text(en, "zh");
+        distinct.insert(zh);
+        EXPECT_EQ(l2_reason_text(en, "en"), en);
+        expect_chinese(without_units(zh), en);
+        EXPECT_EQ(numbers_in(zh), numbers_in(en)) << en << "\n  " << zh;
+        EXPECT_EQ(chart_text(en, "zh"), zh);
+    }
+    EXPECT_EQ(distinct.size(), 3u);
+    EXPECT_EQ(l2_reason_text("a reason of another form", "zh"), "a reason of another form");
+    // On the bytes chart: an L2-resident point's hover.
+    Session s = session("h100-2026-11-25.json");
+    const int64_t cols = chart::default_cols(s, "fp32");
+    int marked = 0;
+    for (PointRecord& p : s.points)
+        if (p.cols == cols && p.dtype == "fp32") {
+            p.predicted.l2_resident = true;
+            p.predicted.l2_reason = reasons[0];
+            ++marked;
+        }
+    ASSERT_GT(marked, 0);
+    chart::ChartOptions o;
+    o.cols = cols;
+    o.kind = "bytes";
+    Result<chart::Chart> c = chart::build_chart(s, o);
+    ASSERT_TRUE(c.ok()) << c.error().message;
+    translate_chart(&*c, "zh");
+    int hovers = 0;
+    for (const chart::Panel& p : c->panels)
+        for (const chart::Series& ser : p.series)
+            for (const chart::Point& pt : ser.points)
+                if (pt.flags & chart::kPointL2Resident) {
+                    ++hovers;
+                    EXPECT_EQ(message_en(pt.note), l2_reason_text(reasons[0], "zh"));
+                }
+    EXPECT_GT(hovers, 0);
+    // And in the Metrics table's rows.
+    for (const MetricRow& row : build_metric_rows(s, cols, "fp32", {}, "zh"))
+        if (row.l2_resident) EXPECT_EQ(row.l2_reason, l2_reason_text(reasons[0], "zh"));
 }
 
 // The code panel's line over the panes: what a hovered line links to, in Chinese.

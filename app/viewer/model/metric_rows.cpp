@@ -115,7 +115,7 @@ MetricRow make_row(const PointRecord& p, const std::string& lang) {
     const double predicted = p.predicted.dram_read_bytes + p.predicted.dram_write_bytes;
     cell(MetricColumn::dram_predicted) = format_bytes(predicted);
     row.l2_resident = p.predicted.l2_resident;
-    row.l2_reason = p.predicted.l2_reason;
+    row.l2_reason = l2_reason_text(p.predicted.l2_reason, lang);  // recorded in English
     row.counters_available = p.metrics.available;
     // The core's sentence in the lesson language where the session kept it (common/message.h).
     row.counters_reason = p.metrics.reason_message.is_sentence()

@@ -712,6 +712,22 @@ std::string lab_text_depth(const std::string& en, int depth) {
     return en;
 }
 
+// Why a point's DRAM bytes may fall below the formula (core/plan/traffic.cpp), as sessions
+// record it: "{}" the tensor's and the L2's sizes.
+const std::pair<const char*, const char*> kL2Reasons[] = {
+    {"the {} M x N tensor fits in the {} L2, so intermediates and re-reads never reach DRAM: "
+     "measured DRAM bytes fall below the formula",
+     "{0} 的 M x N 张量放得进 {1} 的 L2，中间结果和重复读取都到不了显存：实测的显存"
+     "字节数低于公式"},
+    {"the {} M x N tensor is close to the {} L2: part of what one pass writes is still cached "
+     "when the next reads it, so measured DRAM bytes can fall somewhat below the formula",
+     "{0} 的 M x N 张量接近 {1} 的 L2：一遍写下的数据有一部分在下一遍读取时还在缓存里，所以"
+     "实测的显存字节数可能略低于公式"},
+    {"the {} M x N tensor is larger than the {} L2, so every pass goes to DRAM: measured DRAM "
+     "bytes should match the formula",
+     "{0} 的 M x N 张量大于 {1} 的 L2，每一遍都要访问显存：实测的显存字节数应与公式一致"},
+};
+
 // Chart words: exact labels, then label prefixes that carry a number after them.
 const std::map<std::string, std::string>& chart_table() {
     static const std::map<std::string, std::string> t = {
@@ -831,12 +847,22 @@ std::string ui_text_all_chinese() {
     for (const auto& [en, zh] : kSuffixes) all += zh;
     for (const auto& [en, zh] : lab_patterns()) all += zh;
     for (const auto& [en, zh] : lab_statuses()) all += zh;
+    for (const auto& [en, zh] : kL2Reasons) all += zh;
     for (const auto& [id, zh] : message_table()) all += zh;
     return all;
 }
 
+std::string l2_reason_text(const std::string& en, const std::string& lang) {
+    if (lang != "zh") return en;
+    std::vector<std::string> parts;
+    for (const auto& [pattern, zh] : kL2Reasons)
+        if (match_pattern(pattern, en, &parts)) return fill_slots(zh, parts);
+    return en;
+}
+
 std::string chart_text(const std::string& en, const std::string& lang) {
     if (lang != "zh") return en;
+    if (std::string l2 = l2_reason_text(en, lang); l2 != en) return l2;
     if (auto it = chart_table().find(en); it != chart_table().end()) return it->second;
     for (const auto& [from, to] : kPrefixes)
         if (en.rfind(from, 0) == 0) return to + en.substr(std::strlen(from));

@@ -47,7 +47,11 @@ std::string lab_text(const std::string& en, const std::string& lang);
 // their id and get a Chinese short title. The numbers inside labels ("copy, same run: 3034
 // GB/s") are kept. English charts are left as they are.
 void translate_chart(chart::Chart* chart, const std::string& lang);
-// One chart string (legend entries the layout makes itself, such as "L2-resident: ...").
+// Why a point's DRAM bytes may fall below its formula, as the session recorded it in English
+// (core/plan/traffic.cpp), in `lang`; a sentence of another form stays as it is.
+std::string l2_reason_text(const std::string& en, const std::string& lang);
+// One chart string (legend entries the layout makes itself, such as "L2-resident: ..."; a
+// point's L2 reason).
 std::string chart_text(const std::string& en, const std::string& lang);
 // The words the layout added itself (its legend's L2-resident and range-end entries), after
 // layout_chart: the drawing ops' text and the legend entries' labels.
