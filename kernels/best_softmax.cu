@@ -529,13 +529,19 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     const bool wide = edge_warp && fp32;
     const bool grid_fits =
         limits.has_clusters() && grid.threads <= grid_max_threads(grid.packs, wide);
-    const bool grid_wins = whole && grid_fits && grid.teams == 2 && grid.threads >= 256;
     // 16-bit rows of whole 32-byte sectors run those two teams without the edge warp [halves
     // N ~ 780000-940000, N % 16 == 0]. Why: side by side at 8 such N drawn at run time, +1.6 to
     // +5.3 points in both rounds (bf16 N = 828688 90.9 -> 96.0%), and +2.0 to +5.8 against the
     // rule before at 9 more; at 4 N of whole packs off a sector -3.0 to +0.2, and fp32 rows of
     // whole sectors -0.8 to +0.9, so those keep it (bench/results/2026-11-27/grid-edges/).
-    if (grid_wins && edge_warp && !fp32 && cols * dtype_size(dtype) % 32 == 0) without_edge_warp();
+    // 16-bit rows of whole packs off a sector, which would need the edge warp there, keep the
+    // stash, as rows of the same length with edges do [N % 16 == 8]. Why: side by side at 10
+    // such N (8 drawn) in both dtypes, the stash ran 0.3-6.7 points faster at 18 of 20 (bf16
+    // N = 812760 89.6 -> 96.3%) and 0.1-0.3 slower at two (2026-11-27/sector-stash/).
+    const bool sectors = cols * dtype_size(dtype) % 32 == 0;
+    const bool grid_wins = whole && grid_fits && grid.teams == 2 && grid.threads >= 256 &&
+                           (fp32 || !edge_warp || sectors);
+    if (grid_wins && edge_warp && !fp32 && sectors) without_edge_warp();
     if (largest > portable && !grid_wins) {
         const Config s = stash_shape(largest, 512);
         const int blocks = blocks_an_sm(s);

@@ -495,8 +495,9 @@ TEST(BestDispatch, SixteenBitHeldRowsAloneOnAnSmHoldSixInRegisters) {
 }
 
 // The grid in two teams: 16-bit rows of whole 32-byte sectors run it without the edge warp (its
-// kWhole form, edges -1); rows of whole packs off a sector, and fp32 rows, keep the edge warp;
-// rows of whole 128-byte lines never had it. Drawn N on three GPU classes with clusters.
+// kWhole form, edges -1); fp32 rows keep the edge warp; rows of whole 128-byte lines never had
+// it. 16-bit rows of whole packs off a sector, which would need the edge warp on 256 threads,
+// keep the stash instead. Drawn N on three GPU classes with clusters.
 TEST(BestDispatch, SixteenBitSectorRowsRunTheTwoTeamGridWithoutTheEdgeWarp) {
     std::mt19937_64 gen(31);
     std::map<std::string, int> seen;  // "dtype rows" -> two-team grid picks
@@ -506,13 +507,17 @@ TEST(BestDispatch, SixteenBitSectorRowsRunTheTwoTeamGridWithoutTheEdgeWarp) {
             for (DType t : {DType::f32, DType::f16, DType::bf16}) {
                 for (bool aligned : {true, false}) {
                     const Config c = pick(cols, t, aligned, limits);
-                    if (c.path != Path::kGrid || c.held_grid() || c.grid_teams() != 2) continue;
                     SCOPED_TRACE(std::to_string(cols) + " " + dtype_name(t) +
                                  (aligned ? "" : " unaligned") + ": " + c.describe());
                     const int64_t bytes = cols * dtype_size(t);
                     const bool lines = aligned && bytes % 128 == 0;
                     const bool sectors = aligned && bytes % 32 == 0;
                     const bool sixteen = t != DType::f32;
+                    const bool packs_off_sector = aligned && bytes % 16 == 0 && !sectors;
+                    if (sixteen && packs_off_sector && c.path == Path::kCluster && c.stash > 0)
+                        ++seen[std::string(dtype_name(t)) + " packs, stash"];
+                    if (c.path != Path::kGrid || c.held_grid() || c.grid_teams() != 2) continue;
+                    if (sixteen && packs_off_sector) ASSERT_LT(c.threads, 256);
                     // The rule, and the block it gives: a main thread for every 4 of the
                     // row's packs over the SMs, none for the edges.
                     if (sixteen && sectors && !lines) {
@@ -533,7 +538,8 @@ TEST(BestDispatch, SixteenBitSectorRowsRunTheTwoTeamGridWithoutTheEdgeWarp) {
     // Each kind of row occurs among the draws (so no branch above is vacuous).
     EXPECT_GT(seen["fp16 sectors"], 20);
     EXPECT_GT(seen["bf16 sectors"], 20);
-    EXPECT_GT(seen["fp16 other"], 5);
+    EXPECT_GT(seen["fp16 packs, stash"], 5);
+    EXPECT_GT(seen["bf16 packs, stash"], 5);
     EXPECT_GT(seen["fp32 sectors"], 5);
 }
 
