@@ -1023,8 +1023,6 @@ TEST(BestConfigFields, NamesValuesAndTextFollowTheOneDefinition) {
     }
 }
 
-// Without a GPU (limits not read from one), what the registry asks of best -- how often a row is
-// read, and the workspace -- is choose()'s configuration for the limits given.
 // describe()'s words for each path and each optional word, as the CLI, the bench and the tests
 // print them; describe(say) words the same fragments, each an English template and its numbers.
 TEST(BestConfigDescribe, EveryPathAndOptionInItsWords) {
@@ -1099,6 +1097,8 @@ TEST(BestConfigDescribe, EveryPathAndOptionInItsWords) {
     }
 }
 
+// Without a GPU (limits not read from one), what the registry asks of best -- how often a row is
+// read, and the workspace -- is choose()'s configuration for the limits given.
 TEST(BestDispatch, RegistryQuestionsFollowThePathForTheLimitsGiven) {
     for (const DeviceLimits& limits : {kH100, ampere()}) {
         ASSERT_FALSE(limits.from_device);
