@@ -2,10 +2,11 @@
 // language writes it whole instead of parsing the English back.
 //
 // The core builds a Message where it explains something (why counters are missing, why two
-// sessions do not compare, why a kernel cannot run a problem) and turns it into English with
-// message_en(); the CLI prints that, byte for byte the sentence it always printed. The viewer
-// renders the same Message in the lesson language from its own table keyed by id
-// (app/viewer/model/ui_text.cpp, message_text), and a test there fails when an id has no Chinese.
+// sessions do not compare, why a kernel cannot run a problem, why a session file cannot be
+// opened) and turns it into English with message_en(); the CLI prints that, byte for byte the
+// sentence it always printed. The viewer renders the same Message in the lesson language from
+// its own table keyed by id (app/viewer/model/ui_text.cpp, message_text), and a test there fails
+// when an id has no Chinese.
 //
 // A part is another Message: a literal (a number, a name, a file: kept as it is), a phrase (a
 // fixed English sentence, such as a registry entry's limit_reason, that a language's table
@@ -135,7 +136,99 @@ namespace sml {
     X(chart_counters_missing, "counters unavailable for {0}")                                    \
     X(chart_counters_missing_why, "counters unavailable for {0}: {1}")                           \
     X(chart_predicted_only, "counters unavailable: only predicted bytes are shown")              \
-    X(chart_predicted_only_why, "counters unavailable: only predicted bytes are shown ({0})")
+    X(chart_predicted_only_why, "counters unavailable: only predicted bytes are shown ({0})")    \
+    /* Why a file cannot be read (core/common/safe_file.cpp, read_file_capped): {0} names the */ \
+    /* file as a phrase ("session"), {1} is its path, {2} the system's reason. */                \
+    X(file_no_path, "no {0} given (the path is empty)")                                          \
+    X(file_pass_path_hint, "pass a file path")                                                   \
+    X(file_cannot_open, "cannot open {0} {1}: {2}")                                              \
+    X(file_cannot_read, "cannot read {0} {1}: {2}")                                              \
+    X(file_check_path_hint, "check the path and that the file is readable")                      \
+    X(file_is_directory, "{0} is a directory, not a {1}")                                        \
+    X(file_is_directory_hint, "pass the path of a file in it")                                   \
+    X(file_not_regular, "{0} is {1}, not a {2}")                                                 \
+    X(file_not_regular_hint,                                                                     \
+      "softmaxlab reads only regular files (a FIFO or a device could block it or never end); "   \
+      "pass a file path")                                                                        \
+    X(file_kind_fifo, "a FIFO (named pipe)")                                                     \
+    X(file_kind_char_device, "a character device")                                               \
+    X(file_kind_block_device, "a block device")                                                  \
+    X(file_kind_socket, "a socket")                                                              \
+    X(file_kind_symlink, "a symbolic link")                                                      \
+    X(file_kind_other, "not a regular file")                                                     \
+    X(file_too_large, "{0} {1} is {2}, more than the {3} softmaxlab reads")                      \
+    X(file_grew_too_large, "{0} {1} is more than the {2} softmaxlab reads")                      \
+    X(file_too_large_hint, "softmaxlab reads {0}s of up to {1}; is this the right file?")        \
+    X(file_out_of_memory, "out of memory reading {0} {1} ({2})")                                 \
+    X(file_out_of_memory_hint, "close other programs, or use a smaller file")                    \
+    X(size_bytes, "{0} bytes")                                                                   \
+    /* The system's reasons (strerror), used only where the C library says exactly these. */     \
+    X(os_no_such_file, "No such file or directory")                                              \
+    X(os_permission_denied, "Permission denied")                                                 \
+    X(os_not_a_directory, "Not a directory")                                                     \
+    X(os_too_many_links, "Too many levels of symbolic links")                                    \
+    X(os_name_too_long, "File name too long")                                                    \
+    X(os_io_error, "Input/output error")                                                         \
+    /* Why a session file cannot be opened (core/session/session_json.cpp): {0} is the file, */  \
+    /* and where the reader found it, {1} its JSON path ("points[3].time.median_ms"). */         \
+    X(session_in_file, "{0}: {1}")                                                               \
+    X(session_at_path, "{0}: {1}: {2}")                                                          \
+    X(session_rerecord_hint,                                                                     \
+      "re-record it with `softmaxlab-cli sweep --out <file>.json`, or open one of the recorded " \
+      "sessions in assets/sessions/")                                                            \
+    X(session_check_path_hint, "check the path; recorded sessions are in assets/sessions/")      \
+    X(session_pass_json_hint,                                                                    \
+      "pass the session's .json file; recorded sessions are in assets/sessions/")                \
+    X(session_out_of_memory_hint, "close other programs, or use a smaller session")              \
+    X(session_empty, "empty file, not a softmaxlab session")                                     \
+    X(session_truncated, "truncated: the JSON ends unexpectedly after {0} bytes")                \
+    X(session_line_column, "line {0}, column {1} (byte {2})")                                    \
+    X(session_bare_non_finite, "{0} at {1} is not valid JSON: JSON has no NaN or infinity")      \
+    X(session_bare_non_finite_hint,                                                              \
+      "write it as a string, as softmaxlab does: \"nan\", \"inf\" or \"-inf\" (with the "        \
+      "quotes); in Python, json.dump(..., allow_nan=False) catches this when the file is "       \
+      "written")                                                                                 \
+    X(session_not_json, "not valid JSON at {0}")                                                 \
+    X(session_parse_out_of_memory, "out of memory while parsing ({0} bytes)")                    \
+    X(session_unparsable, "could not be parsed: {0}")                                            \
+    X(session_read_out_of_memory, "out of memory while reading the session")                     \
+    X(session_unexpected_content, "unexpected content: {0}")                                     \
+    X(session_load_out_of_memory, "out of memory reading session {0}")                           \
+    X(session_not_an_object, "not a softmaxlab session (the top level is not a JSON object)")    \
+    X(session_no_schema, "not a softmaxlab session (no integer \"schema_version\" field)")       \
+    X(session_schema_unsupported,                                                                \
+      "session schema version {0} is not supported (this softmaxlab reads version {1})")         \
+    X(session_schema_newer_hint,                                                                 \
+      "open it with the newer softmaxlab that wrote it, or re-record it with this one "          \
+      "(softmaxlab-cli sweep --out <file>.json)")                                                \
+    X(session_schema_older_hint,                                                                 \
+      "re-record it with this softmaxlab (softmaxlab-cli sweep --out <file>.json)")              \
+    X(session_missing_field, "missing field")                                                    \
+    X(session_expected, "expected {0}")                                                          \
+    X(session_mistyped, "expected {0}, found {1}")                                               \
+    X(session_integer_out_of_range, "integer {0} is out of range")                               \
+    X(session_dim_out_of_range, "{0} = {1} is outside 1..2^40 ({2})")                            \
+    X(session_unknown_kernel, "unknown kernel '{0}' (this softmaxlab has {1})")                  \
+    X(session_unknown_variant, "kernel {0} has no variant '{1}' (its variants: \"\", {2})")      \
+    X(session_unknown_variant_default_only,                                                      \
+      "kernel {0} has no variant '{1}' (it has only its default, \"\")")                         \
+    X(session_unknown_dtype, "unknown dtype '{0}' (fp32, fp16 or bf16)")                         \
+    X(session_repeated_point,                                                                    \
+      "repeats points[{0}] ({1}, {2}, {3} x {4}): each kernel, variant, dtype and size may "     \
+      "appear once")                                                                             \
+    /* A JSON value's kind, as the session reader expects or finds it. */                        \
+    X(json_an_object, "an object")                                                               \
+    X(json_an_array, "an array")                                                                 \
+    X(json_a_string, "a string")                                                                 \
+    X(json_true_or_false, "true or false")                                                       \
+    X(json_an_integer, "an integer")                                                             \
+    X(json_a_number_or_non_finite, "a number (or \"nan\", \"inf\", \"-inf\")")                   \
+    X(json_three_integers, "an array of 3 integers")                                             \
+    X(json_metric_object, "an object of metric name -> number")                                  \
+    X(json_dram_object, "an object with dram_read_bytes and dram_write_bytes")                   \
+    X(json_null, "null")                                                                         \
+    X(json_a_boolean, "a boolean")                                                               \
+    X(json_a_number, "a number")
 
 enum class Msg : uint16_t {
     literal,  // a part kept as it is: a number, a name, a path

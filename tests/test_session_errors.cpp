@@ -215,8 +215,60 @@ TEST(SessionErrors, TheEnglishIsAsItWas) {
         ASSERT_NE(it, expected().end()) << f.name << " has no expected English";
         EXPECT_EQ(s.error().message, with_dir(it->second.message, dir.dir())) << f.name;
         EXPECT_EQ(s.error().hint, with_dir(it->second.hint, dir.dir())) << f.name;
+        // The same error as sentences, for the viewer: their English is the CLI's.
+        std::optional<MessageError> said;
+        Result<Session> again = load_session(f.path, &said);
+        ASSERT_FALSE(again.ok()) << f.name;
+        ASSERT_TRUE(said.has_value()) << f.name;
+        EXPECT_EQ(again.error().message, s.error().message) << f.name;
+        EXPECT_EQ(message_en(said->what), s.error().message) << f.name;
+        EXPECT_EQ(message_en(said->hint), s.error().hint) << f.name;
+        EXPECT_TRUE(said->what.is_sentence()) << f.name;
     }
     if (!dump) EXPECT_GE(expected().size(), 30u);
+}
+
+// parse_session says its sentences too, and a good file leaves `said` empty.
+TEST(SessionErrors, ParseSessionSaysItsSentences) {
+    std::optional<MessageError> said = MessageError{};
+    Result<Session> s = parse_session("{\"points\": []}", "mem.json", &said);
+    ASSERT_FALSE(s.ok());
+    ASSERT_TRUE(said.has_value());
+    EXPECT_EQ(message_name(said->what.id), std::string("session_in_file"));
+    EXPECT_EQ(message_en(said->what), s.error().message);
+    Session good;
+    PointRecord p;
+    p.kernel = "warp", p.rows = 1, p.cols = 32, p.dtype = "fp32";
+    good.points.push_back(p);
+    said = MessageError{};
+    EXPECT_TRUE(parse_session(session_to_json(good), "good.json", &said).ok());
+    EXPECT_FALSE(said.has_value());
+}
+
+// A key far longer than a line: the English is capped as before (1000 bytes); the sentences say
+// the same words up to the cap.
+TEST(SessionErrors, ALongKeyIsCappedAsBefore) {
+    Session one;
+    PointRecord p;
+    p.kernel = "warp", p.rows = 1, p.cols = 32, p.dtype = "fp32";
+    one.points.push_back(p);
+    nlohmann::ordered_json doc = nlohmann::ordered_json::parse(session_to_json(one));
+    // A per-line counter's name is not shortened in the path: the whole message is.
+    doc["points"][0]["source_lines"] = {
+        {"available", true},
+        {"reason", ""},
+        {"chip", "gh100"},
+        {"metric_names", nlohmann::ordered_json::object()},
+        {"lines", {{{"file", "k.cu"}, {"line", 3}, {"values", {{std::string(5000, 'k'), "x"}}}}}},
+        {"instructions", nlohmann::ordered_json::array()}};
+    std::optional<MessageError> said;
+    Result<Session> s = parse_session(doc.dump(), "long.json", &said);
+    ASSERT_FALSE(s.ok());
+    ASSERT_TRUE(said.has_value());
+    EXPECT_LE(s.error().message.size(), 1000u);
+    EXPECT_GT(message_en(said->what).size(), 1000u);
+    const std::string en = message_en(said->what);
+    EXPECT_EQ(en.substr(0, 200), s.error().message.substr(0, 200));
 }
 
 }  // namespace

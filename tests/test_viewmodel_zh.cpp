@@ -73,7 +73,12 @@ std::vector<std::string> english_words(const std::string& zh) {
         "nsys", "cmake", "BLOCK", "cudaSetDevice", "cuptiProfilerInitialize",
         // Command lines they quote: `dcgmi profile --pause`, `softmaxlab-cli device`,
         // `--metrics off|default`, `--dtype`, `--cols`
-        "dcgmi", "profile", "pause", "device", "metrics", "off", "default", "dtype", "cols"};
+        "dcgmi", "profile", "pause", "device", "metrics", "off", "default", "dtype", "cols",
+        // A session file's words (core/session/session_json.cpp): JSON's own values and the
+        // fields a path names, the non-finite numbers a file may hold, Python (which writes
+        // them bare, unless allow_nan=False), a FIFO, and a size's unit
+        "null", "true", "false", "points", "rows", "NaN", "nan", "inf", "Infinity", "Python",
+        "False", "FIFO", "MiB"};
     std::vector<std::string> out;
     static const std::regex word("[A-Za-z][A-Za-z0-9_./@-]{2,}");
     for (auto it = std::sregex_iterator(zh.begin(), zh.end(), word); it != std::sregex_iterator();

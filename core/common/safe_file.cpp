@@ -25,16 +25,38 @@ std::string os_error(int e) {
     return std::strerror(e);
 }
 
-// "1.5 MB", "64 MiB"-style sizes for messages.
-std::string size_text(int64_t bytes) {
+// "1.5 MB", "64 MiB"-style sizes for messages, as a sentence part ("100 bytes" is one).
+Message size_message(int64_t bytes) {
     char buf[64];
-    if (bytes >= (int64_t(1) << 20) && bytes % (int64_t(1) << 20) == 0)
+    if (bytes >= (int64_t(1) << 20) && bytes % (int64_t(1) << 20) == 0) {
         std::snprintf(buf, sizeof buf, "%lld MiB", static_cast<long long>(bytes >> 20));
-    else if (bytes >= 1000000)
+    } else if (bytes >= 1000000) {
         std::snprintf(buf, sizeof buf, "%.1f MB", static_cast<double>(bytes) / 1e6);
-    else
-        std::snprintf(buf, sizeof buf, "%lld bytes", static_cast<long long>(bytes));
-    return buf;
+    } else {
+        std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(bytes));
+        return Message(Msg::size_bytes, {std::string(buf)});
+    }
+    return std::string(buf);
+}
+
+// The system's reason for errno `e` as a sentence part: a sentence id where the C library's
+// words are exactly that id's English (so the English stays the library's), else its words.
+Message os_error_message(int e) {
+    const std::string said = os_error(e);
+    for (Msg id : {Msg::os_no_such_file, Msg::os_permission_denied, Msg::os_not_a_directory,
+                   Msg::os_too_many_links, Msg::os_name_too_long, Msg::os_io_error})
+        if (said == message_template_en(id)) return Message(id);
+    return said;
+}
+
+// What a non-regular file is, as a sentence part.
+Message kind_message(mode_t mode) {
+    if (S_ISFIFO(mode)) return Message(Msg::file_kind_fifo);
+    if (S_ISCHR(mode)) return Message(Msg::file_kind_char_device);
+    if (S_ISBLK(mode)) return Message(Msg::file_kind_block_device);
+    if (S_ISSOCK(mode)) return Message(Msg::file_kind_socket);
+    if (S_ISLNK(mode)) return Message(Msg::file_kind_symlink);
+    return Message(Msg::file_kind_other);
 }
 
 // What a non-regular file is, in words.
@@ -56,13 +78,12 @@ std::string file_noun(const std::string& what) {
     return ends ? what : what + " file";
 }
 
-Error not_regular(const std::string& shown, mode_t mode, const std::string& what) {
+MessageError not_regular(const std::string& shown, mode_t mode, const std::string& what) {
+    const Message noun = Message::phrase_of(file_noun(what));
     if (S_ISDIR(mode))
-        return Error{shown + " is a directory, not a " + file_noun(what),
-                     "pass the path of a file in it"};
-    return Error{shown + " is " + kind_of(mode) + ", not a " + file_noun(what),
-                 "softmaxlab reads only regular files (a FIFO or a device could block it or "
-                 "never end); pass a file path"};
+        return MessageError{{Msg::file_is_directory, {shown, noun}}, Msg::file_is_directory_hint};
+    return MessageError{{Msg::file_not_regular, {shown, kind_message(mode), noun}},
+                        Msg::file_not_regular_hint};
 }
 
 // Folder and file name of `path` ("a/b.json" -> "a", "b.json"; "b.json" -> ".", "b.json").
@@ -141,33 +162,44 @@ Status check_target(const std::string& path, const std::string& shown, const std
 
 }  // namespace
 
+namespace {
+MessageError read_failure(Msg id, const Message& what, const std::string& shown, int e) {
+    return MessageError{{id, {what, shown, os_error_message(e)}}, Msg::file_check_path_hint};
+}
+}  // namespace
+
 Result<std::string> read_file_capped(const std::string& path, int64_t max_bytes,
-                                     const std::string& what) {
+                                     const std::string& what, std::optional<MessageError>* said) {
+    // Each failure is said as sentences; the Error is their English.
+    auto fail = [&](MessageError m) -> Error {
+        Error en = m.en();
+        if (said) *said = std::move(m);
+        return en;
+    };
+    if (said) said->reset();
     const std::string shown = quote_short(path);
-    const char* const hint = "check the path and that the file is readable";
-    if (path.empty()) return Error{"no " + what + " given (the path is empty)", "pass a file path"};
+    const Message noun = Message::phrase_of(what);
+    if (path.empty()) return fail({{Msg::file_no_path, {noun}}, Msg::file_pass_path_hint});
     // stat before open: a device or FIFO is refused without being opened at all.
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0)
-        return Error{"cannot open " + what + " " + shown + ": " + os_error(errno), hint};
-    if (!S_ISREG(st.st_mode)) return not_regular(shown, st.st_mode, what);
+        return fail(read_failure(Msg::file_cannot_open, noun, shown, errno));
+    if (!S_ISREG(st.st_mode)) return fail(not_regular(shown, st.st_mode, what));
     // O_NONBLOCK: should the path be swapped for a FIFO between stat and open, open still
     // returns at once, and fstat below sees it.
     const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0) return Error{"cannot open " + what + " " + shown + ": " + os_error(errno), hint};
+    if (fd < 0) return fail(read_failure(Msg::file_cannot_open, noun, shown, errno));
     struct Closer {
         int fd;
         ~Closer() { ::close(fd); }
     } closer{fd};
-    if (::fstat(fd, &st) != 0)
-        return Error{"cannot read " + what + " " + shown + ": " + os_error(errno), hint};
-    if (!S_ISREG(st.st_mode)) return not_regular(shown, st.st_mode, what);
-    const std::string too_big_hint = "softmaxlab reads " + what + "s of up to " +
-                                     size_text(max_bytes) + "; is this the right file?";
+    if (::fstat(fd, &st) != 0) return fail(read_failure(Msg::file_cannot_read, noun, shown, errno));
+    if (!S_ISREG(st.st_mode)) return fail(not_regular(shown, st.st_mode, what));
+    const Message too_big_hint(Msg::file_too_large_hint, {noun, size_message(max_bytes)});
     if (st.st_size > max_bytes)
-        return Error{what + " " + shown + " is " + size_text(st.st_size) + ", more than the " +
-                         size_text(max_bytes) + " softmaxlab reads",
-                     too_big_hint};
+        return fail({{Msg::file_too_large,
+                      {noun, shown, size_message(st.st_size), size_message(max_bytes)}},
+                     too_big_hint});
     try {
         std::string data;
         data.reserve(static_cast<size_t>(st.st_size));
@@ -176,21 +208,19 @@ Result<std::string> read_file_capped(const std::string& path, int64_t max_bytes,
             const ssize_t n = ::read(fd, buf, sizeof buf);
             if (n < 0) {
                 if (errno == EINTR) continue;
-                return Error{"cannot read " + what + " " + shown + ": " + os_error(errno), hint};
+                return fail(read_failure(Msg::file_cannot_read, noun, shown, errno));
             }
             if (n == 0) break;
             // The size was checked, but a file can grow while it is read (or report size 0).
             if (static_cast<int64_t>(data.size()) + n > max_bytes)
-                return Error{what + " " + shown + " is more than the " + size_text(max_bytes) +
-                                 " softmaxlab reads",
-                             too_big_hint};
+                return fail({{Msg::file_grew_too_large, {noun, shown, size_message(max_bytes)}},
+                             too_big_hint});
             data.append(buf, static_cast<size_t>(n));
         }
         return data;
     } catch (const std::bad_alloc&) {
-        return Error{
-            "out of memory reading " + what + " " + shown + " (" + size_text(st.st_size) + ")",
-            "close other programs, or use a smaller file"};
+        return fail({{Msg::file_out_of_memory, {noun, shown, size_message(st.st_size)}},
+                     Msg::file_out_of_memory_hint});
     }
 }
 

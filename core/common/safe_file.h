@@ -18,11 +18,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "common/message.h"
 #include "common/result.h"
 
 namespace sml {
@@ -36,8 +38,11 @@ constexpr int64_t kMaxSettingsFileBytes = int64_t(1) << 20;  // settings.json, i
 
 // The whole of the regular file at `path`, at most `max_bytes` long. `what` names the file in
 // messages ("session", "settings file"). Never blocks on a FIFO or device, never throws.
+// On failure `said`, when given, gets the error as sentences (common/message.h, `what` as a
+// phrase) whose English is the returned Error's, for the viewer to say in its language.
 Result<std::string> read_file_capped(const std::string& path, int64_t max_bytes,
-                                     const std::string& what);
+                                     const std::string& what,
+                                     std::optional<MessageError>* said = nullptr);
 
 // Replaces `path` with `bytes` atomically (see above). `what` names the file in messages.
 Status write_file_atomic(const std::string& path, std::string_view bytes, const std::string& what);

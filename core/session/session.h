@@ -182,9 +182,11 @@ double cols_apart(int64_t a, int64_t b);
 int64_t nearest_cols(const std::vector<int64_t>& cols, int64_t want);
 
 // JSON I/O. Errors name the file and the problem (truncated, not JSON, wrong schema version,
-// missing field) and never throw.
-Result<Session> load_session(const std::string& path);
-Result<Session> parse_session(const std::string& json_text, const std::string& origin);
+// missing field) and never throw. On failure `said`, when given, gets the error as sentences
+// (common/message.h) whose English is the returned Error's: the viewer says them in its language.
+Result<Session> load_session(const std::string& path, std::optional<MessageError>* said = nullptr);
+Result<Session> parse_session(const std::string& json_text, const std::string& origin,
+                              std::optional<MessageError>* said = nullptr);
 Status save_session(const std::string& path, const Session& session);  // atomic: temp + rename
 std::string session_to_json(const Session& session);
 

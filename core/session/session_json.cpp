@@ -17,7 +17,9 @@
 //   - Files are read through core/common/safe_file.h: regular files only, at most
 //     kMaxSessionFileBytes, written through a fresh side file and renamed.
 // Nothing here throws out of the API: nlohmann's exceptions and std::bad_alloc are caught and
-// turned into Errors.
+// turned into Errors. Every error is built as sentences (common/message.h, the session_* ids) and
+// its English is what the CLI prints; load_session and parse_session hand the sentences to the
+// viewer, which says them in the lesson language.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -25,6 +27,7 @@
 #include <map>
 #include <new>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <tuple>
 
 #include "core/common/safe_file.h"
@@ -42,9 +45,7 @@ std::string path_key(const std::string& key) {
     return cap_text(key, 80);
 }
 
-const char* const kRerecordHint =
-    "re-record it with `softmaxlab-cli sweep --out <file>.json`, or open one of the recorded "
-    "sessions in assets/sessions/";
+const Msg kRerecordHint = Msg::session_rerecord_hint;
 
 // ---------------------------------------------------------------------------------------------
 // Writing.
@@ -243,13 +244,17 @@ class Reader {
     explicit Reader(std::string origin) : origin_(std::move(origin)) {}
 
     bool failed() const { return failed_; }
-    Error error() const { return error_; }
+    const Error& error() const { return error_; }
+    const MessageError& said() const { return said_; }
 
-    void fail(const std::string& path, const std::string& problem) {
+    void fail(const std::string& path, Message problem) {
         if (failed_) return;
         failed_ = true;
+        said_ = MessageError{
+            {Msg::session_at_path, {origin_, cap_text(path, 1000), std::move(problem)}},
+            kRerecordHint};
         // Keys in the path can be long; the message stays one readable line.
-        error_ = Error{cap_text(origin_ + ": " + path + ": " + problem, 1000), kRerecordHint};
+        error_ = Error{cap_text(message_en(said_.what), 1000), message_en(said_.hint)};
     }
 
     const json* field(const json& obj, const std::string& path, const char* key) {
@@ -257,7 +262,7 @@ class Reader {
         const std::string at = path.empty() ? key : path + "." + key;
         auto it = obj.find(key);
         if (it == obj.end()) {
-            fail(at, "missing field");
+            fail(at, Msg::session_missing_field);
             return nullptr;
         }
         at_ = at;
@@ -267,14 +272,14 @@ class Reader {
     bool object(const json& obj, const std::string& path, const char* key, const json** out) {
         const json* v = field(obj, path, key);
         if (!v) return false;
-        if (!v->is_object()) return mistyped("an object", *v);
+        if (!v->is_object()) return mistyped(Msg::json_an_object, *v);
         *out = v;
         return true;
     }
     bool array(const json& obj, const std::string& path, const char* key, const json** out) {
         const json* v = field(obj, path, key);
         if (!v) return false;
-        if (!v->is_array()) return mistyped("an array", *v);
+        if (!v->is_array()) return mistyped(Msg::json_an_array, *v);
         *out = v;
         return true;
     }
@@ -287,31 +292,33 @@ class Reader {
         const std::string base = path.empty() ? key : path + "." + key;
         for (size_t i = 0; i < items->size() && !failed_; ++i) {
             const std::string at = base + "[" + std::to_string(i) + "]";
-            if (!(*items)[i].is_object()) return fail(at, "expected an object");
+            if (!(*items)[i].is_object())
+                return fail(at, Message(Msg::session_expected, {Msg::json_an_object}));
             read((*items)[i], at);
         }
     }
     bool get(const json& obj, const std::string& path, const char* key, std::string* out) {
         const json* v = field(obj, path, key);
         if (!v) return false;
-        if (!v->is_string()) return mistyped("a string", *v);
+        if (!v->is_string()) return mistyped(Msg::json_a_string, *v);
         *out = cap_text(v->get_ref<const std::string&>());
         return true;
     }
     bool get(const json& obj, const std::string& path, const char* key, bool* out) {
         const json* v = field(obj, path, key);
         if (!v) return false;
-        if (!v->is_boolean()) return mistyped("true or false", *v);
+        if (!v->is_boolean()) return mistyped(Msg::json_true_or_false, *v);
         *out = v->get<bool>();
         return true;
     }
     bool get(const json& obj, const std::string& path, const char* key, int64_t* out) {
         const json* v = field(obj, path, key);
         if (!v) return false;
-        if (!v->is_number_integer()) return mistyped("an integer", *v);
+        if (!v->is_number_integer()) return mistyped(Msg::json_an_integer, *v);
         // 2^63 .. 2^64-1 parse as unsigned; get<int64_t> would wrap them to negatives.
         if (v->is_number_unsigned() && v->get<uint64_t>() > uint64_t(INT64_MAX)) {
-            fail(at_, "integer " + std::to_string(v->get<uint64_t>()) + " is out of range");
+            fail(at_,
+                 Message(Msg::session_integer_out_of_range, {std::to_string(v->get<uint64_t>())}));
             return false;
         }
         *out = v->get<int64_t>();
@@ -321,7 +328,7 @@ class Reader {
         int64_t v = 0;
         if (!get(obj, path, key, &v)) return false;
         if (v < INT32_MIN || v > INT32_MAX) {
-            fail(at_, "integer " + std::to_string(v) + " is out of range");
+            fail(at_, Message(Msg::session_integer_out_of_range, {std::to_string(v)}));
             return false;
         }
         *out = int(v);
@@ -343,18 +350,18 @@ class Reader {
             if (s == "inf") return *out = INFINITY, true;
             if (s == "-inf") return *out = -INFINITY, true;
         }
-        return mistyped("a number (or \"nan\", \"inf\", \"-inf\")", v);
+        return mistyped(Msg::json_a_number_or_non_finite, v);
     }
     bool int3(const json& obj, const std::string& path, const char* key, int out[3]) {
         const json* v = field(obj, path, key);
         if (!v) return false;
-        if (!v->is_array() || v->size() != 3) return mistyped("an array of 3 integers", *v);
+        if (!v->is_array() || v->size() != 3) return mistyped(Msg::json_three_integers, *v);
         for (int i = 0; i < 3; ++i) {
             const json& e = (*v)[size_t(i)];
-            if (!e.is_number_integer()) return mistyped("an array of 3 integers", *v);
+            if (!e.is_number_integer()) return mistyped(Msg::json_three_integers, *v);
             const int64_t x = e.get<int64_t>();
             if (x < INT32_MIN || x > INT32_MAX || (e.is_number_unsigned() && x < 0)) {
-                fail(at_, "integer " + e.dump() + " is out of range");
+                fail(at_, Message(Msg::session_integer_out_of_range, {e.dump()}));
                 return false;
             }
             out[i] = int(x);
@@ -369,7 +376,7 @@ class Reader {
         for (auto it = o->begin(); it != o->end(); ++it) {
             if (!it->is_string()) {
                 at_ = at + "." + path_key(it.key());
-                return mistyped("a string", *it);
+                return mistyped(Msg::json_a_string, *it);
             }
             (*out)[cap_text(it.key())] = cap_text(it->get_ref<const std::string&>());
         }
@@ -378,7 +385,7 @@ class Reader {
     bool metrics(const json& o, const std::string& at, std::vector<MetricValue>* out) {
         if (!o.is_object()) {
             at_ = at;
-            return mistyped("an object of metric name -> number", o);
+            return mistyped(Msg::json_metric_object, o);
         }
         for (auto it = o.begin(); it != o.end(); ++it) {
             MetricValue m;
@@ -390,22 +397,23 @@ class Reader {
     }
 
   private:
-    static const char* type_name(const json& v) {
-        if (v.is_null()) return "null";
-        if (v.is_boolean()) return "a boolean";
-        if (v.is_number()) return "a number";
-        if (v.is_string()) return "a string";
-        if (v.is_array()) return "an array";
-        return "an object";
+    static Msg type_name(const json& v) {
+        if (v.is_null()) return Msg::json_null;
+        if (v.is_boolean()) return Msg::json_a_boolean;
+        if (v.is_number()) return Msg::json_a_number;
+        if (v.is_string()) return Msg::json_a_string;
+        if (v.is_array()) return Msg::json_an_array;
+        return Msg::json_an_object;
     }
-    bool mistyped(const std::string& expected, const json& v) {
-        fail(at_, std::string("expected ") + expected + ", found " + type_name(v));
+    bool mistyped(Msg expected, const json& v) {
+        fail(at_, Message(Msg::session_mistyped, {expected, type_name(v)}));
         return false;
     }
 
     std::string origin_;
     bool failed_ = false;
     Error error_;
+    MessageError said_;
     std::string at_;
 };
 
@@ -466,7 +474,7 @@ void read_predicted(Reader& r, const json& o, const std::string& p, PredictedTra
             const std::string name = cap_text(it.key());
             const std::string at = p + ".per_launch." + path_key(name);
             if (!it->is_object()) {
-                r.fail(at, "expected an object with dram_read_bytes and dram_write_bytes");
+                r.fail(at, Message(Msg::session_expected, {Msg::json_dram_object}));
                 break;
             }
             std::pair<double, double> rw;
@@ -585,56 +593,65 @@ void check_point(Reader& r, const std::string& p, const PointRecord& pt) {
     if (r.failed()) return;
     for (const auto& [key, v] : {std::pair{"rows", pt.rows}, std::pair{"cols", pt.cols}})
         if (v < 1 || v > kMaxSessionDim) {
-            r.fail(p + "." + key, std::string(key) + " = " + std::to_string(v) +
-                                      " is outside 1..2^40 (" + std::to_string(kMaxSessionDim) +
-                                      ")");
+            r.fail(p + "." + key,
+                   Message(Msg::session_dim_out_of_range,
+                           {key, std::to_string(v), std::to_string(kMaxSessionDim)}));
             return;
         }
     const KernelInfo* k = find_kernel(pt.kernel);
     if (!k) {
-        r.fail(p + ".kernel", "unknown kernel '" + quote_short(pt.kernel) +
-                                  "' (this softmaxlab has " + kernel_ids() + ")");
+        r.fail(p + ".kernel",
+               Message(Msg::session_unknown_kernel, {quote_short(pt.kernel), kernel_ids()}));
         return;
     }
     if (!pt.variant.empty() &&
         std::find(k->variants.begin(), k->variants.end(), pt.variant) == k->variants.end()) {
         std::string names;
         for (const std::string& n : k->variants) names += (names.empty() ? "" : ", ") + n;
-        r.fail(p + ".variant", "kernel " + pt.kernel + " has no variant '" +
-                                   quote_short(pt.variant) + "' (" +
-                                   (names.empty() ? std::string("it has only its default, \"\"")
-                                                  : "its variants: \"\", " + names) +
-                                   ")");
+        r.fail(p + ".variant", names.empty()
+                                   ? Message(Msg::session_unknown_variant_default_only,
+                                             {pt.kernel, quote_short(pt.variant)})
+                                   : Message(Msg::session_unknown_variant,
+                                             {pt.kernel, quote_short(pt.variant), names}));
         return;
     }
     if (pt.dtype != "fp32" && pt.dtype != "fp16" && pt.dtype != "bf16")
-        r.fail(p + ".dtype", "unknown dtype '" + quote_short(pt.dtype) + "' (fp32, fp16 or bf16)");
+        r.fail(p + ".dtype", Message(Msg::session_unknown_dtype, {quote_short(pt.dtype)}));
 }
 
-Result<Session> read_session(const json& doc, const std::string& origin) {
+// A failure said as sentences: `said` (when given) gets them, the caller their English.
+Error said_error(MessageError m, std::optional<MessageError>* said) {
+    Error en = m.en();
+    if (said) *said = std::move(m);
+    return en;
+}
+
+// "<origin>: <problem>", with `hint`.
+Error in_file(const std::string& origin, Message problem, Message hint,
+              std::optional<MessageError>* said) {
+    return said_error({{Msg::session_in_file, {origin, std::move(problem)}}, std::move(hint)},
+                      said);
+}
+
+Result<Session> read_session(const json& doc, const std::string& origin,
+                             std::optional<MessageError>* said) {
     Reader r(origin);
     Session s;
-    if (!doc.is_object()) {
-        return Error{origin + ": not a softmaxlab session (the top level is not a JSON object)",
-                     kRerecordHint};
-    }
+    if (!doc.is_object()) return in_file(origin, Msg::session_not_an_object, kRerecordHint, said);
     auto version = doc.find("schema_version");
     if (version == doc.end() || !version->is_number_integer())
-        return Error{origin + ": not a softmaxlab session (no integer \"schema_version\" field)",
-                     kRerecordHint};
+        return in_file(origin, Msg::session_no_schema, kRerecordHint, said);
     // Compared exactly, as written: get<int>() would read 4294967297 (2^32 + 1) as 1. (The
     // parser stores every non-negative integer as unsigned, negative ones as signed.)
     const uint64_t want = uint64_t(kSessionSchemaVersion);
     const bool same = version->is_number_unsigned() && version->get<uint64_t>() == want;
     const bool newer = version->is_number_unsigned() && version->get<uint64_t>() > want;
     if (!same)
-        return Error{origin + ": session schema version " + version->dump() +
-                         " is not supported (this softmaxlab reads version " +
-                         std::to_string(kSessionSchemaVersion) + ")",
-                     newer ? "open it with the newer softmaxlab that wrote it, or re-record it "
-                             "with this one (softmaxlab-cli sweep --out <file>.json)"
-                           : "re-record it with this softmaxlab (softmaxlab-cli sweep --out "
-                             "<file>.json)"};
+        return in_file(origin,
+                       Message(Msg::session_schema_unsupported,
+                               {version->dump(), std::to_string(kSessionSchemaVersion)}),
+                       newer ? Msg::session_schema_newer_hint : Msg::session_schema_older_hint,
+                       said);
     r.get(doc, "", "created_utc", &s.created_utc);
     r.get(doc, "", "command", &s.command);
     r.get(doc, "", "host", &s.host);
@@ -655,15 +672,18 @@ Result<Session> read_session(const json& doc, const std::string& origin) {
         const auto key = std::make_tuple(p.kernel, p.variant, p.dtype, p.rows, p.cols, edit);
         const auto [first, fresh] = seen.emplace(key, s.points.size());  // every earlier one kept
         if (!fresh) {
-            return r.fail(at, "repeats points[" + std::to_string(first->second) + "] (" + p.kernel +
-                                  (p.variant.empty() ? "" : "/" + p.variant) + ", " + p.dtype +
-                                  ", " + std::to_string(p.rows) + " x " + std::to_string(p.cols) +
-                                  "): each kernel, variant, dtype and size may appear once");
+            return r.fail(at, Message(Msg::session_repeated_point,
+                                      {std::to_string(first->second),
+                                       p.kernel + (p.variant.empty() ? "" : "/" + p.variant),
+                                       p.dtype, std::to_string(p.rows), std::to_string(p.cols)}));
         }
         s.points.push_back(std::move(p));
     });
     if (doc.contains("notes")) r.strings(doc, "", "notes", &s.notes);  // optional
-    if (r.failed()) return r.error();
+    if (r.failed()) {
+        if (said) *said = r.said();
+        return r.error();
+    }
     return s;
 }
 
@@ -686,8 +706,8 @@ std::string session_to_json(const Session& s) {
 
 namespace {
 
-// "line 12, column 7" of the 1-based byte offset `byte` in `text`.
-std::string line_column(const std::string& text, size_t byte) {
+// "line 12, column 7 (byte 80)" of the 1-based byte offset `byte` in `text`.
+Message line_column(const std::string& text, size_t byte) {
     size_t line = 1, column = 1;
     for (size_t i = 0; i + 1 < byte && i < text.size(); ++i) {
         if (text[i] == '\n') {
@@ -697,7 +717,8 @@ std::string line_column(const std::string& text, size_t byte) {
             ++column;
         }
     }
-    return "line " + std::to_string(line) + ", column " + std::to_string(column);
+    return Message(Msg::session_line_column,
+                   {std::to_string(line), std::to_string(column), std::to_string(byte)});
 }
 
 // The bare word the parser stopped in (NaN, Infinity, -inf, ...) as written; "" if none.
@@ -722,10 +743,12 @@ bool is_bare_non_finite(std::string word) {
 
 }  // namespace
 
-Result<Session> parse_session(const std::string& text, const std::string& origin_path) {
+Result<Session> parse_session(const std::string& text, const std::string& origin_path,
+                              std::optional<MessageError>* said) {
+    if (said) said->reset();
     const std::string origin = quote_short(origin_path);
     if (text.find_first_not_of(" \t\r\n") == std::string::npos)
-        return Error{origin + ": empty file, not a softmaxlab session", kRerecordHint};
+        return in_file(origin, Msg::session_empty, kRerecordHint, said);
     json doc;
     try {
         doc = json::parse(text);
@@ -733,53 +756,57 @@ Result<Session> parse_session(const std::string& text, const std::string& origin
         // nlohmann reports the byte where parsing stopped; at the end of the text that means the
         // document was cut off (an interrupted write or copy).
         if (e.byte >= text.size())
-            return Error{origin + ": truncated: the JSON ends unexpectedly after " +
-                             std::to_string(text.size()) + " bytes",
-                         kRerecordHint};
-        const std::string where =
-            line_column(text, e.byte) + " (byte " + std::to_string(e.byte) + ")";
+            return in_file(origin, Message(Msg::session_truncated, {std::to_string(text.size())}),
+                           kRerecordHint, said);
+        const Message where = line_column(text, e.byte);
         // Python's json.dump and JavaScript's printers write NaN and Infinity bare, but JSON has
         // no such values. Say so, and how to fix the file by hand: no GPU needed.
         const std::string word = bare_word_at(text, e.byte);
         if (is_bare_non_finite(word))
-            return Error{origin + ": " + word + " at " + where +
-                             " is not valid JSON: JSON has no NaN or infinity",
-                         "write it as a string, as softmaxlab does: \"nan\", \"inf\" or "
-                         "\"-inf\" (with the quotes); in Python, json.dump(..., "
-                         "allow_nan=False) catches this when the file is written"};
-        return Error{origin + ": not valid JSON at " + where, kRerecordHint};
+            return in_file(origin, Message(Msg::session_bare_non_finite, {word, where}),
+                           Msg::session_bare_non_finite_hint, said);
+        return in_file(origin, Message(Msg::session_not_json, {where}), kRerecordHint, said);
     } catch (const std::bad_alloc&) {
-        return Error{
-            origin + ": out of memory while parsing (" + std::to_string(text.size()) + " bytes)",
-            "close other programs, or use a smaller session"};
+        return in_file(origin,
+                       Message(Msg::session_parse_out_of_memory, {std::to_string(text.size())}),
+                       Msg::session_out_of_memory_hint, said);
     } catch (const std::exception& e) {
-        return Error{origin + ": could not be parsed: " + cap_text(e.what(), 300), kRerecordHint};
+        return in_file(origin, Message(Msg::session_unparsable, {cap_text(e.what(), 300)}),
+                       kRerecordHint, said);
     }
     try {
-        return read_session(doc, origin);
+        return read_session(doc, origin, said);
     } catch (const std::bad_alloc&) {
-        return Error{origin + ": out of memory while reading the session",
-                     "close other programs, or use a smaller session"};
+        return in_file(origin, Msg::session_read_out_of_memory, Msg::session_out_of_memory_hint,
+                       said);
     } catch (const std::exception& e) {  // defensive: the Reader checks types before get<>
-        return Error{origin + ": unexpected content: " + cap_text(e.what(), 300), kRerecordHint};
+        return in_file(origin, Message(Msg::session_unexpected_content, {cap_text(e.what(), 300)}),
+                       kRerecordHint, said);
     }
 }
 
-Result<Session> load_session(const std::string& path) {
-    Result<std::string> text = read_file_capped(path, kMaxSessionFileBytes, "session");
+Result<Session> load_session(const std::string& path, std::optional<MessageError>* said) {
+    if (said) said->reset();
+    Result<std::string> text = read_file_capped(path, kMaxSessionFileBytes, "session", said);
     if (!text) {
         Error e = text.error();
-        if (e.hint.rfind("check the path", 0) == 0)
-            e.hint = "check the path; recorded sessions are in assets/sessions/";
+        // Where to find a session instead, said in sentences too (the English decides, so the
+        // CLI's words stay as they were).
+        auto hint = [&](Msg id) {
+            e.hint = message_template_en(id);
+            if (said && *said) (*said)->hint = Message(id);
+        };
+        if (e.hint.rfind("check the path", 0) == 0) hint(Msg::session_check_path_hint);
         if (e.message.find(" is a directory, not a ") != std::string::npos)
-            e.hint = "pass the session's .json file; recorded sessions are in assets/sessions/";
+            hint(Msg::session_pass_json_hint);
         return e;
     }
     try {
-        return parse_session(*text, path);
+        return parse_session(*text, path, said);
     } catch (const std::bad_alloc&) {  // building the Error itself, or the Session's copy
-        return Error{"out of memory reading session " + quote_short(path),
-                     "close other programs, or use a smaller session"};
+        return said_error({{Msg::session_load_out_of_memory, {quote_short(path)}},
+                           Msg::session_out_of_memory_hint},
+                          said);
     }
 }
 

@@ -22,7 +22,8 @@ const char* ui_text(const char* en, const std::string& lang);
 std::string ui_format(const char* en, const std::string& lang,
                       const std::vector<std::string>& parts);
 // A sentence of the core's (common/message.h: why counters are missing, why two sessions do not
-// compare, why a kernel cannot run a problem) in `lang`: the English from the core, the Chinese
+// compare, why a kernel cannot run a problem, why a session file cannot be opened) in `lang`:
+// the English from the core, the Chinese
 // from this file's table keyed by the sentence's id, phrases through ui_text.
 std::string message_text(const Message& m, const std::string& lang);
 // An error in `lang`: its sentences through message_text where the code that found it said
