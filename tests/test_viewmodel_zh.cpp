@@ -22,6 +22,7 @@
 #include "app/viewer/model/run_job.h"
 #include "app/viewer/model/ui_text.h"
 #include "app/viewer/model/worker.h"
+#include "broken_sessions.h"
 #include "core/chart/chart_build.h"
 #include "core/chart/chart_kinds.h"
 #include "core/chart/session_compare.h"
@@ -520,6 +521,65 @@ TEST(Chinese, ARunThatFailsOnAKernelThatCannotRunIt) {
     EXPECT_FALSE(other.error_message.has_value());
     EXPECT_EQ(error_text(other.error, other.error_message, "zh").message,
               "the GPU fell off the bus");
+}
+
+// A session file the viewer cannot open (File > Open, the command line, File > Compare with
+// session..., --compare): the banner says why in Chinese, keeping the path, the JSON path, field
+// names and numbers; in English it says what the CLI says (tests/test_session_errors.cpp).
+TEST(Chinese, ASessionFileThatCannotBeOpened) {
+    broken::BrokenSessionDir dir;
+    const Session& open = session("h100-2026-11-25.json");
+    int files = 0;
+    for (const broken::BrokenSession& f : dir.files()) {
+        std::optional<MessageError> said;
+        Result<Session> s = load_session(f.path, &said);
+        ASSERT_FALSE(s.ok()) << f.name;
+        ASSERT_TRUE(said.has_value()) << f.name << ": " << s.error().message;
+        EXPECT_EQ(message_en(said->what), s.error().message) << f.name;
+        EXPECT_EQ(message_en(said->hint), s.error().hint) << f.name;
+        const Error zh = error_text(s.error(), said, "zh");
+        std::string banner = ui_format("Cannot open session: {0}", "zh", {zh.message});
+        // A JSON path ("points[0].launches[0].grid") stays as the file spells it.
+        if (said->what.id == Msg::session_at_path) {
+            const std::string& json_path = said->what.parts.at(1).text;
+            const size_t at = banner.find("：" + json_path + "：");
+            ASSERT_NE(at, std::string::npos) << banner;
+            banner.erase(at, json_path.size() + 6);
+        }
+        expect_chinese(banner, f.name + ": " + s.error().message);
+        expect_chinese(zh.hint, f.name + "'s hint: " + s.error().hint);
+        const Error en = error_text(s.error(), said, "en");
+        EXPECT_EQ(en.message, s.error().message);
+        EXPECT_EQ(en.hint, s.error().hint);
+        // The compare view reads it the same way.
+        Result<ComparedSession> c = load_compared_session(f.path, open, "fp32", "zh");
+        ASSERT_FALSE(c.ok()) << f.name;
+        EXPECT_EQ(c.error().message, zh.message) << f.name;
+        EXPECT_EQ(c.error().hint, zh.hint) << f.name;
+        EXPECT_EQ(load_compared_session(f.path, open, "fp32", "en").error().message,
+                  s.error().message);
+        ++files;
+    }
+    EXPECT_GE(files, 30);
+    // A few whole, as the banner shows them.
+    auto banner = [&](const std::string& name) {
+        std::optional<MessageError> said;
+        Result<Session> s = load_session(dir.dir() + "/" + name, &said);
+        return ui_format("Cannot open session: {0}", "zh",
+                         {error_text(s.error(), said, "zh").message});
+    };
+    const std::string d = dir.dir();
+    EXPECT_EQ(banner("missing_field.json"),
+              "无法打开会话：" + d + "/missing_field.json：points[1].time.median_ms：缺少字段");
+    EXPECT_EQ(banner("string_for_integer.json"), "无法打开会话：" + d +
+                                                     "/string_for_integer.json：device.sm_count："
+                                                     "应为整数，实际是字符串");
+    EXPECT_EQ(banner("missing.json"),
+              "无法打开会话：无法打开会话 " + d + "/missing.json：没有那个文件或目录");
+    EXPECT_EQ(banner("folder.json"), "无法打开会话：" + d + "/folder.json 是文件夹，不是会话文件");
+    EXPECT_EQ(banner("newer_schema.json"),
+              "无法打开会话：" + d +
+                  "/newer_schema.json：会话格式版本 99 不受支持（这个 softmaxlab 读取的是版本 1）");
 }
 
 // A chart's notes on missing counters (core/chart/chart_build.cpp) and the hover of a point

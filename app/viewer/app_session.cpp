@@ -6,12 +6,13 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 
 #include "app/viewer/app.h"
-#include "app/viewer/model/format.h"
-#include "core/chart/chart_build.h"
 #include "app/viewer/model/device_view.h"
+#include "app/viewer/model/format.h"
 #include "app/viewer/model/gpu_access.h"
+#include "core/chart/chart_build.h"
 #include "core/common/text_cap.h"
 
 namespace sml::viewer {
@@ -118,13 +119,14 @@ void App::stop_compare() {
 }
 
 bool App::open_session(const std::string& path) {
-    Result<Session> s = load_session(path);
+    std::optional<MessageError> said;  // the reader's sentences, said in the lesson language
+    Result<Session> s = load_session(path, &said);
     if (!s) {
-        s_.set_banner(
-            {Banner::Level::error,
-             ui_format("Cannot open session: {0}", s_.lessons_lang, {s.error().message}),
-             s.error().hint.empty() ? tr("the previous session stays open") : s.error().hint, true,
-             "session"});
+        const Error e = error_text(s.error(), said, s_.lessons_lang);
+        s_.set_banner({Banner::Level::error,
+                       ui_format("Cannot open session: {0}", s_.lessons_lang, {e.message}),
+                       e.hint.empty() ? tr("the previous session stays open") : e.hint, true,
+                       "session"});
         return false;
     }
     s_.clear_banner("session");

@@ -14,8 +14,9 @@ namespace sml::viewer {
 
 Result<ComparedSession> load_compared_session(const std::string& path, const Session& open,
                                               const std::string& dtype, const std::string& lang) {
-    Result<Session> s = load_session(path);
-    if (!s) return s.error();
+    std::optional<MessageError> said;  // why the file cannot be read, in `lang` too
+    Result<Session> s = load_session(path, &said);
+    if (!s) return error_text(s.error(), said, lang);
     if (std::optional<MessageError> e = chart::compare_error(open, *s, dtype))
         return Error{message_text(e->what, lang), message_text(e->hint, lang)};
     return ComparedSession{std::move(*s), path};

@@ -20,7 +20,8 @@ struct ComparedSession {
 
 // Loads `path` as the session to compare `open` with. An error when the file cannot be read, or
 // when the two cannot be compared in `dtype` (chart::check_comparable): a different dtype, or no
-// N in common. The message says which session lacks what, in `lang` ("en" | "zh").
+// N in common. The message says what is wrong with the file or which session lacks what, in
+// `lang` ("en" | "zh").
 Result<ComparedSession> load_compared_session(const std::string& path, const Session& open,
                                               const std::string& dtype,
                                               const std::string& lang = "en");
