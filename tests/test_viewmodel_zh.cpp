@@ -582,6 +582,14 @@ TEST(Chinese, ASessionFileThatCannotBeOpened) {
                   "/newer_schema.json：会话格式版本 99 不受支持（这个 softmaxlab 读取的是版本 1）");
 }
 
+// The lessons' load-error banner (app.cpp, load_lessons): its prefix through the table, the
+// English as it always read.
+TEST(Chinese, TheLessonsLoadErrorPrefix) {
+    EXPECT_EQ(ui_format("lessons: {0}", "en", {"no lessons.json in lessons/zh"}),
+              "lessons: no lessons.json in lessons/zh");
+    EXPECT_EQ(ui_format("lessons: {0}", "zh", {"x.json"}), "课程：x.json");
+}
+
 // A chart's notes on missing counters (core/chart/chart_build.cpp) and the hover of a point
 // without them: the reason the point recorded, in Chinese, inside the chart's own words. The
 // English notes are the ones exports always carried.

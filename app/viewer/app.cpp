@@ -909,7 +909,8 @@ void App::set_zoom(Zoom z) {
 void App::load_lessons(const std::string& lang) {
     Result<LessonBook> book = sml::load_lessons(default_lessons_root(), lang);
     if (!book) {
-        s_.set_banner({Banner::Level::error, "lessons: " + book.error().message, book.error().hint,
+        s_.set_banner({Banner::Level::error,
+                       ui_format("lessons: {0}", lang, {book.error().message}), book.error().hint,
                        true, "lessons"});
         s_.nav = LessonNav();
         s_.lessons_lang = lang;

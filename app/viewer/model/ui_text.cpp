@@ -419,6 +419,7 @@ const std::map<std::string, std::string>& table() {
         {"Cannot compare: {0}", "无法对比：{0}"},
         {"the charts keep showing the open session", "图表继续显示打开的会话"},
         {"Cannot open session: {0}", "无法打开会话：{0}"},
+        {"lessons: {0}", "课程：{0}"},
         // The file a reading error names (core/common/safe_file.cpp's `what`)
         {"session", "会话"},
         {"session file", "会话文件"},
