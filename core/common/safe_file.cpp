@@ -59,17 +59,6 @@ Message kind_message(mode_t mode) {
     return Message(Msg::file_kind_other);
 }
 
-// What a non-regular file is, in words.
-const char* kind_of(mode_t mode) {
-    if (S_ISDIR(mode)) return "a directory";
-    if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
-    if (S_ISCHR(mode)) return "a character device";
-    if (S_ISBLK(mode)) return "a block device";
-    if (S_ISSOCK(mode)) return "a socket";
-    if (S_ISLNK(mode)) return "a symbolic link";
-    return "not a regular file";
-}
-
 // "session" -> "session file", "file" -> "file".
 std::string file_noun(const std::string& what) {
     const std::string tail = "file";
@@ -156,7 +145,7 @@ Status check_target(const std::string& path, const std::string& shown, const std
     if (S_ISDIR(st.st_mode))
         return Error{shown + " is a directory",
                      "give the name of a file in it, e.g. " + quote_short(path + "/out.json")};
-    return Error{shown + " is " + kind_of(st.st_mode) + ", not a regular file",
+    return Error{shown + " is " + message_en(kind_message(st.st_mode)) + ", not a regular file",
                  "softmaxlab writes only regular files; pass a file path"};
 }
 
