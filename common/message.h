@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -347,5 +348,12 @@ struct MessageError {
     Message what, hint;
     Error en() const { return Error{message_en(what), message_en(hint)}; }
 };
+
+// A failure said as sentences: `said` (when given) gets them, the caller their English.
+inline Error said_error(MessageError m, std::optional<MessageError>* said) {
+    Error en = m.en();
+    if (said) *said = std::move(m);
+    return en;
+}
 
 }  // namespace sml

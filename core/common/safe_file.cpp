@@ -160,11 +160,7 @@ MessageError read_failure(Msg id, const Message& what, const std::string& shown,
 Result<std::string> read_file_capped(const std::string& path, int64_t max_bytes,
                                      const std::string& what, std::optional<MessageError>* said) {
     // Each failure is said as sentences; the Error is their English.
-    auto fail = [&](MessageError m) -> Error {
-        Error en = m.en();
-        if (said) *said = std::move(m);
-        return en;
-    };
+    auto fail = [&](MessageError m) { return said_error(std::move(m), said); };
     if (said) said->reset();
     const std::string shown = quote_short(path);
     const Message noun = Message::phrase_of(what);

@@ -619,13 +619,6 @@ void check_point(Reader& r, const std::string& p, const PointRecord& pt) {
         r.fail(p + ".dtype", Message(Msg::session_unknown_dtype, {quote_short(pt.dtype)}));
 }
 
-// A failure said as sentences: `said` (when given) gets them, the caller their English.
-Error said_error(MessageError m, std::optional<MessageError>* said) {
-    Error en = m.en();
-    if (said) *said = std::move(m);
-    return en;
-}
-
 // "<origin>: <problem>", with `hint`.
 Error in_file(const std::string& origin, Message problem, Message hint,
               std::optional<MessageError>* said) {

@@ -30,9 +30,7 @@ void JobContext::emit_device(DeviceRecord device) {
 }
 
 Error JobContext::fail(MessageError e) {
-    Error en = e.en();
-    failure_ = std::move(e);
-    return en;
+    return said_error(std::move(e), &failure_);
 }
 
 Worker::~Worker() {
