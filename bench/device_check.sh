@@ -1,21 +1,34 @@
 #!/usr/bin/env bash
-# Checks issues 19-21 ask for on the GPU machine, in at most two device calls of under ten
-# minutes each. Everything kept goes to $OUT as check-<phase>.tar.gz (logs, JSON) plus a
+# Checks issues 19-21 ask for on the GPU machine, a phase a device call of under ten minutes. Everything kept goes to $OUT as check-<phase>.tar.gz (logs, JSON) plus a
 # summary on stdout.
 #
 #   bash bench/device_check.sh tests     builds (this GPU's architecture, and sm_80 only), then
 #                                        ctest -L gpu on both builds and, on the first, the
-#                                        dispatch-dependent GPU suites under every device profile;
+#                                        dispatch-dependent GPU suites under every device profile
+#                                        (those the time left does not hold are named in the
+#                                        summary, for the `profiles` phase);
 #                                        QUICK=1: this GPU's build and suite, then the lab check
+#   bash bench/device_check.sh profiles  (reuses build-dev/) the dispatch-dependent GPU suites
+#                                        under PROFILES (default: every profile)
 #   bash bench/device_check.sh measure   (reuses build-dev/ if the machine is still warm) best at
 #                                        the sweep's N under every profile, the full sweep with
 #                                        counters compared with the recorded session, the code
-#                                        views' recording, the lab bench's GPU checks, and a seeded
-#                                        scan of best (bench/scan_best.py) if time is left
-# Environment: SCAN_COUNT (default 24) draws for the scan; SKIP_SCAN=1 leaves it out.
+#                                        views' recording, the lab bench's GPU checks, and the
+#                                        README's three seeded scans of best (bench/scan_best.py:
+#                                        16-2^24, 2^21-2^24, 2^20-2^21) as far as time is left
+#   bash bench/device_check.sh peers     best, torch.softmax and the Triton tutorial at the
+#                                        sweep's N in fp16, bf16 and fp32 (bench/peers.py), the
+#                                        files the README's peers tables and charts are made from
+# Environment: SCAN_COUNT (default 90) draws for the full-range scan, SCAN_BAND_COUNT (default 30)
+# for each of the other two; SKIP_SCAN=1 leaves the scans out. CALL_LIMIT (default 560) is the
+# seconds a phase plans to end within, so that its files come back from a ten-minute call.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/.."
 PHASE=${1:-tests}
+case $PHASE in
+  tests | profiles | measure | peers) ;;
+  *) echo "usage: bench/device_check.sh tests|profiles|measure|peers" >&2; exit 2 ;;
+esac
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
 L=$(mktemp -d)/check-$PHASE
@@ -50,6 +63,22 @@ configure_build() {  # dir, extra cmake args..., then -- targets...
 CLI=build-dev/app/cli/softmaxlab-cli
 GPU_TARGETS=(softmaxlab-cli gpu_test_best gpu_test_kernels gpu_test_profiler gpu_test_runner
              test_viewmodel_gpu test_viewmodel_lab_gpu sml_ptx)
+
+elapsed() { echo $(( $(date +%s) - START )); }
+left() { echo $(( ${CALL_LIMIT:-560} - $(elapsed) )); }
+
+# The suites whose paths depend on the GPU's limits, under each profile named, while the call has
+# time for one more (about 30 s each); the rest are named in the summary.
+profile_suites() {
+  local skipped=()
+  for p in "$@"; do
+    if [ "$(left)" -lt 40 ]; then skipped+=("$p"); continue; fi
+    SML_DEVICE_PROFILE=$p ctest_line "profile-$p" --test-dir build-dev -L gpu \
+      -R '(BestPaths|BestAllN|KernelRange|KernelCorrectness|GpuRunner)' -j6
+  done
+  [ ${#skipped[@]} -eq 0 ] ||
+    say "profiles not run (time): ${skipped[*]}; run them with PROFILES='${skipped[*]}' bash bench/device_check.sh profiles"
+}
 
 ctest_line() {  # label, ctest args...: runs ctest and says one line with its totals
   local label=$1; shift
@@ -94,15 +123,13 @@ if [ "$PHASE" = tests ]; then
     tail -20 "$L/build-sm80.build.log"
   fi
   # Every device profile: the suites whose paths depend on the GPU's limits.
-  for p in $("$CLI" list --profiles | awk '{print $1}'); do
-    SML_DEVICE_PROFILE=$p ctest_line "profile-$p" --test-dir build-dev -L gpu \
-      -R '(BestPaths|BestAllN|KernelRange|KernelCorrectness|GpuRunner)' -j6
-  done
+  profile_suites $("$CLI" list --profiles | awk '{print $1}')
   # Best's one-block two-pass shapes on classes without clusters, where rows of 32768-65536
   # fp32 values take two passes (bench/peers.py --tune).
   if [ "${SKIP_TUNE:-0}" != 1 ] && bash bench/build_libsmlbest.sh /tmp/libsmlbest.so >"$L/lib.log" 2>&1; then
     for p in a100 l4 t4; do
       for d in fp32 bf16; do
+        [ "$(left)" -gt 130 ] || { say "tune two-pass under $p $d: not run (time)"; continue; }
         SML_DEVICE_PROFILE=$p timeout 120 python3 bench/peers.py --lib /tmp/libsmlbest.so --tune \
           --only "two-pass|auto" --cols 32769,40000,49152,65536 --dtype $d --samples 20 \
           --out "$L/tune-$p-$d" >"$L/tune-$p-$d.log" 2>&1
@@ -111,6 +138,25 @@ if [ "$PHASE" = tests ]; then
       done
     done
   fi
+  exit 0
+fi
+
+if [ "$PHASE" = profiles ]; then
+  JOBS=14 configure_build build-dev -- "${GPU_TARGETS[@]}" || { say "build failed"; exit 1; }
+  profile_suites ${PROFILES:-$("$CLI" list --profiles | awk '{print $1}')}
+  exit 0
+fi
+
+if [ "$PHASE" = peers ]; then
+  # The peers tables' runs (README, "best against torch.softmax and the Triton tutorial").
+  bash bench/build_libsmlbest.sh /tmp/libsmlbest.so >"$L/libsmlbest.log" 2>&1 ||
+    { say "libsmlbest build failed"; tail -20 "$L/libsmlbest.log"; exit 1; }
+  for d in fp16 bf16 fp32; do
+    [ "$(left)" -gt 60 ] || { say "peers $d: not run (time)"; continue; }
+    timeout "$(left)" python3 bench/peers.py --lib /tmp/libsmlbest.so --samples 20 --dtype "$d" \
+      --triton-max-block 262144 --out "$L/peers" >"$L/peers-$d.txt" 2>&1
+    say "peers $d: rc=$?"
+  done
   exit 0
 fi
 
@@ -170,15 +216,20 @@ EOF
   BUILD=build-dev OUT="$L/lab" timeout 360 bash bench/lab_device_check.sh >"$L/lab.log" 2>&1
   say "lab check: rc=$?"
   sed -n '/=== lab device check: summary ===/,$p' "$L/lab.log" | tee -a "$L/summary.txt"
-  # 5. A seeded scan of best at N nobody tuned on, if the call has time left.
+  # 5. The README's seeded scans of best at N nobody tuned on, as far as the call has time.
   wait $lib
-  if [ "${SKIP_SCAN:-0}" != 1 ] && [ -f /tmp/libsmlbest.so ] && [ $(( $(date +%s) - START )) -lt 420 ]; then
-    timeout $(( 560 - ($(date +%s) - START) )) python3 bench/scan_best.py --lib /tmp/libsmlbest.so \
-      --count "${SCAN_COUNT:-24}" --out "$L/scan.json" >"$L/scan.log" 2>&1
-    say "scan: rc=$? ($(head -1 "$L/scan.log"))"
-    sed -n '/^| N band/,$p' "$L/scan.log" | tee -a "$L/summary.txt"
+  if [ "${SKIP_SCAN:-0}" != 1 ] && [ -f /tmp/libsmlbest.so ]; then
+    scan() {  # name, scan_best.py arguments...
+      local name=$1; shift
+      [ "$(left)" -gt 30 ] || { say "scan $name: not run (time)"; return; }
+      timeout "$(left)" python3 bench/scan_best.py --lib /tmp/libsmlbest.so "$@" \
+        --out "$L/scan-$name.json" >"$L/scan-$name.txt" 2>&1
+      say "scan $name: rc=$? ($(head -1 "$L/scan-$name.txt"))"
+      sed -n '/^| N band/,/^wrote/p' "$L/scan-$name.txt" | grep '^|' | tee -a "$L/summary.txt"
+    }
+    scan full --count "${SCAN_COUNT:-90}"
+    scan past2m --lo 2097152 --count "${SCAN_BAND_COUNT:-30}"
+    scan 1m2m --lo 1048576 --hi 2097152 --count "${SCAN_BAND_COUNT:-30}"
   fi
   exit 0
 fi
-echo "usage: bench/device_check.sh tests|measure" >&2
-exit 2
