@@ -21,6 +21,8 @@ tune on your own. The summary is per band of N and dtype:
   python3 bench/scan_best.py --lib ... --small        # launch-bound calls, time per call
   python3 bench/scan_best.py --show scan.json         # the summary again, no GPU needed
   python3 bench/scan_best.py --history bench/results  # every recorded scan, a row each
+  python3 bench/scan_best.py --shapes bench/results --since 2026-11-27T17:02 --from 1048576
+                                                      # those scans' draws by the shape best ran
 """
 import argparse
 import datetime
@@ -28,6 +30,7 @@ import json
 import math
 import os
 import random
+import re
 import statistics
 import sys
 
@@ -259,9 +262,9 @@ def print_summary(rows, target):
               f"{worst} | {vs} | {r['wrong']} |")
 
 
-def history(root, target=95.0):
-    """One row per scan results file under `root` (softmaxlab-scan/1 files with points), oldest
-    first: what each scan drew and how it went. Symlinks are not followed."""
+def scan_files(root):
+    """[(created_utc, path relative to root, results)] of every scan results file under `root`
+    (softmaxlab-scan/1 files with points), oldest first. Symlinks are not followed."""
     found = []
     for folder, dirs, files in os.walk(root, followlinks=False):
         dirs.sort()
@@ -273,8 +276,14 @@ def history(root, target=95.0):
             if res is None or not res["points"]:  # not a scan, or a --small run
                 continue
             found.append((res.get("created_utc", ""), os.path.relpath(path, root), res))
+    return sorted(found, key=lambda x: (x[0], x[1]))
+
+
+def history(root, target=95.0):
+    """One row per scan results file under `root`, oldest first: what each scan drew and how it
+    went."""
     rows = []
-    for created, rel, res in sorted(found, key=lambda x: (x[0], x[1])):
+    for created, rel, res in scan_files(root):
         words = res.get("command", "").split()
         def arg(flag, default):
             return int(words[words.index(flag) + 1]) if flag in words[:-1] else default
@@ -293,6 +302,50 @@ def history(root, target=95.0):
             "median_past_2p21": statistics.median(long_pct) if long_pct else None,
             "least_vs_torch": min(vs) if vs else None})
     return rows
+
+
+def shape_of(config):
+    """A pick's description (Config::describe) without what only sizes it to the row: block
+    counts, stash packs and prefetched places. "held grid 88 blocks x 512 threads x 8 packs + 11
+    in shared memory, 3 teams, 2 prefetched into L2" -> "held grid 512 threads x 8 packs +
+    stash, 3 teams"."""
+    s = re.sub(r"\b\d+ blocks x ", "", config)
+    s = re.sub(r"\+ \d+ in shared memory", "+ stash", s)
+    s = re.sub(r", \d+ prefetched into L2", "", s)
+    return s
+
+
+def shapes(root, since="", lo=1 << 20, hi=1 << 31):
+    """Every correct, timed draw of the scans under `root` created at or after `since` (an ISO
+    UTC prefix, e.g. 2026-11-27T17:02), lo <= N < hi, grouped by the shape best ran (shape_of)
+    and by fp32 / 16-bit: one row a group, weakest median first. For finding which shape a band's
+    shortfall comes from across scans of different draws; a lead to time side by side, not a
+    comparison in itself."""
+    groups = {}
+    for created, _, res in scan_files(root):
+        if created < since:
+            continue
+        for p in res["points"]:
+            if not correct(p) or "pct_of_copy" not in p or not lo <= p["cols"] < hi:
+                continue
+            key = (shape_of(p.get("config", "?")), "fp32" if p["dtype"] == "fp32" else "16-bit")
+            groups.setdefault(key, []).append((p["pct_of_copy"], p["cols"]))
+    rows = []
+    for (shape, dtypes), pts in groups.items():
+        pct = [x[0] for x in pts]
+        rows.append({"shape": shape, "dtypes": dtypes, "draws": len(pts),
+                     "median_pct": statistics.median(pct), "least_pct": min(pct),
+                     "most_pct": max(pct), "least_n": min(x[1] for x in pts),
+                     "most_n": max(x[1] for x in pts)})
+    return sorted(rows, key=lambda r: (r["median_pct"], r["shape"], r["dtypes"]))
+
+
+def print_shapes(rows):
+    print("| shape best ran | dtypes | draws | median % of copy | range | N drawn |")
+    print("|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['shape']} | {r['dtypes']} | {r['draws']} | {r['median_pct']:.1f}% | "
+              f"{r['least_pct']:.1f}-{r['most_pct']:.1f}% | {r['least_n']}-{r['most_n']} |")
 
 
 def print_history(rows, target=95.0):
@@ -327,8 +380,32 @@ def main():
     ap.add_argument("--history", metavar="DIR",
                     help="print one row per scan results file under DIR, oldest first (no GPU "
                          "needed), e.g. bench/results")
+    ap.add_argument("--shapes", metavar="DIR",
+                    help="the draws of every scan under DIR grouped by the shape best ran, "
+                         "weakest first (no GPU needed); with --since, --from, --to")
+    ap.add_argument("--since", default="", metavar="UTC",
+                    help="--shapes: scans created at or after this ISO time, e.g. 2026-11-27T17:02")
+    ap.add_argument("--from", dest="from_n", type=int, default=1 << 20, metavar="N",
+                    help="--shapes: draws with N >= this (default 2^20)")
+    ap.add_argument("--to", dest="to_n", type=int, default=1 << 31, metavar="N",
+                    help="--shapes: draws with N < this")
     ap.add_argument("--out", help="write the results JSON here (a new file: never overwritten)")
     args = ap.parse_args()
+    if args.shapes:
+        if not os.path.isdir(args.shapes):
+            ap.error(f"--shapes {args.shapes}: not a folder")
+        if args.since and not re.fullmatch(
+                r"\d{4}(-\d\d(-\d\d(T\d\d(:\d\d(:\d\d)?)?)?)?)?Z?", args.since):
+            ap.error(f"--since {args.since!r}: give an ISO UTC time such as 2026-11-27T17:02")
+        if args.from_n >= args.to_n:
+            ap.error(f"--from {args.from_n} --to {args.to_n}: --from must be below --to")
+        rows = shapes(args.shapes, args.since, args.from_n, args.to_n)
+        if not rows:
+            print(f"error: no timed, correct draws with {args.from_n} <= N < {args.to_n} in scans "
+                  f"under {args.shapes} since {args.since or 'the first'}", file=sys.stderr)
+            return 1
+        print_shapes(rows)
+        return 0
     if args.history:
         if not os.path.isdir(args.history):
             ap.error(f"--history {args.history}: not a folder")

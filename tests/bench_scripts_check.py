@@ -161,6 +161,39 @@ if not any("scan_best.py" in e for e in errors):
         if got != want:
             errors.append(f"scan_best.history: {got}")
 
+        # --shapes: draws grouped by the shape best ran (sizes taken out), since a time, in a
+        # band of N; wrong and unfinished draws left out; weakest median first.
+        held = ("held grid 88 blocks x 512 threads x 8 packs + {} in shared memory, 3 teams, "
+                "2 prefetched into L2")
+        if scan_best.shape_of(held.format(11)) != \
+                "held grid 512 threads x 8 packs + stash, 3 teams":
+            errors.append(f"scan_best.shape_of: {scan_best.shape_of(held.format(11))!r}")
+        base = {"max_rel_error": 0.0, "max_rowsum_error": 0.0, "misaligned_max_error": 0.0,
+                "vs_torch": 2.0}
+        def pt(dtype, cols, pct, config, **extra):
+            return dict(base, dtype=dtype, cols=cols, band=scan_best.band_of(cols),
+                        pct_of_copy=pct, config=config, **extra)
+        scan_file("c/shapes.json", "2026-01-03T00:00:00Z", "scan_best.py --lo 1048576", [
+            pt("fp32", 3000000, 86.0, held.format(11)),
+            pt("fp32", 3100000, 88.0, held.format(12)),
+            pt("bf16", 6000000, 85.0, held.format(10)),
+            pt("fp32", 3200000, 10.0, held.format(11), misaligned_max_error=1.0),  # wrong
+            pt("fp32", 5000000, 90.0, "held grid 66 blocks x 1024 threads x 8 packs + 9 in "
+               "shared memory, 2 teams, 6 prefetched into L2"),
+            pt("fp32", 4000, 99.0, "cluster 1 x 1024 threads x 1 packs")])  # below --from
+        got = [(r["shape"], r["dtypes"], r["draws"], r["median_pct"], r["least_n"], r["most_n"])
+               for r in scan_best.shapes(tmp, since="2026-01-03")]
+        want = [("held grid 512 threads x 8 packs + stash, 3 teams", "16-bit", 1, 85.0, 6000000,
+                 6000000),
+                ("held grid 512 threads x 8 packs + stash, 3 teams", "fp32", 2, 87.0, 3000000,
+                 3100000),
+                ("held grid 1024 threads x 8 packs + stash, 2 teams", "fp32", 1, 90.0, 5000000,
+                 5000000)]
+        if got != want:
+            errors.append(f"scan_best.shapes: {got}")
+        if scan_best.shapes(tmp, since="2026-01-04"):
+            errors.append("scan_best.shapes: a scan before --since counted")
+
 # ab_libs.py: its arguments are refused before the GPU is touched, and a seed draws the same points.
 try:
     import ab_libs
