@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Checks issues 19-21 ask for on the GPU machine, a phase a device call of under ten minutes. Everything kept goes to $OUT as check-<phase>.tar.gz (logs, JSON) plus a
-# summary on stdout.
+# Checks issues 19-21 ask for on the GPU machine, a phase a device call of under ten minutes.
+# Everything kept goes to $OUT as check-<phase>.tar.gz (logs, JSON) plus a summary on stdout.
 #
 #   bash bench/device_check.sh tests     builds (this GPU's architecture, and sm_80 only), then
 #                                        ctest -L gpu on both builds and, on the first, the

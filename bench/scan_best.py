@@ -321,6 +321,7 @@ def shapes(root, since="", lo=1 << 20, hi=1 << 31):
     and by fp32 / 16-bit: one row a group, weakest median first. For finding which shape a band's
     shortfall comes from across scans of different draws; a lead to time side by side, not a
     comparison in itself."""
+    since = since[:-1] if since.endswith("Z") else since  # "...17:02Z" is "...17:02"
     groups = {}
     for created, _, res in scan_files(root):
         if created < since:

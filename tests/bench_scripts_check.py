@@ -193,6 +193,8 @@ if not any("scan_best.py" in e for e in errors):
             errors.append(f"scan_best.shapes: {got}")
         if scan_best.shapes(tmp, since="2026-01-04"):
             errors.append("scan_best.shapes: a scan before --since counted")
+        if len(scan_best.shapes(tmp, since="2026-01-03T00:00Z")) != 3:
+            errors.append("scan_best.shapes: --since with a Z left out a scan made at that time")
 
 # ab_libs.py: its arguments are refused before the GPU is touched, and a seed draws the same points.
 try:
