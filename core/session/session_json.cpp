@@ -244,7 +244,10 @@ class Reader {
     explicit Reader(std::string origin) : origin_(std::move(origin)) {}
 
     bool failed() const { return failed_; }
-    const Error& error() const { return error_; }
+    // The failure's English. Keys in the path can be long; the message stays one readable line.
+    Error error() const {
+        return Error{cap_text(message_en(said_.what), 1000), message_en(said_.hint)};
+    }
     const MessageError& said() const { return said_; }
 
     void fail(const std::string& path, Message problem) {
@@ -253,8 +256,6 @@ class Reader {
         said_ = MessageError{
             {Msg::session_at_path, {origin_, cap_text(path, 1000), std::move(problem)}},
             kRerecordHint};
-        // Keys in the path can be long; the message stays one readable line.
-        error_ = Error{cap_text(message_en(said_.what), 1000), message_en(said_.hint)};
     }
 
     const json* field(const json& obj, const std::string& path, const char* key) {
@@ -412,7 +413,6 @@ class Reader {
 
     std::string origin_;
     bool failed_ = false;
-    Error error_;
     MessageError said_;
     std::string at_;
 };
@@ -780,19 +780,16 @@ Result<Session> parse_session(const std::string& text, const std::string& origin
 
 Result<Session> load_session(const std::string& path, std::optional<MessageError>* said) {
     if (said) said->reset();
-    Result<std::string> text = read_file_capped(path, kMaxSessionFileBytes, "session", said);
+    std::optional<MessageError> unread;  // why the file cannot be read, as sentences
+    Result<std::string> text = read_file_capped(path, kMaxSessionFileBytes, "session", &unread);
     if (!text) {
-        Error e = text.error();
-        // Where to find a session instead, said in sentences too (the English decides, so the
-        // CLI's words stay as they were).
-        auto hint = [&](Msg id) {
-            e.hint = message_template_en(id);
-            if (said && *said) (*said)->hint = Message(id);
-        };
-        if (e.hint.rfind("check the path", 0) == 0) hint(Msg::session_check_path_hint);
-        if (e.message.find(" is a directory, not a ") != std::string::npos)
-            hint(Msg::session_pass_json_hint);
-        return e;
+        if (!unread) return text.error();
+        // Where to find a session instead.
+        if (unread->hint.id == Msg::file_check_path_hint)
+            unread->hint = Message(Msg::session_check_path_hint);
+        if (unread->what.id == Msg::file_is_directory)
+            unread->hint = Message(Msg::session_pass_json_hint);
+        return said_error(std::move(*unread), said);
     }
     try {
         return parse_session(*text, path, said);
