@@ -261,41 +261,34 @@ static Config with_prefetch(Config c, const DeviceLimits& limits) {
 }
 
 // The held grid's shape for a row of `cols` values, `vec` a pack (hold.cu): 8 packs a thread in
-// registers and the rest of the block's slice in shared memory, in as many teams as each hold
-// one row, on every SM: two blocks of 512 threads an SM where that leaves three teams or more,
-// else one of 1024. Why the most teams: a team stops its traffic once a row, to merge the row's
-// slots, and the other teams' traffic fills that time (half as many teams ran 7-18 points
-// slower at all seven N tried). Why two blocks an SM: an SM then has another team's block to run
-// while one waits (faster at 10 of 12 N in teams, by up to 5 points; with one team a tie). Why
-// not with two teams: there one block of 1024 an SM, each team alone on its SMs and so given a
-// quarter of the L2 to prefetch (held_prefetch), ran faster at all 8 fresh N, twice, by 0.6-5.7
-// points (fp32 N = 4122621 82.4 -> 87.2%; bench/results/2026-11-26/prefetch/9-two-teams/); from
-// 4 teams on it was mixed (-2.3 to +0.9, prefetch/8-whole-blocks/). Why 8 packs in registers,
-// not 16 at 512 threads a block: faster at all ten N tried, by 0.7-9 points. No fit (the row is
-// longer than the whole GPU holds): path stays kGroup.
-// 16-bit rows on blocks alone on their SM then hold 6 of a thread's packs in registers, not 8
-// (hold_register_packs), where the stash has room for the 2 more; the teams stay as 8 packs
-// give them. Why (H100, side by side, bench/results/2026-11-27/hold-six/): at 8 the 16-bit kernel
-// spills, and a block alone on its SM waits for its spills; with 6, +0.5 to +7.1 points at all
-// 9 such N (fp16 N = 13000007, one team, 77.7 -> 84.7%). Where two blocks share an SM, -0.7 to
-// +0.5 (7 N): the other block runs meanwhile. Where 6 would leave fewer teams (9 -> 8, 8 -> 7,
-// 2 -> 1), -0.2 to -2.9.
+// registers and the rest of the block's slice in shared memory, one block of 1024 threads an SM,
+// in as many teams as each hold one row. Why the most teams: a team stops its traffic once a row,
+// to merge the row's slots, and the other teams' traffic fills that time (half as many teams ran
+// 7-18 points slower at all seven N tried). Why one block an SM: each team then has its SMs to
+// itself, and a block alone on its SM gets a quarter of the L2 to prefetch the next row into
+// (held_prefetch), so DRAM keeps working through the block's wait. Side by side with two blocks
+// of 512 an SM in three to ten teams (the rule before), at 32 N drawn at run time, two rounds:
+// faster at all 32, fp32 by 0.9-4.4 points (N = 3823234 in three teams 85.9 -> 90.3%), 16-bit
+// by 0.9-4.8 (bench/results/2026-11-28/teams-1024/). (Before the prefetch and the interleaved
+// places, two blocks of 512 an SM had won at 10 of 12 N: docs/best-tuning.md.) Why 8 packs in
+// registers, not 16 at 512 threads a block: faster at all ten N tried, by 0.7-9 points. No fit
+// (the row is longer than the whole GPU holds): path stays kGroup.
+// 16-bit rows hold 6 of a thread's packs in registers, not 8 (hold_register_packs), where the
+// stash has room for the 2 more; the teams stay as 8 packs give them. Why (H100, side by side,
+// bench/results/2026-11-27/hold-six/): at 8 the 16-bit kernel spills, and a block alone on its SM
+// waits for its spills; with 6, +0.5 to +7.1 points at all 9 such N (fp16 N = 13000007, one
+// team, 77.7 -> 84.7%). Where 6 would leave fewer teams (9 -> 8, 8 -> 7, 2 -> 1), -0.2 to -2.9.
 static Config hold_for(int64_t cols, int vec, const DeviceLimits& limits) {
-    const int sms = std::max(1, limits.sm_count), packs = kHoldPacks;
-    for (const int threads : {512, 1024}) {
-        const int per_sm = hold_blocks_per_sm(threads);
-        const int64_t most_stash = hold_most_stash(threads, limits);
-        for (int teams = std::min(sms * per_sm, kMaxGridTeams); teams >= 1; --teams) {
-            const int blocks = sms * per_sm / teams;
-            const int64_t held = (slice_packs(cols / vec, blocks) + threads - 1) / threads;
-            if (held > packs + most_stash || blocks > threads) continue;
-            if (per_sm > 1 && teams < 3) break;  // one or two teams: one block an SM
-            const int alone = hold_register_packs(vec);  // 6 in 16 bits, 8 in fp32
-            const int regs = per_sm == 1 && held - alone <= most_stash ? alone : packs;
-            return with_prefetch(
-                held_shape(blocks, threads, regs, std::max<int64_t>(0, held - regs), teams),
-                limits);
-        }
+    const int sms = std::max(1, limits.sm_count), threads = kHoldMaxThreads;
+    const int64_t most_stash = hold_most_stash(threads, limits);
+    for (int teams = std::min(sms, kMaxGridTeams); teams >= 1; --teams) {
+        const int blocks = sms / teams;
+        const int64_t held = (slice_packs(cols / vec, blocks) + threads - 1) / threads;
+        if (held > kHoldPacks + most_stash || blocks > threads) continue;
+        const int alone = hold_register_packs(vec);  // 6 in 16 bits, 8 in fp32
+        const int regs = held - alone <= most_stash ? alone : kHoldPacks;
+        return with_prefetch(
+            held_shape(blocks, threads, regs, std::max<int64_t>(0, held - regs), teams), limits);
     }
     return Config{};
 }
@@ -307,7 +300,7 @@ static Config hold_for(int64_t cols, int vec, const DeviceLimits& limits) {
 // 1.6-2.7 points slower at every N tried, although 6 read a little more of the row twice. Rows of
 // 2^31 values or more, or more SMs than a block has threads to read slots: path stays kGroup.
 static Config streamed_hold_for(int64_t cols, const DeviceLimits& limits) {
-    const int threads = 1024, blocks = std::max(1, limits.sm_count);
+    const int threads = kHoldMaxThreads, blocks = std::max(1, limits.sm_count);
     if (cols > 0x7fffffff || blocks > threads) return Config{};
     Config c = held_shape(blocks, threads, kStreamedHoldPacks, hold_most_stash(threads, limits), 1);
     c.stream = 1;

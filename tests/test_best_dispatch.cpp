@@ -289,10 +289,10 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     EXPECT_EQ(pick(2103144, DType::f16).describe(),
               "grid 132 blocks x 512 threads x 4 packs, lag 4, 2 rows ahead, no edge warp");
     EXPECT_EQ(pick(2103145, DType::bf16).describe(),
-              "held grid 24 blocks x 512 threads x 8 packs + 14 in shared memory, 11 teams, 2 "
+              "held grid 12 blocks x 1024 threads x 8 packs + 14 in shared memory, 11 teams, 6 "
               "prefetched into L2");
     EXPECT_EQ(pick(2103144, DType::f32).describe(),
-              "held grid 52 blocks x 512 threads x 8 packs + 12 in shared memory, 5 teams, 2 "
+              "held grid 26 blocks x 1024 threads x 8 packs + 12 in shared memory, 5 teams, 6 "
               "prefetched into L2");
     // Where the occupancy calculator says a stash fits only once an SM, the stash is not taken.
     auto one_stash = [](const Config& c) { return c.stash > 0 ? 1 : 2; };
@@ -311,18 +311,17 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
               "grid 132 blocks x 544 threads x 4 packs, lag 3, 2 rows ahead");
     EXPECT_EQ(pick(132 * 2048 * 4 + 35).path, Path::kGrid);
     // Longer rows: the held grid, one row a team in 8 packs a thread of registers and up to 14
-    // of shared memory, in as many teams as hold a row: two blocks of 512 threads an SM while
-    // that leaves three teams (88 x 512 x 22 packs hold fp32 N = 3964928 in each of three), then
-    // one block of 1024 an SM in two teams (66 x 1024 x 22 x 4 = 5947392) and in one (up to fp32
-    // N = 132 x 1024 x 22 x 4 = 11894784).
+    // of shared memory, one block of 1024 threads an SM, in as many teams as hold a row: three
+    // while 44 x 1024 x 22 packs hold it (fp32 N = 3964928), then two (66 x 1024 x 22 x 4 =
+    // 5947392) and one (up to fp32 N = 132 x 1024 x 22 x 4 = 11894784).
     EXPECT_EQ(pick(132 * 2048 * 4 + 36).describe(),
-              "held grid 26 blocks x 512 threads x 8 packs + 13 in shared memory, 10 teams, 2 "
+              "held grid 13 blocks x 1024 threads x 8 packs + 13 in shared memory, 10 teams, 6 "
               "prefetched into L2");
     EXPECT_EQ(pick(int64_t{1} << 21).describe(),
-              "held grid 52 blocks x 512 threads x 8 packs + 12 in shared memory, 5 teams, 2 "
+              "held grid 26 blocks x 1024 threads x 8 packs + 12 in shared memory, 5 teams, 6 "
               "prefetched into L2");
     EXPECT_EQ(pick(3964928).describe(),
-              "held grid 88 blocks x 512 threads x 8 packs + 14 in shared memory, 3 teams, 2 "
+              "held grid 44 blocks x 1024 threads x 8 packs + 14 in shared memory, 3 teams, 6 "
               "prefetched into L2");
     EXPECT_EQ(pick(3964932).describe(),
               "held grid 66 blocks x 1024 threads x 8 packs + 7 in shared memory, 2 teams, 6 "
@@ -351,7 +350,13 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     EXPECT_EQ(pick(262144, DType::f16).describe(), pick(131072).describe());
     EXPECT_EQ(pick(int64_t{1} << 20, DType::f16).describe(), pick(524288).describe());
     EXPECT_EQ(pick(int64_t{1} << 21, DType::bf16).describe(), pick(int64_t{1} << 20).describe());
-    EXPECT_EQ(pick(int64_t{1} << 22, DType::bf16).describe(), pick(int64_t{1} << 21).describe());
+    // On the held grid too, but for the packs in registers: 6 in 16 bits where the stash has
+    // room for the other 2 (hold_register_packs).
+    const Config held16 = pick(int64_t{1} << 22, DType::bf16), held32 = pick(int64_t{1} << 21);
+    EXPECT_EQ(held16.cluster, held32.cluster);
+    EXPECT_EQ(held16.grid_teams(), held32.grid_teams());
+    EXPECT_EQ(held16.packs + held16.stash, held32.packs + held32.stash);
+    EXPECT_EQ(held16.packs, 6);
 }
 
 // Wherever a row takes a 16-block cluster short of the stash's range, its blocks hold the
@@ -553,7 +558,7 @@ TEST(BestDispatch, GridFollowsTheSmCountAndSizesItsWorkspace) {
     EXPECT_EQ(pick(524288, DType::f32, true, pcie).describe(),
               "cluster 16 x 512 threads x 8 packs + 8 in shared memory");
     EXPECT_EQ(pick(int64_t{1} << 20, DType::f32, true, pcie).describe(),
-              "held grid 25 blocks x 512 threads x 8 packs + 13 in shared memory, 9 teams, 2 "
+              "held grid 12 blocks x 1024 threads x 8 packs + 14 in shared memory, 9 teams, 7 "
               "prefetched into L2");
     // Without clusters the grid runs in teams of the fewest blocks that hold the row: 2^20 fp32
     // takes 128 of 132 SMs; with 114 SMs it cannot, and the held grid takes the row.
@@ -594,9 +599,9 @@ TEST(BestDispatch, WithoutClustersOneBlockThenItsStashThenTwoPasses) {
               "grid 8 blocks x 512 threads x 4 packs, lag 4, 2 rows ahead, 16 teams");
     // 64 KB holds the staging ring of 2 rows ahead for only 320 threads a block, so one row
     // ahead, for 480; a GPU of fewer SMs (a T4's 40) runs fewer teams. One of fewer SMs than a
-    // row's blocks holds it in the held grid while its registers and shared memory can (two
-    // blocks an SM, 8 + 3 packs a thread), and past that holds what it can and reads the rest
-    // twice.
+    // row's blocks holds it in the held grid while its registers and shared memory can (one
+    // block of 1024 an SM, up to 8 + 3 packs a thread), and past that holds what it can and reads
+    // the rest twice.
     DeviceLimits small = turing();
     small.sm_count = kH100.sm_count;  // a 64 KB class on the H100's SMs
     EXPECT_EQ(pick(65536, DType::f32, true, small).describe(),
@@ -606,7 +611,7 @@ TEST(BestDispatch, WithoutClustersOneBlockThenItsStashThenTwoPasses) {
               "grid 9 blocks x 480 threads x 4 packs, lag 4, 1 row ahead, 4 teams");
     small.sm_count = 8;
     EXPECT_EQ(pick(65536, DType::f32, true, small).describe(),
-              "held grid 3 blocks x 512 threads x 8 packs + 3 in shared memory, 5 teams, 8 "
+              "held grid 2 blocks x 1024 threads x 8 packs + 0 in shared memory, 4 teams, 8 "
               "prefetched into L2");
     small.sm_count = 1;
     EXPECT_EQ(pick(65536, DType::f32, true, small).describe(),
@@ -855,9 +860,15 @@ TEST(BestDispatch, HeldGridPrefetchIsAShareOfL2) {
     }
     EXPECT_GT(alone, 50);
     EXPECT_GT(shared, 50);
-    // On an H100's 50 MB: 6 places a thread of one team's 132 x 1024, 2 in teams of 512.
+    // On an H100's 50 MB: 6 places a thread of the held grid's 132 x 1024 threads, in one team or
+    // in three; 2 where the row streams, or where two blocks of 512 share each SM.
     EXPECT_EQ(pick(8000000).prefetch, 6);
-    EXPECT_EQ(pick(3000000).prefetch, 2);
+    EXPECT_EQ(pick(3000000).prefetch, 6);
+    EXPECT_EQ(pick(16000000).prefetch, 2);
+    Config two_an_sm = pick(3000000);
+    two_an_sm.threads = 512;
+    two_an_sm.cluster *= 2;
+    EXPECT_EQ(best::held_prefetch(two_an_sm, kH100), 2);
 }
 
 // For random N and every dtype, alignment and GPU: the row fits, and the launch is legal.
@@ -893,22 +904,20 @@ TEST(BestDispatch, EveryShapeHoldsItsRowAndIsALegalLaunch) {
                         ASSERT_GE(capacity(c, t), cols + slack);
                     }
                     ASSERT_GE(c.cluster, 1);
-                    if (held) {  // 8 packs in registers (6 streamed, and 6 in 16-bit rows
-                                 // whose blocks run alone on an SM); one or two blocks an SM,
-                                 // on every SM
-                        const int per_sm = best::hold_blocks_per_sm(c.threads);
+                    if (held) {  // 8 packs in registers (6 streamed, 6 or 8 in 16-bit rows);
+                                 // one block of 1024 threads an SM, a team on as many SMs
+                                 // as the teams share out
                         if (c.stream != 0)
                             ASSERT_EQ(c.packs, best::kStreamedHoldPacks);
-                        else if (t != DType::f32 && per_sm == 1)
+                        else if (t != DType::f32)
                             ASSERT_TRUE(c.packs == 6 || c.packs == 8);
                         else
                             ASSERT_EQ(c.packs, best::kHoldPacks);
-                        ASSERT_TRUE(c.threads == 512 || c.threads == 1024);
-                        ASSERT_EQ(c.cluster, limits.sm_count * per_sm / c.grid_teams());
-                        if (per_sm == 2) ASSERT_GE(c.grid_teams(), 2);  // else one of 1024
-                        ASSERT_LE(
-                            int64_t{c.stash} * c.threads * 16 + 2048,
-                            std::min(limits.smem_per_block_optin, limits.smem_per_sm / per_sm));
+                        ASSERT_EQ(c.threads, best::kHoldMaxThreads);
+                        ASSERT_EQ(best::hold_blocks_per_sm(c.threads), 1);
+                        ASSERT_EQ(c.cluster, limits.sm_count / c.grid_teams());
+                        ASSERT_LE(int64_t{c.stash} * c.threads * 16 + 2048,
+                                  std::min(limits.smem_per_block_optin, limits.smem_per_sm));
                         ASSERT_LE(c.cluster, c.threads);  // a slot reader per block of a team
                         // Only past 1 MB rows, longer than the grid and the stash hold.
                         ASSERT_GT(cols * dtype_size(t), 16 * 1024 * 64);

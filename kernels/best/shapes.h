@@ -59,9 +59,9 @@ constexpr int kHoldMaxThreads = 1024;
 // at 8 it spilled (60 bytes of stores a thread in fp32) and ran 1.6-2.7 points slower
 // (docs/best-tuning.md).
 constexpr int kHoldPacks = 8, kStreamedHoldPacks = 6;
-// Packs in registers of a 16-bit row's held grid where its blocks run alone on their SMs (the
-// dispatcher's hold_for says where): 6, as in the stash kernel (stash_register_packs). At 8,
-// converting 16-bit values takes registers, and the kernel spilled 12-16 bytes a thread (fp32
+// Packs in registers of a 16-bit row's held grid, one block alone on each SM (the dispatcher's
+// hold_for takes them where the stash has room): 6, as in the stash kernel (stash_register_packs).
+// At 8, converting 16-bit values takes registers, and the kernel spilled 12-16 bytes a thread (fp32
 // none); at 6 it spills none. fp32: 8.
 constexpr int hold_register_packs(int vec) {
     return vec == 8 ? kStreamedHoldPacks : kHoldPacks;
