@@ -27,8 +27,8 @@ namespace best {
 // Between 1 and 4 the team's loads and stores stop: it waits for its last loads and for the
 // slowest block of the team. The prefetch gives DRAM work meanwhile, and step 4's first loads
 // find their packs in L2. Several teams, each on every teams-th row, fill that time with
-// their own traffic; the dispatcher runs as many as hold a row, two blocks an SM where that
-// still leaves three teams, so an SM has another team's block to run while one waits.
+// their own traffic; the dispatcher runs as many as hold a row, one block of 1024 threads an
+// SM, so each block has its SM to itself and a larger share of the L2 to prefetch into.
 // A row's packs are counted from its first 128-byte line, so every warp's loads are whole
 // sectors wherever the row starts. The values before that line and after the last whole pack
 // (fewer than a line and a pack) are the edges: warp 0 of the team's last block holds them, a
