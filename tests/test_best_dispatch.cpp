@@ -794,8 +794,8 @@ TEST(BestDispatch, TileSpreadsRowsOnlyWhereTheyPileOntoBanks) {
 }
 
 // The held grid as a rule over the row: walking N upward, its teams never grow (a longer row needs
-// as many blocks or more), and once it streams what it cannot hold it goes on streaming, in one
-// team. Two passes never come below 2^31 values.
+// as many blocks or more), at each N they are the most that hold the row, and once it streams
+// what it cannot hold it goes on streaming, in one team. Two passes never come below 2^31 values.
 TEST(BestDispatch, HeldGridTeamsShrinkAsRowsGrowThenItStreams) {
     std::mt19937_64 gen(5);
     for (const DeviceLimits& limits : {kH100, ampere(), turing()}) {
@@ -814,6 +814,19 @@ TEST(BestDispatch, HeldGridTeamsShrinkAsRowsGrowThenItStreams) {
                 ASSERT_LE(c.grid_teams(), teams);
                 teams = c.grid_teams();
                 streamed = c.stream != 0;
+                // The most teams that hold the row: with one more, a block's slice (whole
+                // lines) would need more places a thread than 8 in registers and the most the
+                // block's share of shared memory holds.
+                const int64_t places = best::kHoldPacks +
+                                       (std::min(limits.smem_per_block_optin, limits.smem_per_sm) -
+                                        2048) / (best::kHoldMaxThreads * 16);
+                const int more = c.grid_teams() + 1;
+                if (!streamed && more <= std::min(limits.sm_count, best::kMaxGridTeams)) {
+                    const int64_t slice =
+                        best::slice_packs(n / (16 / dtype_size(t)), limits.sm_count / more);
+                    ASSERT_GT((slice + best::kHoldMaxThreads - 1) / best::kHoldMaxThreads, places)
+                        << "the row fits " << more << " teams";
+                }
             }
             EXPECT_GT(held, 10);
             EXPECT_TRUE(streamed);  // 2^25 values are more than any of these GPUs holds
