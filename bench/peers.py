@@ -263,10 +263,11 @@ def grid_threads(cols, vec, blocks, ppt, edges=0):
     return main + edge, (1024 if ppt <= 2 else 2048 // ppt + edge)
 
 
-def tune_configs(cols, dtype_bytes, sm_count):
+def tune_configs(cols, dtype_bytes, sm_count, l2_bytes=50 << 20):
     """The configurations of best worth trying at this N: (label, config() dict).
 
-    "auto" (None) is the dispatcher's own pick."""
+    "auto" (None) is the dispatcher's own pick. l2_bytes: the GPU's L2 (the held grid's
+    prefetch is a share of it)."""
     vec = 16 // dtype_bytes
     packs = -(-(cols + (vec - 1 if cols % vec else 0)) // vec)  # odd N: rows start unaligned
     out = [("auto", None)]
@@ -358,10 +359,13 @@ def tune_configs(cols, dtype_bytes, sm_count):
             for l2 in (1, 3):  # 0 and 2 (no L2 policies) measured slower at every N
                 out.append((f"two-pass {cluster}x1024 l2={l2}",
                             config(2, threads=1024, cluster=cluster, l2=l2)))
-    if packs >= 262144:  # the held grid (hold.cu): a team of blocks holds one row, 8 packs a
-        # thread in registers and the rest in shared memory; one block of 1024 threads an SM, or
-        # two of 512; as many teams as hold the row, and half as many. These run without the L2
-        # prefetch (Config::prefetch, 0), which "auto" has where its rule gives some
+    if packs >= 131072:  # the held grid (hold.cu): a team of blocks holds one row, 8 packs a
+        # thread in registers (16-bit rows: 6 where the stash has room, hold_register_packs,
+        # and 8 beside it) and the rest in shared memory; one block of 1024 threads an SM (the
+        # dispatcher's, hold_for), or two of 512; as many teams as hold the row, and half as
+        # many; the L2 prefetch as held_prefetch gives it (a quarter of the L2 over the grid
+        # where a block is alone on its SM, a twelfth where two share it). From 16-bit N ~ 1M,
+        # below where the dispatcher takes it, so that rows on the grid can be timed beside it.
         for threads, per_sm in ((1024, 1), (512, 2)):
             most_stash = (min(227 * 1024, 228 * 1024 // per_sm) - 2048) // (threads * 16)
             fits = [t for t in range(min(64, sm_count * per_sm), 0, -1)
@@ -369,17 +373,24 @@ def tune_configs(cols, dtype_bytes, sm_count):
                     8 + most_stash and sm_count * per_sm // t <= threads]
             for teams in sorted({fits[0], max(1, fits[0] // 2)}, reverse=True) if fits else ():
                 blocks = sm_count * per_sm // teams
-                stash = max(0, -(-slice_packs(cols // vec, blocks) // threads) - 8)
-                out.append((f"held {blocks}x{threads}x8p+{stash} teams{teams}",
-                            config(3, packs=8, threads=threads, cluster=blocks, stash=stash,
-                                   teams=teams, lag=0)))
+                held = -(-slice_packs(cols // vec, blocks) // threads)
+                share = l2_bytes // (4 if per_sm == 1 else 12)
+                for regs in sorted({8, 6 if vec == 8 and held - 6 <= most_stash else 8}):
+                    stash = max(0, held - regs)
+                    prefetch = max(0, min(regs, share // (blocks * teams * threads * 16)))
+                    out.append((f"held {blocks}x{threads}x{regs}p+{stash} teams{teams} "
+                                f"pf{prefetch}",
+                                config(3, packs=regs, threads=threads, cluster=blocks,
+                                       stash=stash, teams=teams, lag=0, prefetch=prefetch)))
             if not fits:  # longer than the GPU holds: one team, every place full, the rest
                 # of each thread's packs read twice (stream=1), 6 packs in registers (the
-                # streamed kernel's, kStreamedHoldPacks in kernels/best/shapes.h)
+                # streamed kernel's, kStreamedHoldPacks in kernels/best/shapes.h), the
+                # streamed rows' twelfth of the L2 prefetched
                 blocks = sm_count * per_sm
-                out.append((f"held {blocks}x{threads}x6p+{most_stash} stream",
+                prefetch = max(0, min(6, l2_bytes // 12 // (blocks * threads * 16)))
+                out.append((f"held {blocks}x{threads}x6p+{most_stash} stream pf{prefetch}",
                             config(3, packs=6, threads=threads, cluster=blocks, stash=most_stash,
-                                   teams=1, lag=0, stream=1)))
+                                   teams=1, lag=0, stream=1, prefetch=prefetch)))
     if packs > 8192:  # past one block's registers: two passes of one block a row, as on a GPU
         # without clusters; blocks of fewer threads let two or four rows share an SM, so one
         # row's second pass overlaps another's first
@@ -506,6 +517,7 @@ def main():
     best = BestLib(args.lib)
     timer = Timer(args.samples)
     sm_count = torch.cuda.get_device_properties(0).multi_processor_count
+    l2_bytes = getattr(torch.cuda.get_device_properties(0), "L2_cache_size", 50 << 20)
     triton_softmax = None
     if not (args.tune or args.no_peers):
         from triton_tutorial_softmax import TritonTutorialSoftmax
@@ -521,7 +533,7 @@ def main():
         sample_rows = sorted(set([0, 1, rows // 2, rows - 1] + list(range(min(rows, 16)))))
         contenders = [("copy", lambda: y.copy_(x))]
         if args.tune:
-            candidates = tune_configs(cols, esize, sm_count)
+            candidates = tune_configs(cols, esize, sm_count, l2_bytes)
             # The dispatcher's grid on rows of whole 128-byte lines (no edge warp) through the
             # kernel with the edge warp, which every other row takes (grid_whole_lines); on rows
             # of whole packs off a line, without it.

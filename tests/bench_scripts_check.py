@@ -101,10 +101,17 @@ if not any("peers.py" in e for e in errors):
             if unknown or bad or cfg.get("path") not in range(5):
                 errors.append(f"{what} '{label}': unknown fields {sorted(unknown)}, "
                               f"values not small ints {bad}, path {cfg.get('path')}")
-            if cfg.get("path") == 3 and cfg.get("lag", 0) == 0 and hold_packs and \
-                    cfg.get("packs") != hold_packs.get(cfg.get("stream", 0)):
-                errors.append(f"{what} '{label}': a held grid with {cfg.get('packs')} register "
-                              f"packs and stream={cfg.get('stream', 0)}, which its launch refuses")
+            # The held grid's launch takes kHoldPacks or kStreamedHoldPacks register packs (the
+            # latter alone when it streams), and prefetches at most its register places.
+            if cfg.get("path") == 3 and cfg.get("lag", 0) == 0 and hold_packs:
+                allowed = {hold_packs[1]} if cfg.get("stream", 0) else set(hold_packs.values())
+                if cfg.get("packs") not in allowed:
+                    errors.append(f"{what} '{label}': a held grid with {cfg.get('packs')} "
+                                  f"register packs and stream={cfg.get('stream', 0)}, which its "
+                                  "launch refuses")
+                if not 0 <= cfg.get("prefetch", 0) <= cfg.get("packs", 0):
+                    errors.append(f"{what} '{label}': prefetch {cfg.get('prefetch')} outside "
+                                  f"0..{cfg.get('packs')}, which its launch refuses")
         checked += 1
     print(f"{len(scripts)} scripts compile; peers.py's tuning list checked at {checked} shapes")
 
