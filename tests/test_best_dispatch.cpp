@@ -48,6 +48,13 @@ Config pick(int64_t cols, DType t = DType::f32, bool aligned = true,
     return best::choose(cols, t, aligned, limits, resident);
 }
 
+// Packs a thread of the held grid's stash (a block of 1024 threads alone on its SM): the SM's
+// shared memory a block may have, less 2 KB for the block's own.
+int64_t held_stash(const DeviceLimits& limits) {
+    return (std::min(limits.smem_per_block_optin, limits.smem_per_sm) - 2048) /
+           (best::kHoldMaxThreads * 16);
+}
+
 // Classes with clusters the property tests draw over: the H100, one of 114 SMs (an H100 PCIe)
 // and one of an A100's 163 KB of shared memory.
 std::vector<DeviceLimits> cluster_classes() {
@@ -473,7 +480,7 @@ TEST(BestDispatch, SixteenBitHeldRowsAloneOnAnSmHoldSixInRegisters) {
     std::mt19937_64 gen(29);
     std::map<int, int> seen;  // register packs -> 16-bit held rows
     for (const DeviceLimits& limits : cluster_classes()) {
-        const int64_t stash_1024 = (limits.smem_per_block_optin - 2048) / (1024 * 16);
+        const int64_t stash_1024 = held_stash(limits);
         for (int i = 0; i < 1500; ++i) {
             // Even N in [2^21, 2^25): fp32 rows of half as many values are the same bytes.
             const int64_t cols = (int64_t{1} << 21) + int64_t(gen() % (int64_t{15} << 21)) / 2 * 2;
@@ -817,9 +824,7 @@ TEST(BestDispatch, HeldGridTeamsShrinkAsRowsGrowThenItStreams) {
                 // The most teams that hold the row: with one more, a block's slice (whole
                 // lines) would need more places a thread than 8 in registers and the most the
                 // block's share of shared memory holds.
-                const int64_t places = best::kHoldPacks +
-                                       (std::min(limits.smem_per_block_optin, limits.smem_per_sm) -
-                                        2048) / (best::kHoldMaxThreads * 16);
+                const int64_t places = best::kHoldPacks + held_stash(limits);
                 const int more = c.grid_teams() + 1;
                 if (!streamed && more <= std::min(limits.sm_count, best::kMaxGridTeams)) {
                     const int64_t slice =
@@ -908,10 +913,7 @@ TEST(BestDispatch, EveryShapeHoldsItsRowAndIsALegalLaunch) {
                         ASSERT_GT(cols, capacity(c, t));
                         ASSERT_EQ(c.grid_teams(), 1);
                         ASSERT_EQ(c.threads, 1024);
-                        ASSERT_EQ(
-                            c.stash,
-                            (std::min(limits.smem_per_block_optin, limits.smem_per_sm) - 2048) /
-                                (1024 * 16));
+                        ASSERT_EQ(c.stash, held_stash(limits));
                     } else {
                         ASSERT_EQ(c.stream, 0);
                         ASSERT_GE(capacity(c, t), cols + slack);
@@ -1166,8 +1168,7 @@ TEST(BestDispatch, StreamedHoldReadsTwiceOnlyWhatNoPlaceHolds) {
     for (const DeviceLimits& limits : {kH100, ampere(), turing()}) {
         for (DType t : {DType::f32, DType::f16, DType::bf16}) {
             const int vec = t == DType::f32 ? 4 : 8;
-            const int64_t stash =
-                (std::min(limits.smem_per_block_optin, limits.smem_per_sm) - 2048) / (1024 * 16);
+            const int64_t stash = held_stash(limits);
             const int64_t most = int64_t{limits.sm_count} * 1024 * (8 + stash) * vec;
             const int64_t places = int64_t{limits.sm_count} * 1024 * (6 + stash) * vec;
             SCOPED_TRACE(std::string(dtype_name(t)) + " on " + std::to_string(limits.sm_count) +
