@@ -364,16 +364,18 @@ def tune_configs(cols, dtype_bytes, sm_count, l2_bytes=50 << 20):
         # and 8 beside it) and the rest in shared memory; one block of 1024 threads an SM (the
         # dispatcher's, hold_for), or two of 512; as many teams as hold the row, and half as
         # many; the L2 prefetch as held_prefetch gives it (a quarter of the L2 over the grid
-        # where a block is alone on its SM, a twelfth where two share it). From 16-bit N ~ 1M,
-        # below where the dispatcher takes it, so that rows on the grid can be timed beside it.
+        # where one team's blocks run alone on their SMs, a sixth in several teams, a twelfth
+        # where two blocks share an SM). From 16-bit N ~ 1M, below where the dispatcher takes
+        # it, so that rows on the grid can be timed beside it.
         for threads, per_sm in ((1024, 1), (512, 2)):
             most_stash = (min(227 * 1024, 228 * 1024 // per_sm) - 2048) // (threads * 16)
-            share = l2_bytes // (4 if per_sm == 1 else 12)  # held_prefetch's share of the L2
             fits = [t for t in range(min(64, sm_count * per_sm), 0, -1)
                     if -(-slice_packs(cols // vec, sm_count * per_sm // t) // threads) <=
                     8 + most_stash and sm_count * per_sm // t <= threads]
             for teams in sorted({fits[0], max(1, fits[0] // 2)}, reverse=True) if fits else ():
                 blocks = sm_count * per_sm // teams
+                # held_prefetch's share of the L2
+                share = l2_bytes // (12 if per_sm == 2 else 4 if teams == 1 else 6)
                 held = -(-slice_packs(cols // vec, blocks) // threads)
                 for regs in sorted({8, 6 if vec == 8 and held - 6 <= most_stash else 8}):
                     stash = max(0, held - regs)

@@ -239,19 +239,25 @@ static Config held_shape(int blocks, int threads, int packs, int64_t stash, int 
 
 // The held grid's prefetch (hold.cu's step 3): while a block waits for its team's merge of row
 // r, it puts its first places of row r + 1 into L2, so DRAM works through the wait and step 4's
-// first loads find their packs there. As many places a thread as fill a quarter of the L2 across
-// the grid where a block runs alone on its SM (the wait idles the SM's traffic), a twelfth where
-// an SM runs two teams' blocks (one's traffic fills the other's wait) or the row streams (its
-// next row's streamed reads fill it); at most the register places, whose loads go out first.
+// first loads find their packs there. As many places a thread as fill a share of the L2 across
+// the grid: a quarter where one team runs, a block alone on each SM (the whole grid waits at once
+// and DRAM idles); a sixth where several teams do (the other teams' traffic fills part of a
+// team's wait, and their stores pass through the L2 the prefetch must survive in); a twelfth
+// where an SM runs two teams' blocks (one's traffic fills the other's wait) or the row streams
+// (its next row's streamed reads fill it); at most the register places, whose loads go out first.
 // Why (H100, side by side, bench/results/2026-11-26/prefetch/): one team of 132 x 1024, a quarter
 // (6 places) against none at fresh N, fp32 8351036 79.0 -> 87.0%, 11604235 79.8 -> 86.6, fp16
 // 18244334 73.8 -> 80.1; 4 places 0.5-1.6 points below 6. Two blocks an SM in 2-9 teams, a
 // twelfth (2 places): +0.2 to +2.1 at 14 of 15 N, -0.2 at fp32 N = 1280483 (9 teams); 8
-// places 0.6-4.5 points below none. Streamed rows, 2 places: -0.5 to +2.1 points.
+// places 0.6-4.5 points below none. Streamed rows, 2 places: -0.5 to +2.1 points. Blocks of 1024
+// alone on their SMs in two to ten teams (since cc1a187), a sixth (4 places) against a quarter
+// (6), side by side at 11 N drawn at run time, two rounds: +0.3 to +1.3 points at all 11 (fp16
+// N = 4184224 89.4 -> 90.6%); in one team -1.4 to -3.4 at all 5, and 2-5 places no faster than
+// 6 at 4 more (bench/results/2026-11-28/prefetch-teams/).
 int held_prefetch(const Config& c, const DeviceLimits& limits) {
     const int64_t threads = int64_t{c.cluster} * c.grid_teams() * c.threads;  // the whole grid
     const bool alone = hold_blocks_per_sm(c.threads) == 1 && c.stream == 0;
-    const int64_t share = limits.l2_bytes / (alone ? 4 : 12);
+    const int64_t share = limits.l2_bytes / (!alone ? 12 : c.grid_teams() == 1 ? 4 : 6);
     return static_cast<int>(
         std::clamp<int64_t>(share / std::max<int64_t>(1, threads * 16), 0, c.packs));
 }
@@ -535,6 +541,7 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     const bool grid_wins = whole && grid_fits && grid.teams == 2 && grid.threads >= 256 &&
                            (fp32 || !edge_warp || sectors);
     if (grid_wins && edge_warp && !fp32 && sectors) without_edge_warp();
+    const int grid_main_threads = grid.threads - (edge_warp ? 32 : 0);
     if (largest > portable && !grid_wins) {
         const Config s = stash_shape(largest, 512);
         const int blocks = blocks_an_sm(s);
@@ -555,7 +562,6 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
         // +6.0 points (fp32 N = 680001-811009, 15 N, 96.1-96.8% of copy); against 13-14,
         // -0.1 to -1.4 (N = 819200-946176, 6 N, where that grid ran at 96.8-97.9%;
         // 2026-11-27/grid8-two-blocks/).
-        const int grid_main_threads = grid.threads - (edge_warp ? 32 : 0);
         if (held_packs(s) >= per_thread + 10 && resident && limits.has_clusters() &&
             grid_main_threads < kGridOneTeamFullThreads) {
             Config g = grid_for(cols, vec, lines, limits, 8);
@@ -583,6 +589,18 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     }
     // [N <= 1081344 on 132 SMs] the grid, up to 2048 packs a block. Why: the row is still read
     // once, where two passes read it twice. Hopper only, where it was measured.
+    // Except where it runs in one team with fewer than 12 warps past its edge warp: the held
+    // grid, further down [16-bit rows with edges, N ~ 1360000-1487000 on an H100, which the
+    // 8-pack grid above does not hold two blocks an SM of with the edge warp]. Why: the one-team
+    // grid runs faster the more warps it has, and at 11 it ran 86-91% of copy; side by side at
+    // 6 N drawn at run time, two rounds, the held grid ran +1.5 to +3.1 points faster at five
+    // (fp16 N = 1363602 87.5 -> 90.5%) and 0.5 slower at one (fp16 N = 1460388, 91.1%); at 12
+    // warps the grid won by 1.8-3.4 (bench/results/2026-11-28/hold-band/).
+    if (grid_fits && grid.grid_teams() == 1 && edge_warp &&
+        grid_main_threads < kGridOneTeamLeastThreads) {
+        const Config held = hold_for(cols, vec, limits);
+        if (held.path == Config::Path::kGrid) return held;
+    }
     if (grid_fits) return grid;
     // [no clusters, N <= 73728 with an A100's 163 KB] one block of 1024 threads, 8 packs a thread
     // in registers and the rest of the row in shared memory, where the GPU's opt-in holds it.

@@ -269,11 +269,15 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     EXPECT_EQ(pick(524288, DType::f32, false).describe(), pick(524289).describe());
     EXPECT_EQ(pick(600001).describe(), "cluster 16 x 512 threads x 8 packs + 11 in shared memory");
     EXPECT_EQ(pick(680001).describe(), "cluster 16 x 512 threads x 8 packs + 13 in shared memory");
-    // At 14 packs there (22 in all), fp32 rows take the grid. 16-bit rows hold 6 of their packs
-    // in registers, so their stash is 2 packs a thread larger: it fits twice an SM up to 20
-    // packs in all (6 + 14, 114 KB a block), and past that they take the grid too.
+    // At 14 packs there (22 in all), fp32 rows leave the stash. 16-bit rows hold 6 of their
+    // packs in registers, so their stash is 2 packs a thread larger: it fits twice an SM up to
+    // 20 packs in all (6 + 14, 114 KB a block), and past that they leave it too. Without a GPU
+    // to ask whether the 8-pack grid fits twice an SM, the 4-pack grid in one team would have
+    // 11 warps past its edge warp there (352 threads + 32), too few: the held grid, in 16
+    // teams of 8 blocks (OneTeamGridsHaveTwelveWarpsOrTheHeldGrid below).
     EXPECT_EQ(pick(700001).describe(),
-              "grid 132 blocks x 384 threads x 4 packs, lag 4, 2 rows ahead");
+              "held grid 8 blocks x 1024 threads x 8 packs + 14 in shared memory, 16 teams, 4 "
+              "prefetched into L2");
     EXPECT_EQ(pick(1300001, DType::bf16).describe(),
               "cluster 16 x 512 threads x 6 packs + 14 in shared memory");
     EXPECT_EQ(pick(1400001, DType::bf16).describe(), pick(700001).describe());
@@ -296,17 +300,20 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     EXPECT_EQ(pick(2103144, DType::f16).describe(),
               "grid 132 blocks x 512 threads x 4 packs, lag 4, 2 rows ahead, no edge warp");
     EXPECT_EQ(pick(2103145, DType::bf16).describe(),
-              "held grid 12 blocks x 1024 threads x 8 packs + 14 in shared memory, 11 teams, 6 "
+              "held grid 12 blocks x 1024 threads x 8 packs + 14 in shared memory, 11 teams, 4 "
               "prefetched into L2");
     EXPECT_EQ(pick(2103144, DType::f32).describe(),
-              "held grid 26 blocks x 1024 threads x 8 packs + 12 in shared memory, 5 teams, 6 "
+              "held grid 26 blocks x 1024 threads x 8 packs + 12 in shared memory, 5 teams, 4 "
               "prefetched into L2");
     // Where the occupancy calculator says a stash fits only once an SM, the stash is not taken.
     auto one_stash = [](const Config& c) { return c.stash > 0 ? 1 : 2; };
     EXPECT_EQ(pick(300000, DType::f32, true, kH100, one_stash).describe(),
               "cluster 16 x 608 threads x 8 packs");
+    // (Nor the 4-pack grid in one team, which would have 8 warps past its edge warp: the held
+    // grid.)
     EXPECT_EQ(pick(524289, DType::f32, true, kH100, one_stash).describe(),
-              "grid 132 blocks x 288 threads x 4 packs, lag 4, 2 rows ahead");
+              "held grid 6 blocks x 1024 threads x 8 packs + 14 in shared memory, 22 teams, 4 "
+              "prefetched into L2");
     // From 10 packs a thread in shared memory, the grid of 8 packs in two teams where the
     // calculator says it fits twice an SM (EightPackGridFromEighteenPacksAThread below).
     EXPECT_EQ(pick(600001, DType::f32, true, kH100, one_stash).describe(),
@@ -322,19 +329,19 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     // while 44 x 1024 x 22 packs hold it (fp32 N = 3964928), then two (66 x 1024 x 22 x 4 =
     // 5947392) and one (up to fp32 N = 132 x 1024 x 22 x 4 = 11894784).
     EXPECT_EQ(pick(132 * 2048 * 4 + 36).describe(),
-              "held grid 13 blocks x 1024 threads x 8 packs + 13 in shared memory, 10 teams, 6 "
+              "held grid 13 blocks x 1024 threads x 8 packs + 13 in shared memory, 10 teams, 4 "
               "prefetched into L2");
     EXPECT_EQ(pick(int64_t{1} << 21).describe(),
-              "held grid 26 blocks x 1024 threads x 8 packs + 12 in shared memory, 5 teams, 6 "
+              "held grid 26 blocks x 1024 threads x 8 packs + 12 in shared memory, 5 teams, 4 "
               "prefetched into L2");
     EXPECT_EQ(pick(3964928).describe(),
-              "held grid 44 blocks x 1024 threads x 8 packs + 14 in shared memory, 3 teams, 6 "
+              "held grid 44 blocks x 1024 threads x 8 packs + 14 in shared memory, 3 teams, 4 "
               "prefetched into L2");
     EXPECT_EQ(pick(3964932).describe(),
-              "held grid 66 blocks x 1024 threads x 8 packs + 7 in shared memory, 2 teams, 6 "
+              "held grid 66 blocks x 1024 threads x 8 packs + 7 in shared memory, 2 teams, 4 "
               "prefetched into L2");
     EXPECT_EQ(pick(5947392).describe(),
-              "held grid 66 blocks x 1024 threads x 8 packs + 14 in shared memory, 2 teams, 6 "
+              "held grid 66 blocks x 1024 threads x 8 packs + 14 in shared memory, 2 teams, 4 "
               "prefetched into L2");
     // (Whole packs count: the values past the last one are held apart.)
     EXPECT_EQ(pick(5947395).describe(), pick(5947392).describe());
@@ -447,17 +454,19 @@ TEST(BestDispatch, EightPackGridFromEighteenPacksAThread) {
                 ASSERT_LE(c.threads, most);
                 ASSERT_LE(c.threads, best::grid_max_threads(8));
                 // Where the 4-pack grid in one team would have 13 warps past its edge warp or
-                // more, that grid.
-                if (without.path == Path::kGrid) {
+                // more, that grid. (Without the 8-pack grid, under 12 warps take the held grid.)
+                if (without.path == Path::kGrid && !without.held_grid()) {
                     const bool lines = best::grid_whole_lines(cols, 16 / dtype_size(t), aligned);
                     const int edge = without.edges < 0 || lines ? 0 : 32;
                     ASSERT_LT(without.threads - edge, best::kGridOneTeamFullThreads);
                 }
                 // In place of the 16-block stash at 18 packs a thread or more in all (or of the
-                // 4-pack grid that takes the stash's place from 22).
+                // 4-pack grid that takes the stash's place from 22, or the held grid that takes
+                // the 4-pack grid's where it would have under 12 warps).
                 const bool stash_18 =
                     without.path == Path::kCluster && without.packs + without.stash >= 18;
-                const bool grid4 = without.path == Path::kGrid && without.packs == 4;
+                const bool grid4 = without.path == Path::kGrid &&
+                                   (without.packs == 4 || without.held_grid());
                 ASSERT_TRUE(stash_18 || grid4);
                 // A calculator that fits more never takes it away.
                 ASSERT_TRUE(eight(pick(cols, t, aligned, kH100, fits_to(256))));
@@ -469,6 +478,58 @@ TEST(BestDispatch, EightPackGridFromEighteenPacksAThread) {
         }
     }
     for (DType t : {DType::f32, DType::f16, DType::bf16}) EXPECT_GT(taken[t], 50) << dtype_name(t);
+}
+
+// The grid in one team runs faster the more warps it has: where it would have an edge warp and
+// fewer than 12 warps past it, the held grid takes the row (16-bit rows with edges at N ~
+// 1360000-1487000 on an H100, which the 8-pack grid cannot hold two blocks an SM of). Drawn over
+// the grid's range, every dtype and alignment, on three classes with clusters, with no GPU to
+// ask and with calculators that fit the 8-pack grid twice an SM up to 192, 224 or 256 threads.
+TEST(BestDispatch, OneTeamGridsHaveTwelveWarpsOrTheHeldGrid) {
+    std::mt19937_64 gen(23);
+    int held = 0, grids = 0;
+    for (const DeviceLimits& limits : cluster_classes()) {
+        for (int i = 0; i < 1500; ++i) {
+            const int64_t cols = 393216 + int64_t(gen() % (2 * 1081344 - 393216));
+            const bool aligned = gen() % 2 == 0;
+            const int most = std::array{0, 192, 224, 256}[gen() % 4];
+            const best::ResidentBlocks resident =
+                most == 0 ? best::ResidentBlocks{} : [most](const Config& c) {
+                    return c.path == Path::kGrid && c.threads > most ? 1 : 2;
+                };
+            for (DType t : {DType::f32, DType::f16, DType::bf16}) {
+                const Config c = pick(cols, t, aligned, limits, resident);
+                SCOPED_TRACE(std::to_string(cols) + " " + dtype_name(t) +
+                             (aligned ? " aligned, " : " unaligned, ") + std::to_string(most) +
+                             ", " + std::to_string(limits.sm_count) + " SMs: " + c.describe());
+                if (c.path != Path::kGrid) continue;
+                if (c.held_grid()) {
+                    ++held;
+                    continue;
+                }
+                const int vec = 16 / dtype_size(t);
+                const bool edge_warp = c.edges >= 0 && !best::grid_whole_lines(cols, vec, aligned);
+                if (c.grid_teams() == 1 && edge_warp) {
+                    ++grids;
+                    ASSERT_GE(c.threads - 32, best::kGridOneTeamLeastThreads);
+                }
+            }
+        }
+    }
+    EXPECT_GT(held, 100);
+    EXPECT_GT(grids, 100);
+    // The rows it was measured at, with an H100's answers: the 16-bit 8-pack grid fits two
+    // blocks of 192 threads an SM, not 224; a stash as many blocks as its shared memory and the
+    // 1 KB the SM keeps for each fit. 16 teams of 8 blocks, and at 12 warps the grid.
+    const best::ResidentBlocks h100 = [](const Config& c) {
+        if (c.path == Path::kGrid) return c.threads > 192 ? 1 : 2;
+        return static_cast<int>(kH100.smem_per_sm / (int64_t{c.stash} * c.threads * 16 + 1024));
+    };
+    EXPECT_EQ(pick(1363602, DType::f16, true, kH100, h100).describe(),
+              "held grid 8 blocks x 1024 threads x 8 packs + 13 in shared memory, 16 teams, 4 "
+              "prefetched into L2");
+    EXPECT_EQ(pick(1514302, DType::bf16, true, kH100, h100).describe(),
+              "grid 132 blocks x 416 threads x 4 packs, lag 4, 2 rows ahead");
 }
 
 // A 16-bit row on the held grid takes the teams, blocks and threads of the fp32 row of the same
@@ -565,7 +626,7 @@ TEST(BestDispatch, GridFollowsTheSmCountAndSizesItsWorkspace) {
     EXPECT_EQ(pick(524288, DType::f32, true, pcie).describe(),
               "cluster 16 x 512 threads x 8 packs + 8 in shared memory");
     EXPECT_EQ(pick(int64_t{1} << 20, DType::f32, true, pcie).describe(),
-              "held grid 12 blocks x 1024 threads x 8 packs + 14 in shared memory, 9 teams, 7 "
+              "held grid 12 blocks x 1024 threads x 8 packs + 14 in shared memory, 9 teams, 4 "
               "prefetched into L2");
     // Without clusters the grid runs in teams of the fewest blocks that hold the row: 2^20 fp32
     // takes 128 of 132 SMs; with 114 SMs it cannot, and the held grid takes the row.
@@ -839,12 +900,13 @@ TEST(BestDispatch, HeldGridTeamsShrinkAsRowsGrowThenItStreams) {
     }
 }
 
-// The held grid's L2 prefetch (held_prefetch): a share of the L2 over the whole grid, a quarter
-// where a block runs alone on its SM and the row does not stream, a twelfth otherwise; at most
-// the register places; none without an L2 to fill; never more with a smaller L2 or more teams.
+// The held grid's L2 prefetch (held_prefetch): a share of the L2 over the whole grid where a
+// block runs alone on its SM and the row does not stream, a quarter in one team and a sixth in
+// several; a twelfth otherwise; at most the register places; none without an L2 to fill; never
+// more with a smaller L2 or more teams.
 TEST(BestDispatch, HeldGridPrefetchIsAShareOfL2) {
     std::mt19937_64 gen(11);
-    int alone = 0, shared = 0;
+    int alone = 0, teams = 0, shared = 0;
     for (DeviceLimits limits : {kH100, ampere(), turing()}) {
         for (DType t : {DType::f32, DType::f16, DType::bf16}) {
             for (int i = 0; i < 300; ++i) {
@@ -861,8 +923,9 @@ TEST(BestDispatch, HeldGridPrefetchIsAShareOfL2) {
                 ASSERT_LE(c.prefetch, c.packs);
                 const int64_t grid_threads = int64_t{c.cluster} * c.grid_teams() * c.threads;
                 const bool one_an_sm = c.threads > 512 && c.stream == 0;
-                (one_an_sm ? alone : shared) += 1;
-                const int64_t share = limits.l2_bytes / (one_an_sm ? 4 : 12);
+                const bool one_team = c.grid_teams() == 1;
+                (!one_an_sm ? shared : one_team ? alone : teams) += 1;
+                const int64_t share = limits.l2_bytes / (!one_an_sm ? 12 : one_team ? 4 : 6);
                 ASSERT_LE(c.prefetch * grid_threads * 16, share);
                 if (c.prefetch < c.packs) ASSERT_GT((c.prefetch + 1) * grid_threads * 16, share);
                 DeviceLimits smaller = limits;
@@ -877,11 +940,12 @@ TEST(BestDispatch, HeldGridPrefetchIsAShareOfL2) {
         }
     }
     EXPECT_GT(alone, 50);
+    EXPECT_GT(teams, 50);
     EXPECT_GT(shared, 50);
-    // On an H100's 50 MB: 6 places a thread of the held grid's 132 x 1024 threads, in one team or
-    // in three; 2 where the row streams, or where two blocks of 512 share each SM.
+    // On an H100's 50 MB: 6 places a thread of the held grid's 132 x 1024 threads in one team,
+    // 4 in three teams; 2 where the row streams, or where two blocks of 512 share each SM.
     EXPECT_EQ(pick(8000000).prefetch, 6);
-    EXPECT_EQ(pick(3000000).prefetch, 6);
+    EXPECT_EQ(pick(3000000).prefetch, 4);
     EXPECT_EQ(pick(16000000).prefetch, 2);
     Config two_an_sm = pick(3000000);
     two_an_sm.threads = 512;

@@ -42,6 +42,9 @@ constexpr int grid_min_blocks(int packs, int lag, int esize) {
 // Threads past the edge warp from which the 4-pack grid in one team runs about as fast as the
 // 8-pack grid in two teams, or faster: 13 warps a block (best_softmax.cu says why).
 constexpr int kGridOneTeamFullThreads = 416;
+// Threads past the edge warp below which the 4-pack grid in one team runs slower than the held
+// grid: 12 warps a block (best_softmax.cu, choose, says why).
+constexpr int kGridOneTeamLeastThreads = 384;
 // Packs a thread of the stash kernel (cluster.cu) holds in registers; the rest of its slice is
 // in shared memory. 8, and 6 for 16-bit rows in clusters: that kernel form needs registers for the
 // exchange through DSMEM and for converting 16-bit values, and at 8 packs it spilled 8-12 bytes a
