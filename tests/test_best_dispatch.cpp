@@ -465,8 +465,8 @@ TEST(BestDispatch, EightPackGridFromEighteenPacksAThread) {
                 // the 4-pack grid's where it would have under 12 warps).
                 const bool stash_18 =
                     without.path == Path::kCluster && without.packs + without.stash >= 18;
-                const bool grid4 = without.path == Path::kGrid &&
-                                   (without.packs == 4 || without.held_grid());
+                const bool grid4 =
+                    without.path == Path::kGrid && (without.packs == 4 || without.held_grid());
                 ASSERT_TRUE(stash_18 || grid4);
                 // A calculator that fits more never takes it away.
                 ASSERT_TRUE(eight(pick(cols, t, aligned, kH100, fits_to(256))));
