@@ -590,12 +590,12 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     // [N <= 1081344 on 132 SMs] the grid, up to 2048 packs a block. Why: the row is still read
     // once, where two passes read it twice. Hopper only, where it was measured.
     // Except where it runs in one team with fewer than 12 warps past its edge warp: the held
-    // grid, further down [16-bit rows with edges, N ~ 1360000-1487000 on an H100, which the
-    // 8-pack grid above does not hold two blocks an SM of with the edge warp]. Why: the one-team
-    // grid runs faster the more warps it has, and at 11 it ran 86-91% of copy; side by side at
-    // 6 N drawn at run time, two rounds, the held grid ran +1.5 to +3.1 points faster at five
+    // grid (hold_for) [16-bit rows with edges, N ~ 1360000-1487000 on an H100, which the 8-pack
+    // grid above does not hold two blocks an SM of with the edge warp]. Why: the one-team grid
+    // runs faster the more warps it has, and at 11 it ran 86-91% of copy; side by side at 6 N
+    // drawn at run time, two rounds, the held grid ran +1.5 to +3.1 points faster at five
     // (fp16 N = 1363602 87.5 -> 90.5%) and 0.5 slower at one (fp16 N = 1460388, 91.1%); at 12
-    // warps the grid won by 1.8-3.4 (bench/results/2026-11-28/hold-band/).
+    // warps the grid won by 1.8-6.9 (bench/results/2026-11-28/hold-band/).
     if (grid_fits && grid.grid_teams() == 1 && edge_warp &&
         grid_main_threads < kGridOneTeamLeastThreads) {
         const Config held = hold_for(cols, vec, limits);
