@@ -114,8 +114,8 @@ class BestLib:
             self._check(self.lib.sml_best_softmax_with(*args, values, len(values)))
 
     def describe(self, cols, code):
-        buf = ctypes.create_string_buffer(128)
-        self.lib.sml_best_describe(cols, code, buf, 128)
+        buf = ctypes.create_string_buffer(256)
+        self.lib.sml_best_describe(cols, code, buf, 256)
         return buf.value.decode()
 
 
@@ -595,7 +595,7 @@ def main():
                     p["gbps"] = bytes_moved / (p["median_ms"] * 1e-3) / 1e9
             if name == "copy":
                 copy_gbps = p.get("gbps")
-            if name == "best":
+            if name == "best" or (args.tune and name == "auto"):  # the pick, in words
                 p["config"] = best.describe(cols, code)
             if p["status"] == "ok" and copy_gbps:
                 p["pct_of_copy"] = 100.0 * p["gbps"] / copy_gbps
@@ -605,6 +605,8 @@ def main():
             shown = f"{p['gbps']:8.0f} GB/s {p.get('pct_of_copy', 100):6.1f}%" \
                 if p["status"] == "ok" else p["status"]
             print(f"N={cols:8d} {name:28s} {shown}  ({p['wall_s']} s)", flush=True)
+            if args.tune and name == "auto":
+                print(f"N={cols:8d} {'':28s} auto = {p['config']}", flush=True)
         del x, y
         torch.cuda.empty_cache()
         if not args.tune:  # after every N, so a run cut short still leaves its measurements
