@@ -45,15 +45,15 @@
 //                     rows of 2^31 values or more and GPUs that cannot   write MN
 //                     keep a held grid resident
 //
-//   fp16 and bf16 rows take the path of the fp32 row of the same bytes, except three: where one
+//   fp16 and bf16 rows take the path of the fp32 row of the same bytes, except four: where one
 //   block would be the only block on its SM, a 16-bit row (twice the values per byte, so twice
 //   the arithmetic) takes a cluster that keeps more rows an SM [fp16 N ~ 36000-57000]; on
 //   16-block clusters it takes a third block an SM with up to 10 packs a thread in all, fp32 up
-//   to 9 [fp16 N ~ 328000-410000, fp32 ~ 164000-184000]; and on the grid, whole packs off a
-//   line skip the edge warp where it would cost the block its registers, and other rows there
-//   take the held grid [fp16 N ~ 2027600-2162600]. Their stash shapes differ only in where a
-//   thread's packs sit: 6 in registers rather than 8, the rest in shared memory
-//   (stash_register_packs).
+//   to 9 [fp16 N ~ 328000-410000, fp32 ~ 164000-184000]; on the grid, whole packs off a line
+//   skip the edge warp where it would cost the block its registers, other rows there take the
+//   held grid [fp16 N ~ 2027600-2162600], and so do rows with edges where the grid would run one
+//   team of under 12 warps [fp16 N ~ 1360000-1487000]. Their stash shapes differ only in where
+//   a thread's packs sit: 6 in registers rather than 8, the rest in shared memory.
 //
 // What changed since step 6 (online)
 //   - The row is read from DRAM once whenever it fits on chip, and "on chip" now means the
