@@ -71,6 +71,12 @@ best::ResidentBlocks favouring(int packs, int most, int others) {
     return [=](const Config& c) { return c.packs == packs ? most : others; };
 }
 
+// An occupancy answer: a grid fits twice an SM up to `most` threads a block, once past it; every
+// other shape twice.
+best::ResidentBlocks grid_twice_to(int most) {
+    return [most](const Config& c) { return c.path == Path::kGrid && c.threads > most ? 1 : 2; };
+}
+
 TEST(BestDispatch, ShortRowsTakeSubWarpGroupsSizedToTheRow) {
     EXPECT_EQ(pick(1).describe(), "group 1 lanes x 1 packs x 2 rows, 32 threads");
     EXPECT_EQ(pick(32).describe(),
@@ -425,11 +431,8 @@ TEST(BestDispatch, SixteenBlockClustersTakeAThirdBlockWhileItsStashIsSmall) {
 // past its edge warp. A rule over packs, so fp32 and 16-bit rows alike; never without a GPU to
 // ask.
 TEST(BestDispatch, EightPackGridFromEighteenPacksAThread) {
-    // Calculators for which a grid fits twice an SM up to `most` threads a block, and never.
-    auto fits_to = [](int most) {
-        return
-            [most](const Config& c) { return c.path == Path::kGrid && c.threads > most ? 1 : 2; };
-    };
+    // Calculators for which a grid fits twice an SM up to `most` threads a block
+    // (grid_twice_to), and never.
     auto grid_once = [](const Config& c) { return c.path == Path::kGrid ? 1 : 2; };
     auto eight = [](const Config& c) {
         return c.path == Path::kGrid && c.packs == 8 && c.lag == 2;
@@ -442,7 +445,7 @@ TEST(BestDispatch, EightPackGridFromEighteenPacksAThread) {
         const bool aligned = gen() % 2 == 0;
         const int most = std::array{192, 224, 256}[gen() % 3];
         for (DType t : {DType::f32, DType::f16, DType::bf16}) {
-            const Config c = pick(cols, t, aligned, kH100, fits_to(most));
+            const Config c = pick(cols, t, aligned, kH100, grid_twice_to(most));
             const Config without = pick(cols, t, aligned, kH100, grid_once);  // the rule cannot
             SCOPED_TRACE(std::to_string(cols) + " " + dtype_name(t) +
                          (aligned ? " aligned, " : " unaligned, ") + std::to_string(most) + ": " +
@@ -469,7 +472,7 @@ TEST(BestDispatch, EightPackGridFromEighteenPacksAThread) {
                     without.path == Path::kGrid && (without.packs == 4 || without.held_grid());
                 ASSERT_TRUE(stash_18 || grid4);
                 // A calculator that fits more never takes it away.
-                ASSERT_TRUE(eight(pick(cols, t, aligned, kH100, fits_to(256))));
+                ASSERT_TRUE(eight(pick(cols, t, aligned, kH100, grid_twice_to(256))));
             } else {
                 ASSERT_EQ(c.describe(), without.describe());  // elsewhere the rule changes nothing
             }
@@ -494,9 +497,7 @@ TEST(BestDispatch, OneTeamGridsHaveTwelveWarpsOrTheHeldGrid) {
             const bool aligned = gen() % 2 == 0;
             const int most = std::array{0, 192, 224, 256}[gen() % 4];
             const best::ResidentBlocks resident =
-                most == 0 ? best::ResidentBlocks{} : [most](const Config& c) {
-                    return c.path == Path::kGrid && c.threads > most ? 1 : 2;
-                };
+                most == 0 ? best::ResidentBlocks{} : grid_twice_to(most);
             for (DType t : {DType::f32, DType::f16, DType::bf16}) {
                 const Config c = pick(cols, t, aligned, limits, resident);
                 SCOPED_TRACE(std::to_string(cols) + " " + dtype_name(t) +
