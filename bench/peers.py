@@ -247,6 +247,15 @@ def slice_packs(packs, blocks):
     return -(-(-(-packs // blocks)) // 8) * 8
 
 
+def held_prefetch(l2_bytes, regs, blocks, teams, threads, per_sm, stream=False):
+    """Places a thread of the held grid prefetches into L2 (held_prefetch, kernels/best_softmax.cu):
+    a share of the L2 over the whole grid, a quarter where one team's blocks run alone on their
+    SMs, a sixth in several teams, a twelfth where two blocks share an SM or the row streams; at
+    most the register places."""
+    parts = 12 if per_sm > 1 or stream else 4 if teams == 1 else 6
+    return max(0, min(regs, l2_bytes // parts // (blocks * teams * threads * 16)))
+
+
 def grid_threads(cols, vec, blocks, ppt, edges=0):
     """The grid kernel's block for rows of `cols` values over `blocks` blocks at `ppt` packs a
     thread (best_grid_kernel), and the most threads it may have (grid_max_threads,
@@ -363,10 +372,8 @@ def tune_configs(cols, dtype_bytes, sm_count, l2_bytes=50 << 20):
         # thread in registers (16-bit rows: 6 where the stash has room, hold_register_packs,
         # and 8 beside it) and the rest in shared memory; one block of 1024 threads an SM (the
         # dispatcher's, hold_for), or two of 512; as many teams as hold the row, and half as
-        # many; the L2 prefetch as held_prefetch gives it (a quarter of the L2 over the grid
-        # where one team's blocks run alone on their SMs, a sixth in several teams, a twelfth
-        # where two blocks share an SM). From 16-bit N ~ 1M, below where the dispatcher takes
-        # it, so that rows on the grid can be timed beside it.
+        # many; the L2 prefetch as held_prefetch gives it. From 16-bit N ~ 1M, below where the
+        # dispatcher takes it, so that rows on the grid can be timed beside it.
         for threads, per_sm in ((1024, 1), (512, 2)):
             most_stash = (min(227 * 1024, 228 * 1024 // per_sm) - 2048) // (threads * 16)
             fits = [t for t in range(min(64, sm_count * per_sm), 0, -1)
@@ -374,12 +381,10 @@ def tune_configs(cols, dtype_bytes, sm_count, l2_bytes=50 << 20):
                     8 + most_stash and sm_count * per_sm // t <= threads]
             for teams in sorted({fits[0], max(1, fits[0] // 2)}, reverse=True) if fits else ():
                 blocks = sm_count * per_sm // teams
-                # held_prefetch's share of the L2
-                share = l2_bytes // (12 if per_sm == 2 else 4 if teams == 1 else 6)
                 held = -(-slice_packs(cols // vec, blocks) // threads)
                 for regs in sorted({8, 6 if vec == 8 and held - 6 <= most_stash else 8}):
                     stash = max(0, held - regs)
-                    prefetch = max(0, min(regs, share // (blocks * teams * threads * 16)))
+                    prefetch = held_prefetch(l2_bytes, regs, blocks, teams, threads, per_sm)
                     out.append((f"held {blocks}x{threads}x{regs}p+{stash} teams{teams} "
                                 f"pf{prefetch}",
                                 config(3, packs=regs, threads=threads, cluster=blocks,
@@ -387,9 +392,9 @@ def tune_configs(cols, dtype_bytes, sm_count, l2_bytes=50 << 20):
             if not fits:  # longer than the GPU holds: one team, every place full, the rest
                 # of each thread's packs read twice (stream=1), 6 packs in registers (the
                 # streamed kernel's, kStreamedHoldPacks in kernels/best/shapes.h), the
-                # streamed rows' twelfth of the L2 prefetched
+                # streamed rows' share of the L2 prefetched
                 blocks = sm_count * per_sm
-                prefetch = max(0, min(6, l2_bytes // 12 // (blocks * threads * 16)))
+                prefetch = held_prefetch(l2_bytes, 6, blocks, 1, threads, per_sm, stream=True)
                 out.append((f"held {blocks}x{threads}x6p+{most_stash} stream pf{prefetch}",
                             config(3, packs=6, threads=threads, cluster=blocks, stash=most_stash,
                                    teams=1, lag=0, stream=1, prefetch=prefetch)))
