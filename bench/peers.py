@@ -389,6 +389,20 @@ def tune_configs(cols, dtype_bytes, sm_count, l2_bytes=50 << 20):
                                 f"pf{prefetch}",
                                 config(3, packs=regs, threads=threads, cluster=blocks,
                                        stash=stash, teams=teams, lag=0, prefetch=prefetch)))
+            if per_sm == 1:  # two rows a team (Config::held = 2): each row has half of the
+                # register packs and the stash; as many teams as hold two rows
+                for regs in (8, 6):
+                    most_row = regs // 2 + most_stash // 2
+                    two = [t for t in range(min(64, sm_count), 0, -1)
+                           if -(-slice_packs(cols // vec, sm_count // t) // threads) <= most_row
+                           and sm_count // t <= threads]
+                    if two:
+                        teams, blocks = two[0], sm_count // two[0]
+                        need = -(-slice_packs(cols // vec, blocks) // threads)
+                        stash = 2 * max(0, need - regs // 2)
+                        out.append((f"held2 {blocks}x{threads}x{regs}p+{stash} teams{teams} pf0",
+                                    config(3, packs=regs, threads=threads, cluster=blocks,
+                                           stash=stash, teams=teams, lag=0, held=2)))
             if not fits:  # longer than the GPU holds: one team, every place full, the rest
                 # of each thread's packs read twice (stream=1), 6 packs in registers (the
                 # streamed kernel's, kStreamedHoldPacks in kernels/best/shapes.h), the

@@ -804,6 +804,7 @@ std::string Config::describe(const Say& say) const {
                 return say("held grid {0} blocks x {1} threads x {2} packs", {n, t, num(packs)}) +
                        say(" + {0} in shared memory", {num(stash)}) + teams() +
                        (stream != 0 ? say(", the rest read twice", {}) : "") +
+                       (held_rows() > 1 ? say(", {0} rows a team", {num(held_rows())}) : "") +
                        (prefetch > 0 ? say(", {0} prefetched into L2", {num(prefetch)}) : "");
             return say(grid_ahead() == 1
                            ? "grid {0} blocks x {1} threads x {2} packs, lag {3}, {4} row ahead"

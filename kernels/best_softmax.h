@@ -61,7 +61,10 @@ namespace sml::best {
     X(int, stream, 0)                                                                        \
     /* grid, lag 0: places a thread of the next row that its block prefetches into L2 */     \
     /* while its team merges a row (held_prefetch; at most `packs`) */                       \
-    X(int, prefetch, 0)
+    X(int, prefetch, 0)                                                                      \
+    /* grid, lag 0: rows a team holds at once, 1 or 2 (0 is 1); with 2 each row has half */  \
+    /* of `packs` and `stash`, and a block stores one while its team merges the other */     \
+    X(int, held, 0)
 
 // Which of best's kernels runs a problem, and how it is shaped.
 struct Config {
@@ -77,6 +80,9 @@ struct Config {
     int grid_ahead() const { return ahead > 0 ? ahead : 2; }
     int grid_teams() const { return teams > 0 ? teams : 1; }
     int tile_spread() const { return spread > 0 ? spread : 1; }
+    int held_rows() const {
+        return held > 0 ? held : 1;
+    }
     // The grid path's held form (hold.cu): each team holds one row, finished as it is reduced.
     bool held_grid() const { return path == Path::kGrid && lag == 0; }
     std::string describe() const;  // e.g. "cluster 4 x 512 threads x 4 packs"

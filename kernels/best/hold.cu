@@ -1,6 +1,7 @@
 // best's path for rows past what the grid kernel holds (fp32 N > 1081344 on 132 SMs) while the
 // GPU's registers and shared memory still hold one row per team: the held grid. And its launch.
 #include <algorithm>
+#include <type_traits>
 
 #include "kernels/best/launch.cuh"
 #include "kernels/best/reduce.cuh"
@@ -43,14 +44,16 @@ namespace best {
 // A thread's shared-memory place is its own, read and refilled by it alone: no barrier guards
 // it. Its copy for row r + 1 is issued after the store of the value read from it, and a warp
 // issues in order, so the copy cannot land before the read.
-template <typename T, int PACKS, bool STREAM>
+template <typename T, int PACKS, bool STREAM, int HELD>
 __global__ void __launch_bounds__(kHoldMaxThreads)
     best_hold_kernel(const T* __restrict__ in, T* __restrict__ out, int rows, int64_t cols,
                      int64_t in_stride, int64_t out_stride, uint64_t* __restrict__ slots, int teams,
                      int stash, int prefetch) {
+    static_assert(HELD == 1 || (HELD == 2 && !STREAM && PACKS % 2 == 0));
     constexpr int V = Vec<T>::kSize;
     constexpr int kLine = 128 / static_cast<int>(sizeof(T));  // values in a 128-byte line
     constexpr int kEdges = (kLine + V + 31) / 32;  // edge values a lane of warp 0 may hold
+    constexpr int R = PACKS / HELD;                // a row's packs in registers
     extern __shared__ uint4 stashed[];             // [stash][blockDim.x]
     __shared__ MaxSum warp_sums[32];               // the block's warps' (max, sum) of the row
     __shared__ MaxSum warp_slots[32];              // each slot warp's merge of its 32 slots
@@ -69,7 +72,8 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
     // writes one stretch of the row, as a copy kernel does. A thread's place p is pack
     // first_q + p * stride of every row.
     const int first_q = rank * threads + tid, stride = blocks * threads;
-    const int held_most = PACKS + stash;
+    const int row_stash = stash / HELD;  // a row's places in shared memory
+    const int held_most = R + row_stash;
 
     // Where row r lies: its values before the first 128-byte line (`lead`), its whole packs from
     // there (`packs`), how many of them this thread holds (`count`, its places 0..count-1) and
@@ -90,6 +94,7 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
         w.count = min(held_most, w.all);
         return w;
     };
+    const Row none{nullptr, nullptr, 0, 0, 0, 0};
     // Edge value k of a lane of warp 0: its index in the row, or -1 where it holds none.
     auto edge_index = [&](const Row& w, int k) {
         const int e = lane + 32 * k;
@@ -97,9 +102,10 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
         if (e < w.lead) return e;
         return after < n - w.lead - w.packs * V ? w.lead + w.packs * V + after : -1;
     };
-    auto place = [&](int s) { return &stashed[s * threads + tid]; };
+    // Shared-memory place s of buffer j (HELD rows, each in a buffer of its own).
+    auto place = [&](int j, int s) { return &stashed[(j * row_stash + s) * threads + tid]; };
     // A row's copies into shared memory go in two cp.async groups, split at this place.
-    auto half_of = [&](const Row& w) { return max(0, w.count - PACKS) / 2; };
+    auto half_of = [&](const Row& w) { return max(0, w.count - R) / 2; };
     auto pack_in = [&](const Row& w, int p) {
         return reinterpret_cast<const uint4*>(w.in + w.lead + (first_q + p * stride) * V);
     };
@@ -133,30 +139,48 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
         }
     };
 
-    uint4 x[PACKS];
-    float edge[kEdges];
-    // Row r's places, when nothing of another row is left in them.
-    auto load = [&](const Row& w) {
+    uint4 x[HELD][R];  // buffer j's register packs
+    float edge[HELD][kEdges];
+    Row held[HELD];  // the row in each buffer
+    // Row w into buffer J's places, when nothing of another row is left in them.
+    auto load = [&](const Row& w, auto J) {
+        constexpr int j = decltype(J)::value;
 #pragma unroll
-        for (int p = 0; p < PACKS; ++p)
-            if (p < w.count) x[p] = *pack_in(w, p);
+        for (int p = 0; p < R; ++p)
+            if (p < w.count) x[j][p] = *pack_in(w, p);
         const int half = half_of(w);
-        for (int s = 0; s < half; ++s) copy_async16(place(s), pack_in(w, PACKS + s));
+        for (int s = 0; s < half; ++s) copy_async16(place(j, s), pack_in(w, R + s));
         copy_async_commit();
-        for (int s = half; s < w.count - PACKS; ++s) copy_async16(place(s), pack_in(w, PACKS + s));
+        for (int s = half; s < w.count - R; ++s) copy_async16(place(j, s), pack_in(w, R + s));
         copy_async_commit();
         if (edge_warp) {
 #pragma unroll
             for (int k = 0; k < kEdges; ++k) {
                 const int e = edge_index(w, k);
-                edge[k] = e >= 0 ? to_float(w.in[e]) : kNegInf;
+                edge[j][k] = e >= 0 ? to_float(w.in[e]) : kNegInf;
             }
         }
     };
 
     // @region hold-step: a row's (max, sum), then its store, each pack refilled from the next row
-    Row cur = row_at(0);
-    if (rows > 0) load(cur);
+    // 1-2. This thread's (max, sum) of the row in buffer J, its packs taken in the order their
+    // loads went out: the register packs while the copies are still landing, then each half of
+    // the copies (two cp.async groups, the only ones in flight) once it has landed.
+    auto max_sum = [&](auto J) {
+        constexpr int j = decltype(J)::value;
+        const Row& w = held[j];
+        MaxSum mine{kNegInf, 0.0f};
+#pragma unroll
+        for (int p = 0; p < R; ++p)
+            if (p < w.count) absorb_pack<T>(mine, x[j][p]);
+        if (edge_warp) absorb(mine, edge[j], kEdges);
+        const int half = half_of(w);
+        copy_async_wait_all_but<1>();
+        for (int s = 0; s < half; ++s) absorb_pack<T>(mine, *place(j, s));
+        copy_async_wait_all_but<0>();
+        for (int s = half; s < w.count - R; ++s) absorb_pack<T>(mine, *place(j, s));
+        return mine;
+    };
     // STREAM: the (max, sum) of the packs of row r it does not hold, taken before step 1 (for row
     // r + 1, while the team merges row r's slots: the team's DRAM is otherwise idle then). Kept
     // per warp, by its lane 0, in shared memory: registers are what the held packs need.
@@ -166,24 +190,9 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
         const MaxSum m = warp_merge(mine);
         if (lane == 0) warp_streamed[warp] = m;
     };
-    if constexpr (STREAM) {
-        if (rows > 0) stream_max_sum(cur);
-    }
-    for (int r = 0; r < rows; ++r) {
-        // 1-2. This thread's (max, sum) of row r, its packs taken in the order their loads went
-        // out: the register packs while the copies are still landing, then each half of the
-        // copies (two cp.async groups) once it has landed.
-        MaxSum mine{kNegInf, 0.0f};
-#pragma unroll
-        for (int p = 0; p < PACKS; ++p)
-            if (p < cur.count) absorb_pack<T>(mine, x[p]);
-        if (edge_warp) absorb(mine, edge, kEdges);
-        const int half = half_of(cur);
-        copy_async_wait_all_but<1>();
-        for (int s = 0; s < half; ++s) absorb_pack<T>(mine, *place(s));
-        copy_async_wait_all_but<0>();
-        for (int s = half; s < cur.count - PACKS; ++s) absorb_pack<T>(mine, *place(s));
-        // 3. The block's pair into the row's slot; the team's slots merged by the first warps.
+    // 3. The block's pair of row r into the row's slot (by warp 0, which then asks L2 for the
+    // block's first `prefetch` places of row r + 1).
+    auto publish_row = [&](int r, const MaxSum& mine) {
         const MaxSum w = warp_merge(mine);
         if (lane == 0) warp_sums[warp] = STREAM ? merge(w, warp_streamed[warp]) : w;
         __syncthreads();
@@ -192,48 +201,51 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
             if (lane == 0) publish(&slots[r * slot_stride + rank], b);
             if (r + 1 < rows) prefetch_places(row_at(r + 1), prefetch);
         }
-        if constexpr (STREAM) {
-            if (r + 1 < rows) stream_max_sum(row_at(r + 1));
-        }
+    };
+    // Row r's (max, sum) over the team: its slots merged by the first warps. warp_sums and
+    // warp_slots are next written after a later row's step 2, which no warp reaches before every
+    // warp has read them (warp 0 before this barrier, all after it).
+    auto merge_row = [&](int r) {
         if (warp < slot_warps) {
             const MaxSum v = tid < blocks ? wait_for_slot(&slots[r * slot_stride + tid])
                                           : MaxSum{kNegInf, 0.0f};
             const MaxSum m = warp_merge(v);
             if (lane == 0) warp_slots[warp] = m;
         }
-        // warp_sums and warp_slots are next written after the next row's step 2, which no warp
-        // reaches before every warp has read them (warp 0 before this barrier, all after it).
         __syncthreads();
-        const MaxSum row =
-            warp_merge(lane < slot_warps ? warp_slots[lane] : MaxSum{kNegInf, 0.0f});
+        return warp_merge(lane < slot_warps ? warp_slots[lane] : MaxSum{kNegInf, 0.0f});
+    };
+    // 4. Store row r from buffer J; load row r_next into each place as it is freed.
+    auto store_row = [&](auto J, const MaxSum& row, int r_next) {
+        const bool more = r_next < rows;
+        const Row next = more ? row_at(r_next) : none;
+        constexpr int j = decltype(J)::value;
+        const Row& cur = held[j];
         const float inv = 1.0f / row.s;
-        // 4. Store row r; load row r + 1 into each place as it is freed.
-        const bool more = r + 1 < rows;
-        const Row next = more ? row_at(r + 1) : Row{nullptr, nullptr, 0, 0, 0, 0};
 #pragma unroll
-        for (int p = 0; p < PACKS; ++p) {
+        for (int p = 0; p < R; ++p) {
             if (p < cur.count) {
                 float y[V];
-                normalise<T>(x[p], row.m, inv, y);
+                normalise<T>(x[j][p], row.m, inv, y);
                 store16(pack_out(cur, p), pack<T>(y));
             }
-            if (p < next.count) x[p] = *pack_in(next, p);
+            if (p < next.count) x[j][p] = *pack_in(next, p);
         }
         // The copies into shared memory go in two groups, split where step 1 will split them.
-        const int next_half = half_of(next), places = cur.count - PACKS;
-        const int passes = max(places, next.count - PACKS);
+        const int next_half = half_of(next), places = cur.count - R;
+        const int passes = max(places, next.count - R);
         for (int s = 0; s < passes; ++s) {
             if (s == next_half) copy_async_commit();
             if (s < places) {
                 float y[V];
-                normalise<T>(*place(s), row.m, inv, y);
-                store16(pack_out(cur, PACKS + s), pack<T>(y));
+                normalise<T>(*place(j, s), row.m, inv, y);
+                store16(pack_out(cur, R + s), pack<T>(y));
             }
-            if (PACKS + s < next.count) copy_async16(place(s), pack_in(next, PACKS + s));
+            if (R + s < next.count) copy_async16(place(j, s), pack_in(next, R + s));
         }
         if (next_half >= passes) copy_async_commit();  // not reached in the loop
         copy_async_commit();
-        // STREAM: the packs it does not hold, read a second time, while row r + 1's loads fly.
+        // STREAM: the packs it does not hold, read a second time, while the next row's loads fly.
         if constexpr (STREAM) {
             stream(cur, [&](int p, const uint4& v) {
                 float y[V];
@@ -245,12 +257,54 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
 #pragma unroll
             for (int k = 0; k < kEdges; ++k) {
                 const int e = edge_index(cur, k);
-                if (e >= 0) cur.out[e] = from_float<T>(ex2((edge[k] - row.m) * kLog2e) * inv);
+                if (e >= 0) cur.out[e] = from_float<T>(ex2((edge[j][k] - row.m) * kLog2e) * inv);
                 const int f = more ? edge_index(next, k) : -1;
-                edge[k] = f >= 0 ? to_float(next.in[f]) : kNegInf;
+                edge[j][k] = f >= 0 ? to_float(next.in[f]) : kNegInf;
             }
         }
-        cur = next;
+        held[j] = next;
+    };
+    // One step, row r in buffer J. One row held (HELD = 1): its (max, sum) and publish, the
+    // team's merge, its store. Two rows held: the other buffer's row r + 1 has landed; its
+    // (max, sum) is published, then row r, published a step ago, is merged and stored. So a
+    // block waits on its team only where another block is a whole store phase behind it.
+    auto step = [&](auto J, int r) {
+        constexpr int j = decltype(J)::value, k = (j + HELD - 1) % HELD;
+        const int ahead = r + HELD - 1;  // the row published in this step
+        if (ahead < rows) {
+            const MaxSum mine = max_sum(std::integral_constant<int, k>{});
+            publish_row(ahead, mine);
+        } else {
+            __syncthreads();  // as publish_row's barrier: warp_slots was read by every warp
+        }
+        if constexpr (STREAM) {
+            if (r + 1 < rows) stream_max_sum(row_at(r + 1));
+        }
+        const MaxSum row = merge_row(r);
+        store_row(J, row, r + HELD);
+    };
+
+    using B0 = std::integral_constant<int, 0>;
+    held[0] = rows > 0 ? row_at(0) : none;
+    if (rows > 0) load(held[0], B0{});
+    if constexpr (STREAM) {
+        if (rows > 0) stream_max_sum(held[0]);
+    }
+    if constexpr (HELD == 1) {
+        for (int r = 0; r < rows; ++r) step(B0{}, r);
+    } else {
+        using B1 = std::integral_constant<int, 1>;
+        // Row 0 published before the first step, row 1 loaded behind it.
+        if (rows > 0) {
+            publish_row(0, max_sum(B0{}));
+            __syncthreads();  // warp 0 has read warp_sums before step 0 writes it again
+        }
+        held[1] = rows > 1 ? row_at(1) : none;
+        if (rows > 1) load(held[1], B1{});
+        for (int r = 0; r < rows; r += 2) {
+            step(B0{}, r);
+            if (r + 1 < rows) step(B1{}, r + 1);
+        }
     }
     // @endregion hold-step
 }
@@ -261,10 +315,10 @@ constexpr size_t hold_stash_bytes(int threads, int stash) {
 }
 // @endregion hold-kernel
 
-template <typename T, int P, bool STREAM>
+template <typename T, int P, bool STREAM, int HELD = 1>
 static LaunchStep make_hold_step(const LaunchArgs& a, const Config& c, cudaError_t* err) {
     const SoftmaxProblem& p = a.problem;
-    auto* kernel = best_hold_kernel<T, P, STREAM>;
+    auto* kernel = best_hold_kernel<T, P, STREAM, HELD>;
     const int blocks = c.cluster, teams = c.grid_teams();
     const int vec = vec_of(p.dtype);
     const int64_t slice = blocks < 1 ? 0 : slice_packs(p.cols / vec, blocks);
@@ -272,7 +326,7 @@ static LaunchStep make_hold_step(const LaunchArgs& a, const Config& c, cudaError
     if (a.workspace == nullptr || blocks < 1 || blocks > c.threads || teams > kMaxGridTeams ||
         p.rows > 0x7fffffff || p.cols > 0x7fffffff || c.stash < 0 ||
         !valid_threads(c.threads, kHoldMaxThreads) ||
-        (!STREAM && slice > int64_t{c.threads} * (P + c.stash)) || c.prefetch < 0 ||
+        (!STREAM && slice > int64_t{c.threads} * (P / HELD + c.stash / HELD)) || c.prefetch < 0 ||
         c.prefetch > P || !same_frames(a)) {
         *err = cudaErrorInvalidValue;
         return {};
@@ -282,15 +336,21 @@ static LaunchStep make_hold_step(const LaunchArgs& a, const Config& c, cudaError
 }
 
 // Packs in registers: kHoldPacks or kStreamedHoldPacks (16-bit rows' count,
-// hold_register_packs), or kStreamedHoldPacks with Config::stream (shapes.h).
+// hold_register_packs), or kStreamedHoldPacks with Config::stream (shapes.h). Two rows a team
+// (Config::held) split either count between them.
 template <typename T>
 static LaunchStep hold_step_of(const LaunchArgs& a, const Config& c, cudaError_t* err) {
-    if (c.stream == 0 && c.packs == kHoldPacks)
+    const int held = c.held_rows();
+    if (c.stream == 0 && held == 1 && c.packs == kHoldPacks)
         return make_hold_step<T, kHoldPacks, false>(a, c, err);
-    if (c.stream == 0 && c.packs == kStreamedHoldPacks)
+    if (c.stream == 0 && held == 1 && c.packs == kStreamedHoldPacks)
         return make_hold_step<T, kStreamedHoldPacks, false>(a, c, err);
-    if (c.stream == 1 && c.packs == kStreamedHoldPacks)
+    if (c.stream == 1 && held == 1 && c.packs == kStreamedHoldPacks)
         return make_hold_step<T, kStreamedHoldPacks, true>(a, c, err);
+    if (c.stream == 0 && held == 2 && c.packs == kHoldPacks)
+        return make_hold_step<T, kHoldPacks, false, 2>(a, c, err);
+    if (c.stream == 0 && held == 2 && c.packs == kStreamedHoldPacks)
+        return make_hold_step<T, kStreamedHoldPacks, false, 2>(a, c, err);
     *err = cudaErrorInvalidConfiguration;
     return {};
 }

@@ -53,7 +53,9 @@ static int64_t capacity(const Config& c, DType t) {
         case Config::Path::kGrid:  // the held grid: whole packs, and the values past them
             if (c.held_grid() && c.stream != 0) return kUnlimitedCols;  // the rest read twice
             return c.held_grid()
-                       ? int64_t{c.cluster} * c.threads * (c.packs + c.stash) * vec + vec - 1
+                       ? int64_t{c.cluster} * c.threads *
+                                 (c.packs / c.held_rows() + c.stash / c.held_rows()) * vec +
+                             vec - 1
                        : int64_t{c.cluster} * c.threads * c.packs * vec;
         case Config::Path::kTwoPass:
             return kUnlimitedCols;

@@ -452,6 +452,7 @@ const std::map<std::string, std::string>& table() {
         {", {0} teams", "，{0} 组"},
         {", the rest read twice", "，其余部分读两遍"},
         {", {0} prefetched into L2", "，{0} 个预取到 L2"},
+        {", {0} rows a team", "，每组 {0} 行"},
         {"grid {0} blocks x {1} threads x {2} packs, lag {3}, {4} row ahead",
          "网格 {0} 个 block x {1} 个线程 x {2} 个包，滞后 {3} 行，预读 {4} 行"},
         {"grid {0} blocks x {1} threads x {2} packs, lag {3}, {4} rows ahead",
