@@ -255,6 +255,7 @@ static Config held_shape(int blocks, int threads, int packs, int64_t stash, int 
 // N = 4184224 89.4 -> 90.6%); in one team -1.4 to -3.4 at all 5, and 2-5 places no faster than
 // 6 at 4 more (bench/results/2026-11-28/prefetch-teams/).
 int held_prefetch(const Config& c, const DeviceLimits& limits) {
+    if (c.held_rows() > 1) return 0;
     const int64_t threads = int64_t{c.cluster} * c.grid_teams() * c.threads;  // the whole grid
     const bool alone = hold_blocks_per_sm(c.threads) == 1 && c.stream == 0;
     const int64_t share = limits.l2_bytes / (!alone ? 12 : c.grid_teams() == 1 ? 4 : 6);
@@ -287,16 +288,32 @@ static Config with_prefetch(Config c, const DeviceLimits& limits) {
 static Config hold_for(int64_t cols, int vec, const DeviceLimits& limits) {
     const int sms = std::max(1, limits.sm_count), threads = kHoldMaxThreads;
     const int64_t most_stash = hold_most_stash(threads, limits);
-    for (int teams = std::min(sms, kMaxGridTeams); teams >= 1; --teams) {
+    // Places a thread needs for a row in `teams` teams (none fit where blocks > threads).
+    auto places = [&](int teams) {
         const int blocks = sms / teams;
-        const int64_t held = (slice_packs(cols / vec, blocks) + threads - 1) / threads;
-        if (held > kHoldPacks + most_stash || blocks > threads) continue;
-        const int alone = hold_register_packs(vec);  // 6 in 16 bits, 8 in fp32
-        const int regs = held - alone <= most_stash ? alone : kHoldPacks;
-        return with_prefetch(
-            held_shape(blocks, threads, regs, std::max<int64_t>(0, held - regs), teams), limits);
+        return blocks > threads ? INT64_MAX
+                                : (slice_packs(cols / vec, blocks) + threads - 1) / threads;
+    };
+    int one = 0;  // the most teams that each hold a row
+    for (int teams = std::min(sms, kMaxGridTeams); teams >= 1 && one == 0; --teams)
+        if (places(teams) <= kHoldPacks + most_stash) one = teams;
+    if (one == 0) return Config{};
+    // Two rows a team, 3 register packs and half the stash each, where that keeps as many rows
+    // in flight (twice the teams at least as many as hold one row).
+    constexpr int kPairRegs = kStreamedHoldPacks / 2;
+    for (int teams = std::min(one, kMaxGridTeams); 2 * teams >= one; --teams) {
+        if (places(teams) > kPairRegs + most_stash / 2) continue;
+        Config c = held_shape(sms / teams, threads, kStreamedHoldPacks,
+                              2 * std::max<int64_t>(0, places(teams) - kPairRegs), teams);
+        c.held = 2;
+        return with_prefetch(c, limits);
     }
-    return Config{};
+    const int blocks = sms / one;
+    const int64_t held = places(one);
+    const int alone = hold_register_packs(vec);  // 6 in 16 bits, 8 in fp32
+    const int regs = held - alone <= most_stash ? alone : kHoldPacks;
+    return with_prefetch(held_shape(blocks, threads, regs, std::max<int64_t>(0, held - regs), one),
+                         limits);
 }
 
 // Past what the whole GPU holds: the held grid in one team of one block of 1024 threads an SM,
