@@ -247,12 +247,12 @@ def slice_packs(packs, blocks):
     return -(-(-(-packs // blocks)) // 8) * 8
 
 
-def held_prefetch(l2_bytes, regs, blocks, teams, threads, per_sm, stream=False):
+def held_prefetch(l2_bytes, regs, blocks, teams, threads, per_sm, stream=False, pair=False):
     """Places a thread of the held grid prefetches into L2 (held_prefetch, kernels/best_softmax.cu):
     a share of the L2 over the whole grid, a quarter where one team's blocks run alone on their
     SMs, a sixth in several teams, a twelfth where two blocks share an SM or the row streams; at
     most the register places."""
-    parts = 12 if per_sm > 1 or stream else 4 if teams == 1 else 6
+    parts = 12 if per_sm > 1 or stream or pair else 4 if teams == 1 else 6
     return max(0, min(regs, l2_bytes // parts // (blocks * teams * threads * 16)))
 
 
@@ -390,8 +390,9 @@ def tune_configs(cols, dtype_bytes, sm_count, l2_bytes=50 << 20):
                                 config(3, packs=regs, threads=threads, cluster=blocks,
                                        stash=stash, teams=teams, lag=0, prefetch=prefetch)))
             if per_sm == 1:  # two rows a team (Config::held = 2): each row has half of the
-                # register packs and the stash; as many teams as hold two rows
-                for regs in (8, 6):
+                # register packs and the stash; as many teams as hold two rows; 6 register
+                # packs (on 8 the kernel spilled and ran 10-17 points slower)
+                for regs in (6,):
                     most_row = regs // 2 + most_stash // 2
                     two = [t for t in range(min(64, sm_count), 0, -1)
                            if -(-slice_packs(cols // vec, sm_count // t) // threads) <= most_row
@@ -400,9 +401,13 @@ def tune_configs(cols, dtype_bytes, sm_count, l2_bytes=50 << 20):
                         teams, blocks = two[0], sm_count // two[0]
                         need = -(-slice_packs(cols // vec, blocks) // threads)
                         stash = 2 * max(0, need - regs // 2)
-                        out.append((f"held2 {blocks}x{threads}x{regs}p+{stash} teams{teams} pf0",
-                                    config(3, packs=regs, threads=threads, cluster=blocks,
-                                           stash=stash, teams=teams, lag=0, held=2)))
+                        pf = held_prefetch(l2_bytes, regs, blocks, teams, threads, 1, pair=True)
+                        for prefetch in sorted({0, pf}):
+                            out.append((f"held2 {blocks}x{threads}x{regs}p+{stash} teams{teams} "
+                                        f"pf{prefetch}",
+                                        config(3, packs=regs, threads=threads, cluster=blocks,
+                                               stash=stash, teams=teams, lag=0, held=2,
+                                               prefetch=prefetch)))
             if not fits:  # longer than the GPU holds: one team, every place full, the rest
                 # of each thread's packs read twice (stream=1), 6 packs in registers (the
                 # streamed kernel's, kStreamedHoldPacks in kernels/best/shapes.h), the

@@ -255,9 +255,8 @@ static Config held_shape(int blocks, int threads, int packs, int64_t stash, int 
 // N = 4184224 89.4 -> 90.6%); in one team -1.4 to -3.4 at all 5, and 2-5 places no faster than
 // 6 at 4 more (bench/results/2026-11-28/prefetch-teams/).
 int held_prefetch(const Config& c, const DeviceLimits& limits) {
-    if (c.held_rows() > 1) return 0;
     const int64_t threads = int64_t{c.cluster} * c.grid_teams() * c.threads;  // the whole grid
-    const bool alone = hold_blocks_per_sm(c.threads) == 1 && c.stream == 0;
+    const bool alone = hold_blocks_per_sm(c.threads) == 1 && c.stream == 0 && c.held_rows() == 1;
     const int64_t share = limits.l2_bytes / (!alone ? 12 : c.grid_teams() == 1 ? 4 : 6);
     return static_cast<int>(
         std::clamp<int64_t>(share / std::max<int64_t>(1, threads * 16), 0, c.packs));

@@ -337,7 +337,7 @@ static LaunchStep make_hold_step(const LaunchArgs& a, const Config& c, cudaError
 
 // Packs in registers: kHoldPacks or kStreamedHoldPacks (16-bit rows' count,
 // hold_register_packs), or kStreamedHoldPacks with Config::stream (shapes.h). Two rows a team
-// (Config::held) split either count between them.
+// (Config::held) split kStreamedHoldPacks between them: on 8 the kernel spilled.
 template <typename T>
 static LaunchStep hold_step_of(const LaunchArgs& a, const Config& c, cudaError_t* err) {
     const int held = c.held_rows();
@@ -347,8 +347,6 @@ static LaunchStep hold_step_of(const LaunchArgs& a, const Config& c, cudaError_t
         return make_hold_step<T, kStreamedHoldPacks, false>(a, c, err);
     if (c.stream == 1 && held == 1 && c.packs == kStreamedHoldPacks)
         return make_hold_step<T, kStreamedHoldPacks, true>(a, c, err);
-    if (c.stream == 0 && held == 2 && c.packs == kHoldPacks)
-        return make_hold_step<T, kHoldPacks, false, 2>(a, c, err);
     if (c.stream == 0 && held == 2 && c.packs == kStreamedHoldPacks)
         return make_hold_step<T, kStreamedHoldPacks, false, 2>(a, c, err);
     *err = cudaErrorInvalidConfiguration;
