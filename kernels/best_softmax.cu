@@ -255,11 +255,12 @@ static Config held_shape(int blocks, int threads, int packs, int64_t stash, int 
 // N = 4184224 89.4 -> 90.6%); in one team -1.4 to -3.4 at all 5, and 2-5 places no faster than
 // 6 at 4 more (bench/results/2026-11-28/prefetch-teams/).
 int held_prefetch(const Config& c, const DeviceLimits& limits) {
+    if (c.held_rows() > 1 && c.grid_teams() == 1) return 0;
     const int64_t threads = int64_t{c.cluster} * c.grid_teams() * c.threads;  // the whole grid
     const bool alone = hold_blocks_per_sm(c.threads) == 1 && c.stream == 0 && c.held_rows() == 1;
     const int64_t share = limits.l2_bytes / (!alone ? 12 : c.grid_teams() == 1 ? 4 : 6);
-    return static_cast<int>(
-        std::clamp<int64_t>(share / std::max<int64_t>(1, threads * 16), 0, c.packs));
+    return static_cast<int>(std::clamp<int64_t>(share / std::max<int64_t>(1, threads * 16), 0,
+                                                c.packs / c.held_rows()));
 }
 static Config with_prefetch(Config c, const DeviceLimits& limits) {
     c.prefetch = held_prefetch(c, limits);
@@ -297,11 +298,12 @@ static Config hold_for(int64_t cols, int vec, const DeviceLimits& limits) {
     for (int teams = std::min(sms, kMaxGridTeams); teams >= 1 && one == 0; --teams)
         if (places(teams) <= kHoldPacks + most_stash) one = teams;
     if (one == 0) return Config{};
-    // Two rows a team, 3 register packs and half the stash each, where that keeps as many rows
-    // in flight (twice the teams at least as many as hold one row).
+    // Two rows a team, 3 register packs and half the stash each, in as many teams as hold two
+    // rows: where that is two teams or more, or one where one row a team would run in two.
     constexpr int kPairRegs = kStreamedHoldPacks / 2;
-    for (int teams = std::min(one, kMaxGridTeams); 2 * teams >= one; --teams) {
+    for (int teams = one; teams >= 1; --teams) {
         if (places(teams) > kPairRegs + most_stash / 2) continue;
+        if (teams == 1 && one > 2) break;
         Config c = held_shape(sms / teams, threads, kStreamedHoldPacks,
                               2 * std::max<int64_t>(0, places(teams) - kPairRegs), teams);
         c.held = 2;
