@@ -367,6 +367,14 @@ TEST(BestPaths, EveryPathMatchesReference) {
     // alone on its SM, hold_register_packs; run here in every dtype).
     best::Config held8_six = held(16, 64, 8, 1), held16_six = held(8, 128, 13, 3);
     held8_six.packs = held16_six.packs = best::kStreamedHoldPacks;
+    // Two rows a team (Config::held): 3 of the 6 register packs and half the stash a row; a block
+    // stores one row while its team merges the other's slots. Row counts that leave a team's last
+    // step with no row behind it, and teams with one row or none.
+    best::Config pair8 = held(16, 64, 20, 1), pair16 = held(8, 128, 20, 3);
+    pair8.packs = pair16.packs = best::kStreamedHoldPacks;
+    pair8.held = pair16.held = 2;
+    best::Config pair_prefetch = pair16;
+    pair_prefetch.prefetch = 2;
     best::Config streamed = held(16, 64, 2, 1), streamed_teams = held(8, 128, 3, 3);
     streamed.stream = streamed_teams.stream = 1;
     streamed.packs = streamed_teams.packs = best::kStreamedHoldPacks;
@@ -378,12 +386,19 @@ TEST(BestPaths, EveryPathMatchesReference) {
             check_case(t, rows, 4000, 4000, 4000, 0, &held_registers);
             check_case(t, rows, 50001, 50001, 50001, 0, &held8_six);
             check_case(t, rows, 50001, 50003, 50011, 1, &held16_six, 1);
+            check_case(t, rows, 50001, 50001, 50001, 0, &pair8);
+            check_case(t, rows, 50001, 50003, 50011, 1, &pair16, 1);
+            check_case(t, rows, 40000, 40008, 40000, 3, &pair_prefetch, 3);
         }
+        for (int64_t n : {1, 5, 33, 100, 131}) check_case(t, 7, n, n, n, 1, &pair8, 1);
         for (int64_t n : {1, 5, 33, 100, 131}) check_case(t, 7, n, n, n, 1, &held8, 1);
         // The dispatcher's own held grid, past what the grid kernel holds on 132 SMs.
         if (limits.sm_count >= 132) {
             check_case(t, 5, 1500007, 1500007, 1500007, 1, nullptr, 1);
             check_case(t, 6, 3000017, 3000021, 3000017, 3, nullptr, 3);
+            // Two rows a team: in one team (fp32 N = 4200011 on 132 SMs, where one row a team
+            // runs in two teams) and in three (1500007, above, where it runs in seven).
+            check_case(t, 5, 4200011, 4200011, 4200011, 1, nullptr, 1);
             // 16-bit rows there on blocks of 1024 threads, in two teams (16-bit N = 8000009) and
             // in one (13000007): 6 packs a thread in registers where the block's stash has room
             // for 2 more (hold_register_packs). On an H100 both have; under a profile of 99 KB a
