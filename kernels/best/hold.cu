@@ -67,12 +67,11 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
     const int lane = tid % 32, warp = tid / 32, warps = threads / 32;
     const int slot_warps = (blocks + 31) / 32;
     const bool edge_warp = rank == blocks - 1 && warp == 0;
-    // The blocks' places interleave a warp at a time: place p of warp w of the block is the
-    // row's packs [(p * warps + w) * blocks + rank) * 32, + 32), so at any moment the whole team
-    // reads and writes one stretch of the row, as a copy kernel does, and a row's last, partly
-    // filled place is shared out over every block (a team waits for its most loaded block). A
-    // thread's place p is pack first_q + p * stride of every row.
-    const int first_q = (warp * blocks + rank) * 32 + lane, stride = blocks * threads;
+    // The blocks' places interleave: place p of the block is the row's packs
+    // [(p * blocks + rank) * threads, + threads), so at any moment the whole team reads and
+    // writes one stretch of the row, as a copy kernel does. A thread's place p is pack
+    // first_q + p * stride of every row.
+    const int first_q = rank * threads + tid, stride = blocks * threads;
     const int row_stash = stash / HELD;  // a row's places in shared memory
     const int held_most = R + row_stash;
 
@@ -128,9 +127,8 @@ __global__ void __launch_bounds__(kHoldMaxThreads)
         }
     };
 
-    // The team's first `places` places of row w, into L2, a block's share by one warp
-    // (packs.cuh): of place p, the `threads` packs from rank * threads + p * stride, cut at the
-    // row's end.
+    // The block's first `places` places of row w, into L2 by one warp (packs.cuh): place p of
+    // all its threads is `threads` packs from rank * threads + p * stride, cut at the row's end.
     auto prefetch_places = [&](const Row& w, int places) {
         for (int p = 0; p < places; ++p) {
             const int start = rank * threads + p * stride;
