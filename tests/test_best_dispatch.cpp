@@ -279,11 +279,12 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     // packs in registers, so their stash is 2 packs a thread larger: it fits twice an SM up to
     // 20 packs in all (6 + 14, 114 KB a block), and past that they leave it too. Without a GPU
     // to ask whether the 8-pack grid fits twice an SM, the 4-pack grid in one team would have
-    // 11 warps past its edge warp there (352 threads + 32), too few: the held grid, in 16
-    // teams of 8 blocks (OneTeamGridsHaveTwelveWarpsOrTheHeldGrid below).
+    // 11 warps past its edge warp there (352 threads + 32), too few: the held grid, whose
+    // blocks hold it two rows a team in 7 teams of 18 (one row a team would take 16 teams of 8;
+    // OneTeamGridsHaveTwelveWarpsOrTheHeldGrid below).
     EXPECT_EQ(pick(700001).describe(),
-              "held grid 8 blocks x 1024 threads x 8 packs + 14 in shared memory, 16 teams, 4 "
-              "prefetched into L2");
+              "held grid 18 blocks x 1024 threads x 6 packs + 14 in shared memory, 7 teams, 2 rows "
+              "a team, 2 prefetched into L2");
     EXPECT_EQ(pick(1300001, DType::bf16).describe(),
               "cluster 16 x 512 threads x 6 packs + 14 in shared memory");
     EXPECT_EQ(pick(1400001, DType::bf16).describe(), pick(700001).describe());
@@ -306,20 +307,21 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     EXPECT_EQ(pick(2103144, DType::f16).describe(),
               "grid 132 blocks x 512 threads x 4 packs, lag 4, 2 rows ahead, no edge warp");
     EXPECT_EQ(pick(2103145, DType::bf16).describe(),
-              "held grid 12 blocks x 1024 threads x 8 packs + 14 in shared memory, 11 teams, 4 "
-              "prefetched into L2");
+              "held grid 26 blocks x 1024 threads x 6 packs + 14 in shared memory, 5 teams, 2 rows "
+              "a team, 2 prefetched into L2");
     EXPECT_EQ(pick(2103144, DType::f32).describe(),
-              "held grid 26 blocks x 1024 threads x 8 packs + 12 in shared memory, 5 teams, 4 "
-              "prefetched into L2");
+              "held grid 66 blocks x 1024 threads x 6 packs + 10 in shared memory, 2 teams, 2 rows "
+              "a team, 2 prefetched into L2");
     // Where the occupancy calculator says a stash fits only once an SM, the stash is not taken.
     auto one_stash = [](const Config& c) { return c.stash > 0 ? 1 : 2; };
     EXPECT_EQ(pick(300000, DType::f32, true, kH100, one_stash).describe(),
               "cluster 16 x 608 threads x 8 packs");
     // (Nor the 4-pack grid in one team, which would have 8 warps past its edge warp: the held
     // grid.)
-    EXPECT_EQ(pick(524289, DType::f32, true, kH100, one_stash).describe(),
-              "held grid 6 blocks x 1024 threads x 8 packs + 14 in shared memory, 22 teams, 4 "
-              "prefetched into L2");
+    EXPECT_EQ(
+        pick(524289, DType::f32, true, kH100, one_stash).describe(),
+        "held grid 13 blocks x 1024 threads x 6 packs + 14 in shared memory, 10 teams, 2 rows "
+        "a team, 2 prefetched into L2");
     // From 10 packs a thread in shared memory, the grid of 8 packs in two teams where the
     // calculator says it fits twice an SM (EightPackGridFromEighteenPacksAThread below).
     EXPECT_EQ(pick(600001, DType::f32, true, kH100, one_stash).describe(),
@@ -330,21 +332,38 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     EXPECT_EQ(pick(132 * 2048 * 4 + 4).describe(),
               "grid 132 blocks x 544 threads x 4 packs, lag 3, 2 rows ahead");
     EXPECT_EQ(pick(132 * 2048 * 4 + 35).path, Path::kGrid);
-    // Longer rows: the held grid, one row a team in 8 packs a thread of registers and up to 14
-    // of shared memory, one block of 1024 threads an SM, in as many teams as hold a row: three
-    // while 44 x 1024 x 22 packs hold it (fp32 N = 3964928), then two (66 x 1024 x 22 x 4 =
-    // 5947392) and one (up to fp32 N = 132 x 1024 x 22 x 4 = 11894784).
+    // Longer rows: the held grid, one block of 1024 threads an SM. Two rows a team, each in 3
+    // packs a thread of registers and up to 7 of shared memory, in as many teams as hold two
+    // rows (4 teams of 33 blocks past the grid, 2 of 66 up to fp32 N = 66 x 1024 x 10 x 4 =
+    // 2703360)...
     EXPECT_EQ(pick(132 * 2048 * 4 + 36).describe(),
-              "held grid 13 blocks x 1024 threads x 8 packs + 13 in shared memory, 10 teams, 4 "
-              "prefetched into L2");
+              "held grid 33 blocks x 1024 threads x 6 packs + 12 in shared memory, 4 teams, 2 rows "
+              "a team, 2 prefetched into L2");
     EXPECT_EQ(pick(int64_t{1} << 21).describe(),
-              "held grid 26 blocks x 1024 threads x 8 packs + 12 in shared memory, 5 teams, 4 "
+              "held grid 66 blocks x 1024 threads x 6 packs + 10 in shared memory, 2 teams, 2 rows "
+              "a team, 2 prefetched into L2");
+    EXPECT_EQ(pick(2703360).describe(),
+              "held grid 66 blocks x 1024 threads x 6 packs + 14 in shared memory, 2 teams, 2 rows "
+              "a team, 2 prefetched into L2");
+    // ...but not in one team where one row a team runs in three or more: one row a team in 8
+    // packs of registers and up to 14 of shared memory, in as many teams as hold a row (four,
+    // then three while 44 x 1024 x 22 packs hold it, fp32 N = 3964928)...
+    EXPECT_EQ(pick(2703364).describe(),
+              "held grid 33 blocks x 1024 threads x 8 packs + 13 in shared memory, 4 teams, 4 "
               "prefetched into L2");
     EXPECT_EQ(pick(3964928).describe(),
               "held grid 44 blocks x 1024 threads x 8 packs + 14 in shared memory, 3 teams, 4 "
               "prefetched into L2");
+    // ...where it runs in two, two rows in one team (without the prefetch: in one team it ran
+    // 6-12 points slower at 2 of 5 N) up to 132 x 1024 x 10 x 4 = 5406720, then one row a team
+    // in two teams (up to 66 x 1024 x 22 x 4 = 5947392) and one (up to 132 x 1024 x 22 x 4 =
+    // 11894784).
     EXPECT_EQ(pick(3964932).describe(),
-              "held grid 66 blocks x 1024 threads x 8 packs + 7 in shared memory, 2 teams, 4 "
+              "held grid 132 blocks x 1024 threads x 6 packs + 10 in shared memory, 2 rows a team");
+    EXPECT_EQ(pick(5406720).describe(),
+              "held grid 132 blocks x 1024 threads x 6 packs + 14 in shared memory, 2 rows a team");
+    EXPECT_EQ(pick(5406724).describe(),
+              "held grid 66 blocks x 1024 threads x 8 packs + 13 in shared memory, 2 teams, 4 "
               "prefetched into L2");
     EXPECT_EQ(pick(5947392).describe(),
               "held grid 66 blocks x 1024 threads x 8 packs + 14 in shared memory, 2 teams, 4 "
@@ -370,9 +389,9 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     EXPECT_EQ(pick(262144, DType::f16).describe(), pick(131072).describe());
     EXPECT_EQ(pick(int64_t{1} << 20, DType::f16).describe(), pick(524288).describe());
     EXPECT_EQ(pick(int64_t{1} << 21, DType::bf16).describe(), pick(int64_t{1} << 20).describe());
-    // On the held grid too, but for the packs in registers: 6 in 16 bits where the stash has
-    // room for the other 2 (hold_register_packs).
-    const Config held16 = pick(int64_t{1} << 22, DType::bf16), held32 = pick(int64_t{1} << 21);
+    // On the held grid too (one row a team, fp32 N = 6000000), but for the packs in registers: 6
+    // in 16 bits where the stash has room for the other 2 (hold_register_packs).
+    const Config held16 = pick(12000000, DType::bf16), held32 = pick(6000000);
     EXPECT_EQ(held16.cluster, held32.cluster);
     EXPECT_EQ(held16.grid_teams(), held32.grid_teams());
     EXPECT_EQ(held16.packs + held16.stash, held32.packs + held32.stash);
@@ -521,26 +540,28 @@ TEST(BestDispatch, OneTeamGridsHaveTwelveWarpsOrTheHeldGrid) {
     EXPECT_GT(grids, 100);
     // The rows it was measured at, with an H100's answers: the 16-bit 8-pack grid fits two
     // blocks of 192 threads an SM, not 224; a stash as many blocks as its shared memory and the
-    // 1 KB the SM keeps for each fit. 16 teams of 8 blocks, and at 12 warps the grid.
+    // 1 KB the SM keeps for each fit. Two rows a team in 7 teams of 18 blocks (one row a team
+    // would take 16 teams of 8), and at 12 warps the grid.
     const best::ResidentBlocks h100 = [](const Config& c) {
         if (c.path == Path::kGrid) return c.threads > 192 ? 1 : 2;
         return static_cast<int>(kH100.smem_per_sm / (int64_t{c.stash} * c.threads * 16 + 1024));
     };
     EXPECT_EQ(pick(1363602, DType::f16, true, kH100, h100).describe(),
-              "held grid 8 blocks x 1024 threads x 8 packs + 13 in shared memory, 16 teams, 4 "
-              "prefetched into L2");
+              "held grid 18 blocks x 1024 threads x 6 packs + 14 in shared memory, 7 teams, 2 rows "
+              "a team, 2 prefetched into L2");
     EXPECT_EQ(pick(1514302, DType::bf16, true, kH100, h100).describe(),
               "grid 132 blocks x 416 threads x 4 packs, lag 4, 2 rows ahead");
 }
 
 // A 16-bit row on the held grid takes the teams, blocks and threads of the fp32 row of the same
 // bytes (8 packs a thread in registers decide them); where its blocks run alone on their SMs
-// (1024 threads), it holds 6 of a thread's packs in registers wherever the stash has room for
-// the other 2, and only there. Drawn over the held grid's range, on the H100 and on classes of
-// other SM counts and shared memory (no GPU to ask).
+// (1024 threads) and hold one row a team, it holds 6 of a thread's packs in registers wherever
+// the stash has room for the other 2, and only there. Two rows a team take the same shape in
+// every dtype (6 packs). Drawn over the held grid's range, on the H100 and on classes of other
+// SM counts and shared memory (no GPU to ask).
 TEST(BestDispatch, SixteenBitHeldRowsAloneOnAnSmHoldSixInRegisters) {
     std::mt19937_64 gen(29);
-    std::map<int, int> seen;  // register packs -> 16-bit held rows
+    std::map<int, int> seen;  // register packs (2: two rows a team) -> 16-bit held rows
     for (const DeviceLimits& limits : cluster_classes()) {
         const int64_t stash_1024 = held_stash(limits);
         for (int i = 0; i < 1500; ++i) {
@@ -552,6 +573,12 @@ TEST(BestDispatch, SixteenBitHeldRowsAloneOnAnSmHoldSixInRegisters) {
                 SCOPED_TRACE(std::to_string(cols) + " " + dtype_name(t) + ": " + c.describe() +
                              " / fp32: " + f.describe());
                 if (!c.held_grid() || c.stream != 0 || !f.held_grid() || f.stream != 0) continue;
+                ASSERT_EQ(c.held_rows(), f.held_rows());
+                if (f.held_rows() == 2) {
+                    ASSERT_EQ(c.fields(), f.fields());
+                    ++seen[2];
+                    continue;
+                }
                 ASSERT_EQ(c.cluster, f.cluster);
                 ASSERT_EQ(c.threads, f.threads);
                 ASSERT_EQ(c.grid_teams(), f.grid_teams());
@@ -566,6 +593,7 @@ TEST(BestDispatch, SixteenBitHeldRowsAloneOnAnSmHoldSixInRegisters) {
     }
     EXPECT_GT(seen[6], 100);
     EXPECT_GT(seen[8], 100);
+    EXPECT_GT(seen[2], 100);  // two rows a team
 }
 
 // The grid in two teams: 16-bit rows of whole 32-byte sectors run it without the edge warp (its
@@ -627,8 +655,8 @@ TEST(BestDispatch, GridFollowsTheSmCountAndSizesItsWorkspace) {
     EXPECT_EQ(pick(524288, DType::f32, true, pcie).describe(),
               "cluster 16 x 512 threads x 8 packs + 8 in shared memory");
     EXPECT_EQ(pick(int64_t{1} << 20, DType::f32, true, pcie).describe(),
-              "held grid 12 blocks x 1024 threads x 8 packs + 14 in shared memory, 9 teams, 4 "
-              "prefetched into L2");
+              "held grid 28 blocks x 1024 threads x 6 packs + 14 in shared memory, 4 teams, 2 rows "
+              "a team, 2 prefetched into L2");
     // Without clusters the grid runs in teams of the fewest blocks that hold the row: 2^20 fp32
     // takes 128 of 132 SMs; with 114 SMs it cannot, and the held grid takes the row.
     EXPECT_EQ(pick(int64_t{1} << 20, DType::f32, true, ampere()).describe(),
@@ -669,8 +697,9 @@ TEST(BestDispatch, WithoutClustersOneBlockThenItsStashThenTwoPasses) {
     // 64 KB holds the staging ring of 2 rows ahead for only 320 threads a block, so one row
     // ahead, for 480; a GPU of fewer SMs (a T4's 40) runs fewer teams. One of fewer SMs than a
     // row's blocks holds it in the held grid while its registers and shared memory can (one
-    // block of 1024 an SM, up to 8 + 3 packs a thread), and past that holds what it can and reads
-    // the rest twice.
+    // block of 1024 an SM: here two rows a team, 3 + 1 packs a thread each, in two teams of 4
+    // blocks; one row a team up to 8 + 3), and past that holds what it can and reads the rest
+    // twice.
     DeviceLimits small = turing();
     small.sm_count = kH100.sm_count;  // a 64 KB class on the H100's SMs
     EXPECT_EQ(pick(65536, DType::f32, true, small).describe(),
@@ -680,8 +709,8 @@ TEST(BestDispatch, WithoutClustersOneBlockThenItsStashThenTwoPasses) {
               "grid 9 blocks x 480 threads x 4 packs, lag 4, 1 row ahead, 4 teams");
     small.sm_count = 8;
     EXPECT_EQ(pick(65536, DType::f32, true, small).describe(),
-              "held grid 2 blocks x 1024 threads x 8 packs + 0 in shared memory, 4 teams, 8 "
-              "prefetched into L2");
+              "held grid 4 blocks x 1024 threads x 6 packs + 2 in shared memory, 2 teams, 2 rows a "
+              "team, 3 prefetched into L2");
     small.sm_count = 1;
     EXPECT_EQ(pick(65536, DType::f32, true, small).describe(),
               "held grid 1 blocks x 1024 threads x 6 packs + 3 in shared memory, the rest read "
@@ -697,9 +726,12 @@ int64_t capacity(const Config& c, DType t) {
             return int64_t{c.width} * c.packs * vec;
         case Path::kCluster:
             return int64_t{c.cluster} * c.threads * (c.packs + c.stash) * vec;
-        case Path::kGrid:  // the held grid (lag 0): whole packs, and the values past them
+        case Path::kGrid:  // the held grid (lag 0): whole packs, and the values past them; each
+                           // of two rows a team has half the places
             return c.held_grid()
-                       ? int64_t{c.cluster} * c.threads * (c.packs + c.stash) * vec + vec - 1
+                       ? int64_t{c.cluster} * c.threads *
+                                 (c.packs / c.held_rows() + c.stash / c.held_rows()) * vec +
+                             vec - 1
                        : int64_t{c.cluster} * c.threads * c.packs * vec;
         case Path::kTwoPass:
             return kUnlimitedCols;
@@ -862,14 +894,18 @@ TEST(BestDispatch, TileSpreadsRowsOnlyWhereTheyPileOntoBanks) {
     EXPECT_LE(most_words_a_bank(63, c63, 2, c63.tile_spread()), 8 * 2);
 }
 
-// The held grid as a rule over the row: walking N upward, its teams never grow (a longer row needs
-// as many blocks or more), at each N they are the most that hold the row, and once it streams
-// what it cannot hold it goes on streaming, in one team. Two passes never come below 2^31 values.
+// The held grid as a rule over the row: walking N upward, its teams never grow in either form,
+// one row a team or two (a longer row needs as many blocks or more); at each N its teams are
+// the most that hold the row (or two rows: with 3 register packs a row and half the stash); two
+// rows a team never in one team where one row a team takes three teams or more; and once it
+// streams what it cannot hold it goes on streaming, in one team. Two passes never come below
+// 2^31 values.
 TEST(BestDispatch, HeldGridTeamsShrinkAsRowsGrowThenItStreams) {
     std::mt19937_64 gen(5);
     for (const DeviceLimits& limits : {kH100, ampere(), turing()}) {
         for (DType t : {DType::f32, DType::f16, DType::bf16}) {
-            int teams = 1 << 30, held = 0;
+            std::map<int, int> teams{{1, 1 << 30}, {2, 1 << 30}};  // rows a team -> teams
+            int held = 0, pairs = 0;
             bool streamed = false;
             for (int64_t n = int64_t{1} << 18; n <= int64_t{1} << 25;
                  n += 1 + int64_t(gen() % (n / 16))) {
@@ -880,22 +916,31 @@ TEST(BestDispatch, HeldGridTeamsShrinkAsRowsGrowThenItStreams) {
                 if (streamed) ASSERT_EQ(c.stream, 1) << "a row held whole after a longer one";
                 if (!c.held_grid()) continue;
                 ++held;
-                ASSERT_LE(c.grid_teams(), teams);
-                teams = c.grid_teams();
+                ASSERT_LE(c.grid_teams(), teams[c.held_rows()]);
+                teams[c.held_rows()] = c.grid_teams();
                 streamed = c.stream != 0;
                 // The most teams that hold the row: with one more, a block's slice (whole
                 // lines) would need more places a thread than 8 in registers and the most the
-                // block's share of shared memory holds.
-                const int64_t places = best::kHoldPacks + held_stash(limits);
-                const int more = c.grid_teams() + 1;
-                if (!streamed && more <= std::min(limits.sm_count, best::kMaxGridTeams)) {
+                // block's share of shared memory holds (two rows: 3 and half of it).
+                const bool pair = c.held_rows() == 2;
+                pairs += pair;
+                const int64_t places = pair ? best::kStreamedHoldPacks / 2 + held_stash(limits) / 2
+                                            : best::kHoldPacks + held_stash(limits);
+                auto places_in = [&](int teams) {
                     const int64_t slice =
-                        best::slice_packs(n / (16 / dtype_size(t)), limits.sm_count / more);
-                    ASSERT_GT((slice + best::kHoldMaxThreads - 1) / best::kHoldMaxThreads, places)
-                        << "the row fits " << more << " teams";
-                }
+                        best::slice_packs(n / (16 / dtype_size(t)), limits.sm_count / teams);
+                    return (slice + best::kHoldMaxThreads - 1) / best::kHoldMaxThreads;
+                };
+                const int more = c.grid_teams() + 1;
+                if (!streamed && more <= std::min(limits.sm_count, best::kMaxGridTeams))
+                    ASSERT_GT(places_in(more), places) << "the row fits " << more << " teams";
+                // One row a team, in the teams that hold one row; two rows in one team only
+                // where one row a team would take two teams or one.
+                if (pair && c.grid_teams() == 1)
+                    ASSERT_GT(places_in(3), best::kHoldPacks + held_stash(limits));
             }
             EXPECT_GT(held, 10);
+            EXPECT_GT(pairs, 3);
             EXPECT_TRUE(streamed);  // 2^25 values are more than any of these GPUs holds
         }
     }
@@ -903,11 +948,11 @@ TEST(BestDispatch, HeldGridTeamsShrinkAsRowsGrowThenItStreams) {
 
 // The held grid's L2 prefetch (held_prefetch): a share of the L2 over the whole grid where a
 // block runs alone on its SM and the row does not stream, a quarter in one team and a sixth in
-// several; a twelfth otherwise; at most the register places; none without an L2 to fill; never
-// more with a smaller L2 or more teams.
+// several; none for two rows in one team; a twelfth otherwise; at most a row's register places;
+// none without an L2 to fill; never more with a smaller L2 or more teams.
 TEST(BestDispatch, HeldGridPrefetchIsAShareOfL2) {
     std::mt19937_64 gen(11);
-    int alone = 0, teams = 0, shared = 0;
+    int alone = 0, teams = 0, shared = 0, pair_one_team = 0;
     for (DeviceLimits limits : {kH100, ampere(), turing()}) {
         for (DType t : {DType::f32, DType::f16, DType::bf16}) {
             for (int i = 0; i < 300; ++i) {
@@ -921,14 +966,20 @@ TEST(BestDispatch, HeldGridPrefetchIsAShareOfL2) {
                 }
                 ASSERT_EQ(c.prefetch, best::held_prefetch(c, limits));
                 ASSERT_GE(c.prefetch, 0);
-                ASSERT_LE(c.prefetch, c.packs);
+                ASSERT_LE(c.prefetch, c.packs / c.held_rows());
+                if (c.held_rows() == 2 && c.grid_teams() == 1) {
+                    ASSERT_EQ(c.prefetch, 0);
+                    ++pair_one_team;
+                    continue;
+                }
                 const int64_t grid_threads = int64_t{c.cluster} * c.grid_teams() * c.threads;
-                const bool one_an_sm = c.threads > 512 && c.stream == 0;
+                const bool one_an_sm = c.threads > 512 && c.stream == 0 && c.held_rows() == 1;
                 const bool one_team = c.grid_teams() == 1;
                 (!one_an_sm ? shared : one_team ? alone : teams) += 1;
                 const int64_t share = limits.l2_bytes / (!one_an_sm ? 12 : one_team ? 4 : 6);
                 ASSERT_LE(c.prefetch * grid_threads * 16, share);
-                if (c.prefetch < c.packs) ASSERT_GT((c.prefetch + 1) * grid_threads * 16, share);
+                if (c.prefetch < c.packs / c.held_rows())
+                    ASSERT_GT((c.prefetch + 1) * grid_threads * 16, share);
                 DeviceLimits smaller = limits;
                 smaller.l2_bytes /= 2;
                 ASSERT_LE(best::held_prefetch(c, smaller), c.prefetch);
@@ -943,10 +994,14 @@ TEST(BestDispatch, HeldGridPrefetchIsAShareOfL2) {
     EXPECT_GT(alone, 50);
     EXPECT_GT(teams, 50);
     EXPECT_GT(shared, 50);
+    EXPECT_GT(pair_one_team, 20);
     // On an H100's 50 MB: 6 places a thread of the held grid's 132 x 1024 threads in one team,
-    // 4 in three teams; 2 where the row streams, or where two blocks of 512 share each SM.
+    // 4 in four teams; 2 where the row streams, where two blocks of 512 share each SM, or where
+    // a team holds two rows in teams; none for two rows in one team.
     EXPECT_EQ(pick(8000000).prefetch, 6);
     EXPECT_EQ(pick(3000000).prefetch, 4);
+    EXPECT_EQ(pick(2000000).prefetch, 2);
+    EXPECT_EQ(pick(5000000).prefetch, 0);
     EXPECT_EQ(pick(16000000).prefetch, 2);
     Config two_an_sm = pick(3000000);
     two_an_sm.threads = 512;
@@ -987,7 +1042,7 @@ TEST(BestDispatch, EveryShapeHoldsItsRowAndIsALegalLaunch) {
                     if (held) {  // 8 packs in registers (6 streamed, 6 or 8 in 16-bit rows);
                                  // one block of 1024 threads an SM, a team on as many SMs
                                  // as the teams share out
-                        if (c.stream != 0)
+                        if (c.stream != 0 || c.held_rows() == 2)  // 3 a row with two rows
                             ASSERT_EQ(c.packs, best::kStreamedHoldPacks);
                         else if (t != DType::f32)
                             ASSERT_TRUE(c.packs == 6 || c.packs == 8);
@@ -1154,6 +1209,10 @@ TEST(BestConfigDescribe, EveryPathAndOptionInItsWords) {
     cases.push_back({c,
                      "held grid 9 blocks x 480 threads x 6 packs + 3 in shared memory, 2 "
                      "prefetched into L2"});
+    c.teams = 3, c.held = 2, c.prefetch = 1;
+    cases.push_back({c,
+                     "held grid 9 blocks x 480 threads x 6 packs + 3 in shared memory, 3 teams, "
+                     "2 rows a team, 1 prefetched into L2"});
     c = shape(Path::kGrid, 132, 224, 8);
     c.lag = 2;
     cases.push_back({c, "grid 132 blocks x 224 threads x 8 packs, lag 2, 2 rows ahead"});
@@ -1168,7 +1227,7 @@ TEST(BestConfigDescribe, EveryPathAndOptionInItsWords) {
     c.path = static_cast<Path>(7);  // a bad number through the C entry point
     cases.push_back({c,
                      "unknown path: path=7 width=0 packs=8 threads=224 cluster=132 l2=0 rows=0 "
-                     "lag=3 ahead=4 teams=0 stash=0 edges=-1 spread=0 stream=0 prefetch=0"});
+                     "lag=3 ahead=4 teams=0 stash=0 edges=-1 spread=0 stream=0 prefetch=0 held=0"});
     for (const auto& [config, en] : cases) {
         EXPECT_EQ(config.describe(), en);
         // Said fragment by fragment: templates whose numbers are all parts (slots), but for the
