@@ -254,6 +254,11 @@ static Config held_shape(int blocks, int threads, int packs, int64_t stash, int 
 // (6), side by side at 11 N drawn at run time, two rounds: +0.3 to +1.3 points at all 11 (fp16
 // N = 4184224 89.4 -> 90.6%); in one team -1.4 to -3.4 at all 5, and 2-5 places no faster than
 // 6 at 4 more (bench/results/2026-11-28/prefetch-teams/).
+// Two rows a team (Config::held): a twelfth in teams, at most a row's 3 register places; none in
+// one team. Why (an H200, bench/results/2026-11-28/two-rows/, 3-tune-teams and 2-ab): in teams a
+// twelfth against none +1.2 to +5.4 points at 17 of 18 N drawn at run time, -0.2 at one; in one
+// team it ran 6.4 and 12.3 points slower at 2 of 5 N (fp32 N = 3302961 85.3 -> 73.0%) and
+// 2.2-3.8 faster at the other 3.
 int held_prefetch(const Config& c, const DeviceLimits& limits) {
     if (c.held_rows() > 1 && c.grid_teams() == 1) return 0;
     const int64_t threads = int64_t{c.cluster} * c.grid_teams() * c.threads;  // the whole grid
@@ -285,6 +290,18 @@ static Config with_prefetch(Config c, const DeviceLimits& limits) {
 // bench/results/2026-11-27/hold-six/): at 8 the 16-bit kernel spills, and a block alone on its SM
 // waits for its spills; with 6, +0.5 to +7.1 points at all 9 such N (fp16 N = 13000007, one
 // team, 77.7 -> 84.7%). Where 6 would leave fewer teams (9 -> 8, 8 -> 7, 2 -> 1), -0.2 to -2.9.
+// Two rows a team (Config::held, hold.cu), each in 3 register packs and half the stash, in as
+// many teams as hold two rows: where that is two teams or more, or one team where one row a team
+// would run in two. Why: a block publishes row r + 1 before it waits for row r, published a whole
+// store phase earlier, so the team no longer waits for its slowest block. Side by side with one
+// row a team (an H200, bench/results/2026-11-28/two-rows/, N drawn at run time, two rounds),
+// where the rule takes it: fp32 +2.9 to +8.1 points at 9 N (N = 5264342 83.9 -> 92.0%), 16-bit
+// +2.2 to +9.2 at 8; tunes at other N +0.7 to +8.8 at 17 of 18 in teams, including 10 -> 4,
+// 8 -> 3 and 5 -> 2 teams. Slower where the row's last place is mostly empty, with 6 teams of one
+// row against 2 of two (-1.1 to -5.2 at 3 of 11 N: 7-six-teams). In one team against one row a
+// team in three: -1.1 to -3.4 at 2 of 3 N, +2.1 at the third, so not there. On 8 register packs it
+// spilled and ran 10-17 points slower. Not yet measured on an H100 (the same limits, so the same
+// picks there).
 static Config hold_for(int64_t cols, int vec, const DeviceLimits& limits) {
     const int sms = std::max(1, limits.sm_count), threads = kHoldMaxThreads;
     const int64_t most_stash = hold_most_stash(threads, limits);

@@ -10,7 +10,7 @@
 namespace sml {
 namespace best {
 
-// @region hold-kernel: rows as long as the chip -- each team holds one row, swapped in place
+// @region hold-kernel: rows as long as the chip -- each team holds one row or two, swapped in place
 // The grid kernel keeps a block's slice of LAG + AHEAD + 1 rows on its SM, so it stops where
 // five slices no longer fit. Two passes past it read the row twice (55-72% of copy). Here a
 // team of blocks (one or two an SM) holds exactly one row at a time, in registers (PACKS = 8
@@ -28,8 +28,14 @@ namespace best {
 // Between 1 and 4 the team's loads and stores stop: it waits for its last loads and for the
 // slowest block of the team. The prefetch gives DRAM work meanwhile, and step 4's first loads
 // find their packs in L2. Several teams, each on every teams-th row, fill that time with
-// their own traffic; the dispatcher runs as many as hold a row, one block of 1024 threads an
-// SM, so each block has its SM to itself and a larger share of the L2 to prefetch into.
+// their own traffic; one block of 1024 threads an SM, so each block has its SM to itself and a
+// larger share of the L2 to prefetch into.
+// With HELD = 2 a team holds two rows, each in half the places (3 of PACKS = 6 in registers):
+// a block takes row r + 1's (max, sum) and publishes it, and only then merges row r's slots,
+// published a whole store phase before, and stores row r, refilling its places from row r + 2.
+// So a block waits only where another block of its team is a whole store phase behind it, and
+// the team's loads and stores stop only for the last loads of row r + 1. The dispatcher takes
+// it where two rows fit two teams or more (or one, where one row a team would run in two).
 // A row's packs are counted from its first 128-byte line, so every warp's loads are whole
 // sectors wherever the row starts. The values before that line and after the last whole pack
 // (fewer than a line and a pack) are the edges: warp 0 of the team's last block holds them, a
@@ -42,7 +48,7 @@ namespace best {
 // store. The row costs its held part once and the rest twice, where two passes read all of it
 // twice.
 // A thread's shared-memory place is its own, read and refilled by it alone: no barrier guards
-// it. Its copy for row r + 1 is issued after the store of the value read from it, and a warp
+// it. Its copy for the next row is issued after the store of the value read from it, and a warp
 // issues in order, so the copy cannot land before the read.
 template <typename T, int PACKS, bool STREAM, int HELD>
 __global__ void __launch_bounds__(kHoldMaxThreads)
