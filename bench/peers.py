@@ -251,11 +251,13 @@ def held_prefetch(l2_bytes, regs, blocks, teams, threads, per_sm, stream=False, 
     """Places a thread of the held grid prefetches into L2 (held_prefetch, kernels/best_softmax.cu):
     a share of the L2 over the whole grid, a quarter where one team's blocks run alone on their
     SMs, a sixth in several teams, a twelfth where two blocks share an SM or the row streams; at
-    most the register places."""
+    most the register places. Two rows a team (`pair`): a twelfth in teams, at most a row's
+    register places; none in one team."""
     if pair and teams == 1:
         return 0
     parts = 12 if per_sm > 1 or stream or pair else 4 if teams == 1 else 6
-    return max(0, min(regs // (2 if pair else 1), l2_bytes // parts // (blocks * teams * threads * 16)))
+    places = l2_bytes // parts // (blocks * teams * threads * 16)
+    return max(0, min(regs // 2 if pair else regs, places))
 
 
 def grid_threads(cols, vec, blocks, ppt, edges=0):

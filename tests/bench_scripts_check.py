@@ -102,13 +102,17 @@ if not any("peers.py" in e for e in errors):
                 errors.append(f"{what} '{label}': unknown fields {sorted(unknown)}, "
                               f"values not small ints {bad}, path {cfg.get('path')}")
             # The held grid's launch takes kHoldPacks or kStreamedHoldPacks register packs (the
-            # latter alone when it streams), and prefetches at most its register places.
+            # latter alone when it streams or holds two rows a team, which it never does while
+            # streaming), and prefetches at most its register places.
             if cfg.get("path") == 3 and cfg.get("lag", 0) == 0 and hold_packs:
-                allowed = {hold_packs[1]} if cfg.get("stream", 0) else set(hold_packs.values())
-                if cfg.get("packs") not in allowed:
+                two = cfg.get("held", 0) == 2
+                streams = cfg.get("stream", 0) != 0
+                allowed = {hold_packs[1]} if streams or two else set(hold_packs.values())
+                if cfg.get("packs") not in allowed or (two and streams) or \
+                        cfg.get("held", 0) not in (0, 1, 2):
                     errors.append(f"{what} '{label}': a held grid with {cfg.get('packs')} "
-                                  f"register packs and stream={cfg.get('stream', 0)}, which its "
-                                  "launch refuses")
+                                  f"register packs, stream={cfg.get('stream', 0)} and "
+                                  f"held={cfg.get('held', 0)}, which its launch refuses")
                 if not 0 <= cfg.get("prefetch", 0) <= cfg.get("packs", 0):
                     errors.append(f"{what} '{label}': prefetch {cfg.get('prefetch')} outside "
                                   f"0..{cfg.get('packs')}, which its launch refuses")
