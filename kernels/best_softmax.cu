@@ -274,7 +274,7 @@ static Config with_prefetch(Config c, const DeviceLimits& limits) {
 
 // The held grid's shape for a row of `cols` values, `vec` a pack (hold.cu): 8 packs a thread in
 // registers and the rest of the block's slice in shared memory, one block of 1024 threads an SM,
-// in as many teams as each hold one row. Why the most teams: a team stops its traffic once a row,
+// in as many teams as each hold one row (or two rows a team, below). Why the most teams: a team stops its traffic once a row,
 // to merge the row's slots, and the other teams' traffic fills that time (half as many teams ran
 // 7-18 points slower at all seven N tried). Why one block an SM: each team then has its SMs to
 // itself, and a block alone on its SM gets a quarter of the L2 to prefetch the next row into

@@ -80,10 +80,9 @@ struct Config {
     int grid_ahead() const { return ahead > 0 ? ahead : 2; }
     int grid_teams() const { return teams > 0 ? teams : 1; }
     int tile_spread() const { return spread > 0 ? spread : 1; }
-    int held_rows() const {
-        return held > 0 ? held : 1;
-    }
-    // The grid path's held form (hold.cu): each team holds one row, finished as it is reduced.
+    int held_rows() const { return held > 0 ? held : 1; }
+    // The grid path's held form (hold.cu): each team holds one row (or two, held_rows()), each
+    // finished as it is reduced.
     bool held_grid() const { return path == Path::kGrid && lag == 0; }
     std::string describe() const;  // e.g. "cluster 4 x 512 threads x 4 packs"
     std::string fields() const;    // every field: "path=1 width=0 packs=4 threads=512 ..."
