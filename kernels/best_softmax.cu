@@ -300,8 +300,8 @@ static Config with_prefetch(Config c, const DeviceLimits& limits) {
 // 8 -> 3 and 5 -> 2 teams. Slower where the row's last place is mostly empty, with 6 teams of one
 // row against 2 of two (-1.1 to -5.2 at 3 of 11 N: 7-six-teams). In one team against one row a
 // team in three: -1.1 to -3.4 at 2 of 3 N, +2.1 at the third, so not there. On 8 register packs it
-// spilled and ran 10-17 points slower. Not yet measured on an H100 (the same limits, so the same
-// picks there).
+// spilled and ran 10-17 points slower. Not yet measured on an H100 (the same SMs and shared
+// memory, so the same shapes there).
 static Config hold_for(int64_t cols, int vec, const DeviceLimits& limits) {
     const int sms = std::max(1, limits.sm_count), threads = kHoldMaxThreads;
     const int64_t most_stash = hold_most_stash(threads, limits);
