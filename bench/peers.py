@@ -380,12 +380,20 @@ def tune_configs(cols, dtype_bytes, sm_count, l2_bytes=50 << 20):
         # dispatcher takes it, so that rows on the grid can be timed beside it.
         for threads, per_sm in ((1024, 1), (512, 2)):
             most_stash = (min(227 * 1024, 228 * 1024 // per_sm) - 2048) // (threads * 16)
-            fits = [t for t in range(min(64, sm_count * per_sm), 0, -1)
-                    if -(-slice_packs(cols // vec, sm_count * per_sm // t) // threads) <=
-                    8 + most_stash and sm_count * per_sm // t <= threads]
-            for teams in sorted({fits[0], max(1, fits[0] // 2)}, reverse=True) if fits else ():
+
+            def places(teams):  # places a thread needs for the row in `teams` teams, or None
+                blocks = sm_count * per_sm // teams  # where a team has more blocks than threads
+                return -(-slice_packs(cols // vec, blocks) // threads) if blocks <= threads \
+                    else None
+
+            def most_teams(most_places):  # the most teams whose threads hold the row, or 0
+                return next((t for t in range(min(64, sm_count * per_sm), 0, -1)
+                             if places(t) is not None and places(t) <= most_places), 0)
+
+            fits = most_teams(8 + most_stash)
+            for teams in sorted({fits, max(1, fits // 2)}, reverse=True) if fits else ():
                 blocks = sm_count * per_sm // teams
-                held = -(-slice_packs(cols // vec, blocks) // threads)
+                held = places(teams)
                 for regs in sorted({8, 6 if vec == 8 and held - 6 <= most_stash else 8}):
                     stash = max(0, held - regs)
                     prefetch = held_prefetch(l2_bytes, regs, blocks, teams, threads, per_sm)
@@ -393,25 +401,18 @@ def tune_configs(cols, dtype_bytes, sm_count, l2_bytes=50 << 20):
                                 f"pf{prefetch}",
                                 config(3, packs=regs, threads=threads, cluster=blocks,
                                        stash=stash, teams=teams, lag=0, prefetch=prefetch)))
-            if per_sm == 1:  # two rows a team (Config::held = 2): each row has half of the
-                # register packs and the stash; as many teams as hold two rows; 6 register
-                # packs (on 8 the kernel spilled and ran 10-17 points slower)
-                for regs in (6,):
-                    most_row = regs // 2 + most_stash // 2
-                    two = [t for t in range(min(64, sm_count), 0, -1)
-                           if -(-slice_packs(cols // vec, sm_count // t) // threads) <= most_row
-                           and sm_count // t <= threads]
-                    if two:
-                        teams, blocks = two[0], sm_count // two[0]
-                        need = -(-slice_packs(cols // vec, blocks) // threads)
-                        stash = 2 * max(0, need - regs // 2)
-                        pf = held_prefetch(l2_bytes, regs, blocks, teams, threads, 1, pair=True)
-                        for prefetch in sorted({0, pf}):
-                            out.append((f"held2 {blocks}x{threads}x{regs}p+{stash} teams{teams} "
-                                        f"pf{prefetch}",
-                                        config(3, packs=regs, threads=threads, cluster=blocks,
-                                               stash=stash, teams=teams, lag=0, held=2,
-                                               prefetch=prefetch)))
+            # Two rows a team (Config::held = 2), one block of 1024 an SM: each row has half of
+            # the 6 register packs (on 8 the kernel spilled and ran 10-17 points slower) and of
+            # the stash; as many teams as hold two rows.
+            two = most_teams(3 + most_stash // 2) if per_sm == 1 else 0
+            if two:
+                blocks = sm_count // two
+                stash = 2 * max(0, places(two) - 3)
+                pf = held_prefetch(l2_bytes, 6, blocks, two, threads, 1, pair=True)
+                for prefetch in sorted({0, pf}):
+                    out.append((f"held2 {blocks}x{threads}x6p+{stash} teams{two} pf{prefetch}",
+                                config(3, packs=6, threads=threads, cluster=blocks, stash=stash,
+                                       teams=two, lag=0, held=2, prefetch=prefetch)))
             if not fits:  # longer than the GPU holds: one team, every place full, the rest
                 # of each thread's packs read twice (stream=1), 6 packs in registers (the
                 # streamed kernel's, kStreamedHoldPacks in kernels/best/shapes.h), the

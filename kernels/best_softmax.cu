@@ -319,10 +319,11 @@ static Config hold_for(int64_t cols, int vec, const DeviceLimits& limits) {
     // rows: where that is two teams or more, or one where one row a team would run in two.
     constexpr int kPairRegs = kStreamedHoldPacks / 2;
     for (int teams = one; teams >= 1; --teams) {
-        if (places(teams) > kPairRegs + most_stash / 2) continue;
+        const int64_t need = places(teams);
+        if (need > kPairRegs + most_stash / 2) continue;
         if (teams == 1 && one > 2) break;
         Config c = held_shape(sms / teams, threads, kStreamedHoldPacks,
-                              2 * std::max<int64_t>(0, places(teams) - kPairRegs), teams);
+                              2 * std::max<int64_t>(0, need - kPairRegs), teams);
         c.held = 2;
         return with_prefetch(c, limits);
     }
@@ -803,7 +804,7 @@ double row_reads(const Config& c, int64_t cols, DType dtype) {
     // The team's places interleave (hold.cu), so together they hold the row's first
     // blocks x threads x (packs + stash) packs; the rest of the row is read twice.
     const int64_t vec = vec_of(dtype), packs = cols / vec;
-    const int64_t held = int64_t{c.cluster} * c.threads * (c.packs + c.stash);
+    const int64_t held = int64_t{c.cluster} * c.threads * c.held_places();
     const int64_t twice = std::max<int64_t>(0, packs - held);
     return 1 + static_cast<double>(twice * vec) / static_cast<double>(cols);
 }

@@ -81,6 +81,9 @@ struct Config {
     int grid_teams() const { return teams > 0 ? teams : 1; }
     int tile_spread() const { return spread > 0 ? spread : 1; }
     int held_rows() const { return held > 0 ? held : 1; }
+    // The held grid's places a thread has for each row it holds: `packs` in registers and
+    // `stash` in shared memory, shared out between held_rows() rows.
+    int held_places() const { return packs / held_rows() + stash / held_rows(); }
     // The grid path's held form (hold.cu): each team holds one row (or two, held_rows()), each
     // finished as it is reduced.
     bool held_grid() const { return path == Path::kGrid && lag == 0; }

@@ -332,7 +332,7 @@ static LaunchStep make_hold_step(const LaunchArgs& a, const Config& c, cudaError
     if (a.workspace == nullptr || blocks < 1 || blocks > c.threads || teams > kMaxGridTeams ||
         p.rows > 0x7fffffff || p.cols > 0x7fffffff || c.stash < 0 ||
         !valid_threads(c.threads, kHoldMaxThreads) ||
-        (!STREAM && slice > int64_t{c.threads} * (P / HELD + c.stash / HELD)) || c.prefetch < 0 ||
+        (!STREAM && slice > int64_t{c.threads} * c.held_places()) || c.prefetch < 0 ||
         c.prefetch > P || !same_frames(a)) {
         *err = cudaErrorInvalidValue;
         return {};

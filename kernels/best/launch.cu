@@ -52,11 +52,8 @@ static int64_t capacity(const Config& c, DType t) {
             return int64_t{c.cluster} * c.threads * (c.packs + c.stash) * vec;
         case Config::Path::kGrid:  // the held grid: whole packs, and the values past them
             if (c.held_grid() && c.stream != 0) return kUnlimitedCols;  // the rest read twice
-            return c.held_grid()
-                       ? int64_t{c.cluster} * c.threads *
-                                 (c.packs / c.held_rows() + c.stash / c.held_rows()) * vec +
-                             vec - 1
-                       : int64_t{c.cluster} * c.threads * c.packs * vec;
+            return c.held_grid() ? int64_t{c.cluster} * c.threads * c.held_places() * vec + vec - 1
+                                 : int64_t{c.cluster} * c.threads * c.packs * vec;
         case Config::Path::kTwoPass:
             return kUnlimitedCols;
         case Config::Path::kTile:  // values a row's lanes hold, wherever the row starts
