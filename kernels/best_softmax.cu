@@ -625,15 +625,22 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     }
     // [N <= 1081344 on 132 SMs] the grid, up to 2048 packs a block. Why: the row is still read
     // once, where two passes read it twice. Hopper only, where it was measured.
-    // Except where it runs in one team with fewer than 12 warps past its edge warp: the held
-    // grid (hold_for) [16-bit rows with edges, N ~ 1360000-1487000 on an H100, which the 8-pack
-    // grid above does not hold two blocks an SM of with the edge warp]. Why: the one-team grid
-    // runs faster the more warps it has, and at 11 it ran 86-91% of copy; side by side at 6 N
-    // drawn at run time, two rounds, the held grid ran +1.5 to +3.1 points faster at five
-    // (fp16 N = 1363602 87.5 -> 90.5%) and 0.5 slower at one (fp16 N = 1460388, 91.1%); at 12
-    // warps the grid won by 1.8-6.9 (bench/results/2026-11-28/hold-band/).
-    if (grid_fits && grid.grid_teams() == 1 && edge_warp &&
-        grid_main_threads < kGridOneTeamLeastThreads) {
+    // Except where it runs in one team with too few warps past its edge warp for its SM's share
+    // of the DRAM's bandwidth: the held grid (hold_for). That is 12 warps on an H100 [16-bit
+    // rows with edges, N ~ 1360000-1487000, which the 8-pack grid above does not hold two
+    // blocks an SM of with the edge warp], and more where an SM moves more bytes a second: on
+    // an H200 (4.8 TB/s over the same 132 SMs) more than a block of 512 threads has, so the
+    // held grid takes all of the grid's one-team rows. Why: a block alone on its SM moves its
+    // slice of every row with only its own warps, and the rows' bytes a warp moves a second
+    // are about the same on both GPUs. On an H100 at 11 warps the grid ran 86-91% of copy and
+    // the held grid +1.5 to +3.1 points faster at five of 6 N drawn at run time (0.5 slower at
+    // one); from 12 warps the grid won by 1.8-6.9 (bench/results/2026-11-28/hold-band/). On an
+    // H200 at 13-16 warps the grid ran 65-81%, in proportion to its warps, and two rows a team
+    // +10.4 to +23.5 points faster at all 11 N drawn at run time, in two rounds (fp16 N =
+    // 1502310 64.8 -> 88.2%); 4 rows ahead, more bytes in flight for the same warps, moved the
+    // grid only +0.3 to +1.8 (bench/results/2026-11-28/one-team/).
+    if (grid_fits && grid.grid_teams() == 1 &&
+        grid_main_threads < grid_one_team_least_threads(limits)) {
         const Config held = hold_for(cols, vec, limits);
         if (held.path == Config::Path::kGrid) return held;
     }

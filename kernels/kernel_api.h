@@ -35,6 +35,12 @@ inline const char* dtype_name(DType t) {
 }
 bool parse_dtype(const std::string& s, DType* out);  // accepts fp32/float32/f32, fp16/half, bf16
 
+// A DRAM's peak bandwidth, GB/s, from its clock (kHz) and bus width (bits): the memory moves
+// bus_bits / 8 bytes an edge, twice a clock (double data rate).
+inline double peak_dram_gbps(int memory_clock_khz, int memory_bus_bits) {
+    return 2.0 * memory_clock_khz * 1e3 * (memory_bus_bits / 8.0) / 1e9;
+}
+
 // ---------------------------------------------------------------------------------------------
 // What a GPU offers, as far as the kernels' ranges and paths depend on it. Filled from the
 // device (kernels/device_query.cu), from a named profile of another class of GPU
@@ -50,6 +56,9 @@ struct DeviceLimits {
     int smem_per_sm = 0;           // bytes
     int smem_per_block_optin = 0;  // bytes a block may use after cudaFuncSetAttribute
     int64_t l2_bytes = 0;
+    // The DRAM's peak bandwidth, GB/s, from its clock and bus width (a datasheet ceiling; copy
+    // runs ~90% of it); 0 = unknown, taken as an H100's where a rule needs it.
+    double peak_dram_gbps = 0;
     int cc_major = 0, cc_minor = 0;
     // The architecture the loaded kernel code was compiled for (ptxVersion, e.g. 90 for sm_90
     // code, 80 when an sm_80 build's PTX is compiled for a newer GPU at load time); 0 = unknown,

@@ -26,6 +26,15 @@ using best::Config;
 using Path = best::Config::Path;
 
 const DeviceLimits kH100 = DeviceLimits::h100_reference();
+// An H200's limits: an H100's SMs, shared memory and registers, more L2 and DRAM bandwidth (the
+// device's own figures, bench/results/2026-11-28/one-team/gpu.txt).
+const DeviceLimits kH200 = [] {
+    DeviceLimits d = kH100;
+    d.name = "NVIDIA H200";
+    d.l2_bytes = 60 * 1024 * 1024;
+    d.peak_dram_gbps = 4800;
+    return d;
+}();
 
 DeviceLimits ampere() {  // no thread-block clusters
     DeviceLimits d = kH100;
@@ -60,6 +69,7 @@ int64_t held_stash(const DeviceLimits& limits) {
 std::vector<DeviceLimits> cluster_classes() {
     DeviceLimits pcie = kH100;
     pcie.sm_count = 114;
+    pcie.peak_dram_gbps = 2039;  // an H100 PCIe's datasheet
     DeviceLimits small_smem = kH100;
     small_smem.smem_per_block_optin = small_smem.smem_per_sm = 163 * 1024;
     return {kH100, pcie, small_smem};
@@ -502,46 +512,87 @@ TEST(BestDispatch, EightPackGridFromEighteenPacksAThread) {
     for (DType t : {DType::f32, DType::f16, DType::bf16}) EXPECT_GT(taken[t], 50) << dtype_name(t);
 }
 
-// The grid in one team runs faster the more warps it has: where it would have an edge warp and
-// fewer than 12 warps past it, the held grid takes the row (16-bit rows with edges at N ~
-// 1360000-1487000 on an H100, which the 8-pack grid cannot hold two blocks an SM of). Drawn over
-// the grid's range, every dtype and alignment, on three classes with clusters, with no GPU to
-// ask and with calculators that fit the 8-pack grid twice an SM up to 192, 224 or 256 threads.
-TEST(BestDispatch, OneTeamGridsHaveTwelveWarpsOrTheHeldGrid) {
+// The grid in one team runs faster the more warps it has, and needs more where an SM's share of
+// the DRAM's bandwidth is larger: where it would have fewer warps past its edge warp than
+// grid_one_team_least_threads asks (12 on an H100), the held grid takes the row (16-bit rows
+// with edges at N ~ 1360000-1487000 on an H100, which the 8-pack grid cannot hold two blocks an
+// SM of; every one-team row on an H200). Drawn over the grid's range, every dtype and alignment,
+// on three classes with clusters at four bandwidths each, with no GPU to ask and with
+// calculators that fit the 8-pack grid twice an SM up to 192, 224 or 256 threads.
+TEST(BestDispatch, OneTeamGridsHaveTheWarpsTheirBandwidthAsksOrTheHeldGrid) {
+    // The warps asked: 12 at an H100's share or less, or where the bandwidth is unknown; more
+    // in proportion past it; never fewer as the share grows.
+    DeviceLimits l = kH100;
+    EXPECT_EQ(best::grid_one_team_least_threads(l), 384);
+    l.peak_dram_gbps = 0;
+    EXPECT_EQ(best::grid_one_team_least_threads(l), 384);
+    l.peak_dram_gbps = 1000;
+    EXPECT_EQ(best::grid_one_team_least_threads(l), 384);
+    l.peak_dram_gbps = kH100.peak_dram_gbps * 1.5;
+    EXPECT_EQ(best::grid_one_team_least_threads(l), 18 * 32);
+    int last = 0;
+    for (double gbps = 500; gbps < 9000; gbps *= 1.05) {
+        l.peak_dram_gbps = gbps;
+        ASSERT_GE(best::grid_one_team_least_threads(l), last) << gbps;
+        last = best::grid_one_team_least_threads(l);
+    }
     std::mt19937_64 gen(23);
-    int held = 0, grids = 0;
-    for (const DeviceLimits& limits : cluster_classes()) {
-        for (int i = 0; i < 1500; ++i) {
-            const int64_t cols = 393216 + int64_t(gen() % (2 * 1081344 - 393216));
-            const bool aligned = gen() % 2 == 0;
-            const int most = std::array{0, 192, 224, 256}[gen() % 4];
-            const best::ResidentBlocks resident =
-                most == 0 ? best::ResidentBlocks{} : grid_twice_to(most);
-            for (DType t : {DType::f32, DType::f16, DType::bf16}) {
-                const Config c = pick(cols, t, aligned, limits, resident);
-                SCOPED_TRACE(std::to_string(cols) + " " + dtype_name(t) +
-                             (aligned ? " aligned, " : " unaligned, ") + std::to_string(most) +
-                             ", " + std::to_string(limits.sm_count) + " SMs: " + c.describe());
-                if (c.path != Path::kGrid) continue;
-                if (c.held_grid()) {
-                    ++held;
-                    continue;
-                }
-                const int vec = 16 / dtype_size(t);
-                const bool edge_warp = c.edges >= 0 && !best::grid_whole_lines(cols, vec, aligned);
-                if (c.grid_teams() == 1 && edge_warp) {
-                    ++grids;
-                    ASSERT_GE(c.threads - 32, best::kGridOneTeamLeastThreads);
+    std::map<double, int> held, grids;
+    int fast_grids = 0, fast_held = 0;  // where an SM's share is an H200's or more
+    for (const DeviceLimits& base : cluster_classes()) {
+        for (const double scale : {0.0, 1.0, 1.25, kH200.peak_dram_gbps / kH100.peak_dram_gbps}) {
+            DeviceLimits limits = base;
+            limits.peak_dram_gbps = base.peak_dram_gbps * scale;
+            for (int i = 0; i < 600; ++i) {
+                const int64_t cols = 393216 + int64_t(gen() % (2 * 1081344 - 393216));
+                const bool aligned = gen() % 2 == 0;
+                const int most = std::array{0, 192, 224, 256}[gen() % 4];
+                const best::ResidentBlocks resident =
+                    most == 0 ? best::ResidentBlocks{} : grid_twice_to(most);
+                for (DType t : {DType::f32, DType::f16, DType::bf16}) {
+                    const Config c = pick(cols, t, aligned, limits, resident);
+                    SCOPED_TRACE(std::to_string(cols) + " " + dtype_name(t) +
+                                 (aligned ? " aligned, " : " unaligned, ") + std::to_string(most) +
+                                 ", " + std::to_string(limits.sm_count) + " SMs, " +
+                                 std::to_string(limits.peak_dram_gbps) + " GB/s: " + c.describe());
+                    const bool fast = limits.peak_dram_gbps / limits.sm_count >=
+                                      kH200.peak_dram_gbps / kH200.sm_count;
+                    if (c.path != Path::kGrid) continue;
+                    if (c.held_grid()) {
+                        ++held[scale];
+                        fast_held += fast;
+                        continue;
+                    }
+                    if (c.grid_teams() != 1) continue;
+                    ++grids[scale];
+                    fast_grids += fast;
+                    const int vec = 16 / dtype_size(t);
+                    const bool edge_warp =
+                        c.edges >= 0 && !best::grid_whole_lines(cols, vec, aligned);
+                    ASSERT_GE(c.threads - (edge_warp ? 32 : 0),
+                              best::grid_one_team_least_threads(limits));
+                    // A GPU of less bandwidth a SM keeps the grid there.
+                    DeviceLimits slower = limits;
+                    slower.peak_dram_gbps = limits.peak_dram_gbps * 0.8;
+                    ASSERT_EQ(pick(cols, t, aligned, slower, resident).describe(), c.describe());
                 }
             }
         }
     }
-    EXPECT_GT(held, 100);
-    EXPECT_GT(grids, 100);
+    for (const double scale : {0.0, 1.0, 1.25}) {
+        EXPECT_GT(held[scale], 100) << scale;
+        EXPECT_GT(grids[scale], 100) << scale;
+    }
+    // An H200's share asks for more warps than the 4-pack grid's blocks have: no grid in one
+    // team, and more held-grid rows than at an H100's.
+    EXPECT_EQ(fast_grids, 0);
+    EXPECT_GT(fast_held, 500);
+    const double h200 = kH200.peak_dram_gbps / kH100.peak_dram_gbps;
+    EXPECT_GT(held[h200], held[1.0] + 100);
     // The rows it was measured at, with an H100's answers: the 16-bit 8-pack grid fits two
     // blocks of 192 threads an SM, not 224; a stash as many blocks as its shared memory and the
     // 1 KB the SM keeps for each fit. Two rows a team in 7 teams of 18 blocks (one row a team
-    // would take 16 teams of 8), and at 12 warps the grid.
+    // would take 16 teams of 8), and at 12 warps the grid; on an H200, two rows a team there too.
     const best::ResidentBlocks h100 = [](const Config& c) {
         if (c.path == Path::kGrid) return c.threads > 192 ? 1 : 2;
         return static_cast<int>(kH100.smem_per_sm / (int64_t{c.stash} * c.threads * 16 + 1024));
@@ -551,6 +602,9 @@ TEST(BestDispatch, OneTeamGridsHaveTwelveWarpsOrTheHeldGrid) {
               "a team, 2 prefetched into L2");
     EXPECT_EQ(pick(1514302, DType::bf16, true, kH100, h100).describe(),
               "grid 132 blocks x 416 threads x 4 packs, lag 4, 2 rows ahead");
+    EXPECT_EQ(pick(1514302, DType::bf16, true, kH200, h100).describe(),
+              "held grid 22 blocks x 1024 threads x 6 packs + 12 in shared memory, 6 teams, 2 rows "
+              "a team, 2 prefetched into L2");
 }
 
 // A 16-bit row on the held grid takes the teams, blocks and threads of the fp32 row of the same

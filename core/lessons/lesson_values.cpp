@@ -63,6 +63,7 @@ DeviceLimits limits_of_session(const Session* session) {
     if (d.regs_per_sm > 0) l.regs_per_sm = d.regs_per_sm;
     if (d.smem_per_block_optin > 0) l.smem_per_block_optin = d.smem_per_block_optin;
     if (d.l2_bytes > 0) l.l2_bytes = d.l2_bytes;
+    if (d.peak_dram_gbps > 0) l.peak_dram_gbps = d.peak_dram_gbps;
     if (d.cc_major > 0) {
         l.cc_major = d.cc_major;
         l.cc_minor = d.cc_minor;

@@ -14,10 +14,6 @@ static Error no_device_error(cudaError_t e) {
     return Error{std::string("no CUDA device: ") + cudaGetErrorString(e), kNoGpuHint};
 }
 
-double peak_dram_gbps(int memory_clock_khz, int memory_bus_bits) {
-    return 2.0 * memory_clock_khz * 1e3 * (memory_bus_bits / 8.0) / 1e9;
-}
-
 std::string cuda_version_string(int version) {
     if (version <= 0) return "unknown";
     return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);

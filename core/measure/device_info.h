@@ -21,10 +21,6 @@ Result<DeviceRecord> query_device_record(int device = 0);
 // The real limits of the device (no profile applied), or an Error as above.
 Result<DeviceLimits> query_limits_or_error(int device = 0);
 
-// Peak DRAM bandwidth in GB/s from the memory clock (kHz) and bus width (bits): the memory moves
-// bus_bits/8 bytes per edge, twice per clock (double data rate).
-double peak_dram_gbps(int memory_clock_khz, int memory_bus_bits);
-
 // "13.0" from a CUDA version integer such as 13000.
 std::string cuda_version_string(int version);
 

@@ -3,6 +3,7 @@
 // compiled for the device.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "kernels/best_softmax.h"
@@ -43,8 +44,18 @@ constexpr int grid_min_blocks(int packs, int lag, int esize) {
 // 8-pack grid in two teams, or faster: 13 warps a block (best_softmax.cu says why).
 constexpr int kGridOneTeamFullThreads = 416;
 // Threads past the edge warp below which the 4-pack grid in one team runs slower than the held
-// grid: 12 warps a block (best_softmax.cu, choose, says why).
-constexpr int kGridOneTeamLeastThreads = 384;
+// grid: 12 warps a block on an H100, and more in proportion where an SM's share of the DRAM's
+// bandwidth is larger (best_softmax.cu, choose, says why); never fewer, which nothing measured.
+// Limits that do not know the bandwidth are taken as an H100's.
+inline int grid_one_team_least_threads(const DeviceLimits& limits) {
+    constexpr int kH100Warps = 12;
+    constexpr double kH100Share = 3352.32 / 132;  // GB/s an SM: 5120 bits at 2619 MHz
+    if (limits.peak_dram_gbps <= 0 || limits.sm_count <= 0) return kH100Warps * 32;
+    const double share = limits.peak_dram_gbps / limits.sm_count;
+    // (A hundredth of a warp forgiven, so that an H100's own figures give 12, not 13.)
+    const int warps = static_cast<int>(kH100Warps * share / kH100Share + 0.99);
+    return std::max(kH100Warps, warps) * 32;
+}
 // Packs a thread of the stash kernel (cluster.cu) holds in registers; the rest of its slice is
 // in shared memory. 8, and 6 for 16-bit rows in clusters: that kernel form needs registers for the
 // exchange through DSMEM and for converting 16-bit values, and at 8 packs it spilled 8-12 bytes a
