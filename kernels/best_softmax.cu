@@ -52,7 +52,9 @@
 //   to 9 [fp16 N ~ 328000-410000, fp32 ~ 164000-184000]; on the grid, whole packs off a line
 //   skip the edge warp where it would cost the block its registers, other rows there take the
 //   held grid [fp16 N ~ 2027600-2162600], and so do rows with edges where the grid would run one
-//   team of under 12 warps [fp16 N ~ 1360000-1487000]. Their stash shapes differ only in where
+//   team of under 12 warps [fp16 N ~ 1360000-1487000]. (Where an SM moves more bytes a second,
+//   the grid in one team needs more warps: on an H200 the held grid takes all its rows, fp32 too.)
+//   Their stash shapes differ only in where
 //   a thread's packs sit: 6 in registers rather than 8, the rest in shared memory.
 //
 // What changed since step 6 (online)
@@ -629,16 +631,17 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     // of the DRAM's bandwidth: the held grid (hold_for). That is 12 warps on an H100 [16-bit
     // rows with edges, N ~ 1360000-1487000, which the 8-pack grid above does not hold two
     // blocks an SM of with the edge warp], and more where an SM moves more bytes a second: on
-    // an H200 (4.8 TB/s over the same 132 SMs) more than a block of 512 threads has, so the
-    // held grid takes all of the grid's one-team rows. Why: a block alone on its SM moves its
-    // slice of every row with only its own warps, and the rows' bytes a warp moves a second
-    // are about the same on both GPUs. On an H100 at 11 warps the grid ran 86-91% of copy and
-    // the held grid +1.5 to +3.1 points faster at five of 6 N drawn at run time (0.5 slower at
-    // one); from 12 warps the grid won by 1.8-6.9 (bench/results/2026-11-28/hold-band/). On an
-    // H200 at 13-16 warps the grid ran 65-81%, in proportion to its warps, and two rows a team
-    // +10.4 to +23.5 points faster at all 11 N drawn at run time, in two rounds (fp16 N =
-    // 1502310 64.8 -> 88.2%); 4 rows ahead, more bytes in flight for the same warps, moved the
-    // grid only +0.3 to +1.8 (bench/results/2026-11-28/one-team/).
+    // an H200 (4.8 TB/s over the same 132 SMs: 18 warps) more than a block of 512 threads has,
+    // so the held grid takes all of the grid's one-team rows. Why: a block alone on its SM moves
+    // its slice of every row with only its own warps, and a warp moved about as many bytes a
+    // second on both GPUs. On an H100 at 11 warps the grid ran 86-91% of copy and the held
+    // grid +1.5 to +3.1 points faster at five of 6 N drawn at run time (0.5 slower at one);
+    // from 12 warps the grid won by 1.8-6.9 (bench/results/2026-11-28/hold-band/). On an H200
+    // in blocks of 13-17 warps the grid ran 62-84%, more with more, and as libraries side by side
+    // at N drawn at run time, two rounds, the rule ran +8.8 to +15.7 points faster at all 6 such
+    // fp32 N and +11.1 to +23.8 at all 11 16-bit N (bf16 N = 1502707 61.8 -> 85.6%), the other
+    // 5 within -0.6 to +0.1; 4 rows ahead, more bytes in flight for the same warps, had moved
+    // the grid only +0.3 to +1.8 (bench/results/2026-11-28/one-team/).
     if (grid_fits && grid.grid_teams() == 1 &&
         grid_main_threads < grid_one_team_least_threads(limits)) {
         const Config held = hold_for(cols, vec, limits);

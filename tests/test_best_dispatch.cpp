@@ -27,12 +27,12 @@ using Path = best::Config::Path;
 
 const DeviceLimits kH100 = DeviceLimits::h100_reference();
 // An H200's limits: an H100's SMs, shared memory and registers, more L2 and DRAM bandwidth (the
-// device's own figures, bench/results/2026-11-28/one-team/gpu.txt).
+// device's own figures, bench/results/2026-11-28/one-team/2-ab/gpu.txt).
 const DeviceLimits kH200 = [] {
     DeviceLimits d = kH100;
     d.name = "NVIDIA H200";
     d.l2_bytes = 60 * 1024 * 1024;
-    d.peak_dram_gbps = 4800;
+    d.peak_dram_gbps = 4814.30;
     return d;
 }();
 
