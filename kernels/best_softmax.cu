@@ -352,14 +352,19 @@ static Config streamed_hold_for(int64_t cols, const DeviceLimits& limits) {
 }
 
 // The group kernel's shape for rows of `packs` packs: lanes first (shuffles are cheap), then
-// packs a lane, one warp a block.
-static Config group_for(int64_t packs) {
+// packs a lane, one warp a block on an H100, more where an SM's share of the DRAM's bandwidth is
+// larger. Why: a block's rows are all it has in flight, and an SM runs at most 32 blocks, so the
+// bytes an SM keeps in flight grow only with a block's warps. On an H200 (1.44 times an H100's
+// share) one-warp blocks of 1 KB ran at 80-81% of copy (fp32 N = 32 and 128), two warps
+// 101.4-102.6%, as did 4 rows a group on one warp (bench/results/2026-11-28/short-rows/); at
+// N = 40 (16 lanes of 10 packs) two warps 92.5%, 8 rows a group 74.6%.
+static Config group_for(int64_t packs, const DeviceLimits& limits) {
     Config c;
     c.path = Config::Path::kGroup;
     c.packs = 1;
     for (c.width = 1; c.width < 32 && c.width < packs;) c.width *= 2;
     while (int64_t{32} * c.packs < packs) c.packs *= 2;
-    c.threads = c.group_threads();  // the default, one warp, named in describe()
+    c.threads = 32 * scaled_by_bandwidth(1, limits);  // named in describe()
     return c;
 }
 
@@ -389,9 +394,9 @@ static bool group_sectors(int64_t cols, DType dtype, bool aligned) {
 // less (N = 24, 40, 56, 72-120). Why: a one-warp block's rows are all it has in flight, and an
 // SM runs at most 32 blocks. Side by side at N = 96 (32 lanes x 1 pack): 2 rows a group (768
 // bytes a warp) at 84.3% of copy, 4 at 100.1-100.2%; every power of two of packs has 1 KB.
-static Config group_sectors_for(int64_t cols) {
+static Config group_sectors_for(int64_t cols, const DeviceLimits& limits) {
     const int64_t packs = cols / vec_of(DType::f32);
-    Config c = group_for(packs);
+    Config c = group_for(packs, limits);
     if (c.packs == 1 && int64_t{2} * (32 / c.width) * packs * 16 < 1024) c.rows = 4;
     return c;
 }
@@ -406,9 +411,10 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     // A misaligned row can straddle one extra pack of its aligned frame.
     const int64_t packs = (cols + (aligned ? 0 : vec - 1) + vec - 1) / vec;
     Config c;
-    // [N <= 256] group (group_for), two rows a group and one warp a block. Why: one-warp blocks
-    // measured as fast as larger ones on every H100 tried, and faster on one.
-    if (packs <= 64) return group_for(packs);
+    // [N <= 256] group (group_for), two rows a group and one warp a block (more warps where an
+    // SM's share of bandwidth is larger). Why: one-warp blocks measured as fast as larger ones on
+    // every H100 tried, and faster on one.
+    if (packs <= 64) return group_for(packs, limits);
     auto threads_for = [&](int cluster, int per_thread) {
         const int64_t per_block = (packs + cluster - 1) / cluster;
         return static_cast<int>(((per_block + per_thread - 1) / per_thread + 31) / 32 * 32);
@@ -771,7 +777,7 @@ Config tile_for(int64_t cols, DType dtype, bool aligned) {
 Config choose_for(int64_t cols, DType dtype, bool aligned, bool flat, const DeviceLimits& limits,
                   const ResidentBlocks& resident) {
     if (flat) {
-        if (group_sectors(cols, dtype, aligned)) return group_sectors_for(cols);
+        if (group_sectors(cols, dtype, aligned)) return group_sectors_for(cols, limits);
         const Config tile = tile_for(cols, dtype, aligned);
         if (tile.path == Config::Path::kTile) return tile;
     }

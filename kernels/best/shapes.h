@@ -43,18 +43,26 @@ constexpr int grid_min_blocks(int packs, int lag, int esize) {
 // Threads past the edge warp from which the 4-pack grid in one team runs about as fast as the
 // 8-pack grid in two teams, or faster: 13 warps a block (best_softmax.cu says why).
 constexpr int kGridOneTeamFullThreads = 416;
+// An SM's share of the DRAM's bandwidth as a multiple of an H100's (3352 GB/s over 132 SMs: 5120
+// bits at 2619 MHz), and 1 where it is less, which nothing measured, or where the limits do not
+// know it. What an SM must keep in flight to move its share grows with it (bytes in flight =
+// bandwidth x latency): an H200 (4814 GB/s over the same SMs) asks 1.44 times an H100's.
+inline double sm_bandwidth_vs_h100(const DeviceLimits& limits) {
+    constexpr double kH100Share = 3352.32 / 132;  // GB/s an SM
+    if (limits.peak_dram_gbps <= 0 || limits.sm_count <= 0) return 1.0;
+    return std::max(1.0, limits.peak_dram_gbps / limits.sm_count / kH100Share);
+}
+// `n` times the share above, rounded up, forgiving a hundredth (so that an H100's own figures
+// give n, not n + 1).
+inline int scaled_by_bandwidth(int n, const DeviceLimits& limits) {
+    return static_cast<int>(n * sm_bandwidth_vs_h100(limits) + 0.99);
+}
+
 // Threads past the edge warp below which the 4-pack grid in one team runs slower than the held
-// grid: 12 warps a block on an H100, and more in proportion where an SM's share of the DRAM's
-// bandwidth is larger (best_softmax.cu, choose, says why); never fewer, which nothing measured.
-// Limits that do not know the bandwidth are taken as an H100's.
+// grid: 12 warps a block on an H100, and more in proportion to an SM's share of the DRAM's
+// bandwidth (best_softmax.cu, choose, says why).
 inline int grid_one_team_least_threads(const DeviceLimits& limits) {
-    constexpr int kH100Warps = 12;
-    constexpr double kH100Share = 3352.32 / 132;  // GB/s an SM: 5120 bits at 2619 MHz
-    if (limits.peak_dram_gbps <= 0 || limits.sm_count <= 0) return kH100Warps * 32;
-    const double share = limits.peak_dram_gbps / limits.sm_count;
-    // (A hundredth of a warp forgiven, so that an H100's own figures give 12, not 13.)
-    const int warps = static_cast<int>(kH100Warps * share / kH100Share + 0.99);
-    return std::max(kH100Warps, warps) * 32;
+    return scaled_by_bandwidth(12, limits) * 32;
 }
 // Packs a thread of the stash kernel (cluster.cu) holds in registers; the rest of its slice is
 // in shared memory. 8, and 6 for 16-bit rows in clusters: that kernel form needs registers for the
