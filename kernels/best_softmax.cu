@@ -352,19 +352,29 @@ static Config streamed_hold_for(int64_t cols, const DeviceLimits& limits) {
 }
 
 // The group kernel's shape for rows of `packs` packs: lanes first (shuffles are cheap), then
-// packs a lane, one warp a block on an H100, more where an SM's share of the DRAM's bandwidth is
-// larger. Why: a block's rows are all it has in flight, and an SM runs at most 32 blocks, so the
-// bytes an SM keeps in flight grow only with a block's warps. On an H200 (1.44 times an H100's
-// share) one-warp blocks of 1 KB ran at 80-81% of copy (fp32 N = 32 and 128), two warps
-// 101.4-102.6%, as did 4 rows a group on one warp (bench/results/2026-11-28/short-rows/); at
-// N = 40 (16 lanes of 10 packs) two warps 92.5%, 8 rows a group 74.6%.
-static Config group_for(int64_t packs, const DeviceLimits& limits) {
+// packs a lane, one warp a block on an H100 (with_group_warps gives more where needed).
+static Config group_for(int64_t packs) {
     Config c;
     c.path = Config::Path::kGroup;
     c.packs = 1;
     for (c.width = 1; c.width < 32 && c.width < packs;) c.width *= 2;
     while (int64_t{32} * c.packs < packs) c.packs *= 2;
-    c.threads = 32 * scaled_by_bandwidth(1, limits);  // named in describe()
+    c.threads = c.group_threads();  // the default, one warp, named in describe()
+    return c;
+}
+
+// A group block's warps: enough for 1 KB of rows a warp on an H100, and more in proportion to an
+// SM's share of the DRAM's bandwidth (sm_bandwidth_vs_h100). Why: a block's rows are all it has
+// in flight, and an SM runs at most 32 blocks, so the bytes an SM keeps in flight grow only with
+// a block's warps. On an H200 (1.44 times an H100's share), side by side as libraries: rows of
+// 1 KB a warp 78.7-79.4% of copy on one warp, 98.8-100.4% on two (fp32 N = 32-128, 16-bit
+// N = 16-256: +19.8 to +21.5 points), fp32 N = 160 (1280 bytes) +3.8; where one warp already
+// held 1.5 KB or more, two lost 0.2-0.9 (bench/results/2026-11-28/short-rows/).
+static Config with_group_warps(Config c, int64_t packs, const DeviceLimits& limits) {
+    const int64_t warp_bytes = int64_t{c.rows_per_group()} * (32 / c.width) * packs * 16;
+    const double need = 1024 * sm_bandwidth_vs_h100(limits);
+    const auto warps = static_cast<int>((need + warp_bytes - 1) / warp_bytes);
+    c.threads = 32 * std::clamp(warps, 1, 4);
     return c;
 }
 
@@ -396,9 +406,9 @@ static bool group_sectors(int64_t cols, DType dtype, bool aligned) {
 // bytes a warp) at 84.3% of copy, 4 at 100.1-100.2%; every power of two of packs has 1 KB.
 static Config group_sectors_for(int64_t cols, const DeviceLimits& limits) {
     const int64_t packs = cols / vec_of(DType::f32);
-    Config c = group_for(packs, limits);
+    Config c = group_for(packs);
     if (c.packs == 1 && int64_t{2} * (32 / c.width) * packs * 16 < 1024) c.rows = 4;
-    return c;
+    return with_group_warps(c, packs, limits);
 }
 
 // @region choose-path: the dispatch by N -- smallest on-chip home for the row, else what fits
@@ -414,7 +424,7 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     // [N <= 256] group (group_for), two rows a group and one warp a block (more warps where an
     // SM's share of bandwidth is larger). Why: one-warp blocks measured as fast as larger ones on
     // every H100 tried, and faster on one.
-    if (packs <= 64) return group_for(packs, limits);
+    if (packs <= 64) return with_group_warps(group_for(packs), packs, limits);
     auto threads_for = [&](int cluster, int per_thread) {
         const int64_t per_block = (packs + cluster - 1) / cluster;
         return static_cast<int>(((per_block + per_thread - 1) / per_thread + 31) / 32 * 32);
