@@ -233,6 +233,73 @@ TEST(BestDispatch, GroupRowsPerGroupDefaultsByPacks) {
     EXPECT_EQ(pick(256).rows_per_group(), 2);
 }
 
+// A group block's rows are all it has in flight, and an SM runs at most 32 blocks: a block takes
+// the fewest warps (at most 4) whose rows hold 1 KB a warp times the SM's share of the DRAM's
+// bandwidth against an H100's. So on an H100, on a GPU of less bandwidth an SM, and where the
+// bandwidth is unknown, one warp wherever its rows hold 1 KB (every shape measured there; rows
+// off their packs that hold less take two); on an H200 two where one warp's rows hold less than
+// ~1.44 KB. Every N a group takes, every dtype, alignment and layout.
+TEST(BestDispatch, GroupBlocksTakeWarpsForAKilobyteAWarpTimesTheBandwidthShare) {
+    DeviceLimits unknown = kH100, twice = kH100;
+    unknown.peak_dram_gbps = 0;
+    twice.peak_dram_gbps = 2 * kH100.peak_dram_gbps;
+    const std::vector<DeviceLimits> gpus = {kH100, unknown, cluster_classes()[1], kH200, twice};
+    std::map<std::string, int> more;
+    for (const DeviceLimits& limits : gpus) {
+        const double need = 1024 * best::sm_bandwidth_vs_h100(limits);
+        for (DType t : {DType::f32, DType::f16, DType::bf16}) {
+            const int vec = 16 / dtype_size(t);
+            for (int64_t cols = 1; cols <= 64 * vec; ++cols) {
+                for (const bool aligned : {true, false}) {
+                    for (const bool flat : {true, false}) {
+                        const Config c = best::choose_for(cols, t, aligned, flat, limits, nullptr);
+                        if (c.path != Path::kGroup) continue;
+                        SCOPED_TRACE(std::to_string(cols) + " " + dtype_name(t) +
+                                     (aligned ? " aligned" : " unaligned") +
+                                     (flat ? ", flat, " : ", ") + limits.name + " at " +
+                                     std::to_string(limits.peak_dram_gbps) +
+                                     " GB/s: " + c.describe());
+                        // The packs of a row's frame, as choose() counts them (a misaligned row
+                        // straddles one more).
+                        const int64_t packs = (cols + (aligned ? 0 : vec - 1) + vec - 1) / vec;
+                        const int64_t warp_bytes =
+                            int64_t{c.rows_per_group()} * (32 / c.width) * packs * 16;
+                        const int warps = c.threads / 32;
+                        ASSERT_EQ(c.threads % 32, 0);
+                        ASSERT_GE(warps, 1);
+                        ASSERT_LE(warps, 4);
+                        if (warps < 4) ASSERT_GE(warps * warp_bytes, need);        // enough...
+                        if (warps > 1) ASSERT_LT((warps - 1) * warp_bytes, need);  // ...the fewest
+                        // An H100's share: one warp for the rows the group was measured on
+                        // there (powers of two of packs, fp32 whole sectors, flat), whose warps
+                        // hold 1 KB or more.
+                        const bool sectors = t == DType::f32 && cols % 8 == 0 && cols < 512;
+                        const bool measured =
+                            aligned && flat && ((packs & (packs - 1)) == 0 || sectors);
+                        if (best::sm_bandwidth_vs_h100(limits) == 1.0 && measured)
+                            ASSERT_EQ(warps, 1);
+                        // More bandwidth an SM never takes a warp away.
+                        DeviceLimits faster = limits;
+                        faster.peak_dram_gbps = (limits.peak_dram_gbps > 0 ? limits.peak_dram_gbps
+                                                                           : kH100.peak_dram_gbps) *
+                                                1.3;
+                        ASSERT_GE(best::choose_for(cols, t, aligned, flat, faster, nullptr).threads,
+                                  c.threads);
+                        if (warps > 1) ++more[limits.name + std::to_string(limits.peak_dram_gbps)];
+                    }
+                }
+            }
+        }
+    }
+    // On an H200 rows of 1 KB a warp take two (fp32 N = 32 and 128, measured 79 -> 100% there);
+    // rows of 2 KB a warp keep one.
+    EXPECT_GT(more[kH200.name + std::to_string(kH200.peak_dram_gbps)], 50);
+    EXPECT_EQ(best::choose_for(32, DType::f32, true, true, kH200, nullptr).threads, 64);
+    EXPECT_EQ(best::choose_for(128, DType::f16, true, true, kH200, nullptr).threads, 64);
+    EXPECT_EQ(best::choose_for(256, DType::f32, true, true, kH200, nullptr).threads, 32);
+    EXPECT_EQ(best::choose_for(32, DType::f32, true, true, kH100, nullptr).threads, 32);
+}
+
 TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     EXPECT_EQ(pick(65536).describe(), "cluster 4 x 512 threads x 8 packs");
     EXPECT_EQ(pick(100003, DType::f32, false).describe(), "cluster 7 x 448 threads x 8 packs");

@@ -25,6 +25,7 @@ TEST(DeviceProfiles, KnownClassesWithSaneLimits) {
         EXPECT_GE(d.smem_per_sm, d.smem_per_block_optin);
         EXPECT_GE(d.max_threads_per_sm, 1024);
         EXPECT_EQ(d.has_clusters(), d.cc() >= 90);
+        EXPECT_GT(d.peak_dram_gbps, 100) << "the datasheet's DRAM bandwidth";
         ++checked;
     }
     EXPECT_EQ(checked, int(device_profiles().size()));
@@ -55,6 +56,18 @@ TEST(DeviceProfiles, AProfileOnlyRestrictsTheRealGpu) {
     ASSERT_TRUE(t4.ok());
     EXPECT_EQ(t4->sm_count, 40);
     EXPECT_EQ(t4->smem_per_block_optin, 64 * 1024);
+    EXPECT_EQ(t4->peak_dram_gbps, 320);
+    // The DRAM's bandwidth, as every limit, is the smaller of the two: so the h100 profile on a
+    // GPU of more bandwidth an SM (an H200) dispatches as an H100 does, and a real GPU that does
+    // not report it leaves the profile's.
+    EXPECT_EQ(a100->peak_dram_gbps, 2039);
+    DeviceLimits h200 = h100;
+    h200.peak_dram_gbps = 4814.3;
+    Result<DeviceLimits> as_h100 = apply_device_profile(h200, "h100");
+    ASSERT_TRUE(as_h100.ok());
+    EXPECT_EQ(as_h100->peak_dram_gbps, DeviceLimits::h100_reference().peak_dram_gbps);
+    h200.peak_dram_gbps = 0;
+    EXPECT_EQ(apply_device_profile(h200, "l4")->peak_dram_gbps, 300);
 }
 
 TEST(DeviceProfiles, UnknownProfileNamesTheKnownOnes) {
