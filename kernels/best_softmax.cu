@@ -52,10 +52,12 @@
 //   to 9 [fp16 N ~ 328000-410000, fp32 ~ 164000-184000]; on the grid, whole packs off a line
 //   skip the edge warp where it would cost the block its registers, other rows there take the
 //   held grid [fp16 N ~ 2027600-2162600], and so do rows with edges where the grid would run one
-//   team of under 12 warps [fp16 N ~ 1360000-1487000]. (Where an SM moves more bytes a second,
-//   the grid in one team needs more warps: on an H200 the held grid takes all its rows, fp32 too.)
-//   Their stash shapes differ only in where
+//   team of under 12 warps [fp16 N ~ 1360000-1487000]. Their stash shapes differ only in where
 //   a thread's packs sit: 6 in registers rather than 8, the rest in shared memory.
+//
+//   On a GPU whose SMs each move more bytes a second than an H100's, two shapes take more warps:
+//   the grid in one team (on an H200 the held grid takes all its rows, fp32 too), and group
+//   blocks whose one warp holds under 1 KB of rows times that share.
 //
 // What changed since step 6 (online)
 //   - The row is read from DRAM once whenever it fits on chip, and "on chip" now means the

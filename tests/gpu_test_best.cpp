@@ -534,6 +534,18 @@ TEST(BestPaths, EveryPathMatchesReference) {
     for (DType t : {DType::f32, DType::f16, DType::bf16}) {
         check_case(t, 37, 200, 200, 200, 0, &group);
         check_case(t, 37, 201, 203, 201, 1, &group);
+        // Group blocks of more than one warp (with_group_warps: an SM's share of bandwidth),
+        // with a last block of fewer rows than its groups.
+        for (const int threads : {64, 128}) {
+            best::Config warps = group;
+            warps.width = 8;
+            warps.packs = 1;
+            warps.threads = threads;
+            check_case(t, 37, 32, 32, 32, 0, &warps);
+            check_case(t, 101, 25, 27, 25, 1, &warps);
+            warps.rows = 4;
+            check_case(t, 37, 32, 32, 32, 0, &warps);
+        }
         check_case(t, 7, 3000, 3001, 3000, 0, &one_block);
         check_case(t, 7, 3000, 3001, 3000, 0, &two_pass_single);
         check_case(t, 7, 30001, 30001, 30003, 1, &two_pass_single_l2);
