@@ -358,6 +358,8 @@ def tune_configs(cols, dtype_bytes, sm_count, l2_bytes=50 << 20):
                     continue  # (a shape too large to be resident fails its launch, and says so)
                 lags = ((2, 2), (3, 2), (4, 2)) if ppt == 4 else ((2, 2), (4, 2))
                 if threads > 2048 // ppt:  # a warp over 512: the kWide kernel, built for lag 3
+                    if ppt != 4:  # and for 4 packs alone
+                        continue
                     lags = ((3, 2),)
                 for lag, ahead in lags:  # (4, 4) measured no faster (tune-6)
                     if (lag + 1) * ppt * 4 + 36 > 65536 // max_threads:

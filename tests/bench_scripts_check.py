@@ -37,6 +37,21 @@ with open(os.path.join(root, "kernels", "best", "shapes.h"), encoding="utf-8") a
 if not m:
     errors.append("could not read kHoldPacks and kStreamedHoldPacks from kernels/best/shapes.h")
 hold_packs = {0: int(m.group(1)), 1: int(m.group(2))} if m else {}
+# The grid kernel's (lag, rows ahead) instantiations (with_grid_shape, kernels/best/grid.cu): for
+# every pack count, and those inside its `if constexpr (P == 4)` block for 4 packs alone. A tune
+# entry of another shape is refused at launch ("invalid configuration argument").
+with open(os.path.join(root, "kernels", "best", "grid.cu"), encoding="utf-8") as f:
+    grid_src = f.read()
+body = grid_src[grid_src.find("static auto with_grid_shape"):]
+body = body[:body.find("return none();\n    };")]
+four_at = body.find("if constexpr (P == 4) {")
+four_end = body.find("\n        }\n", four_at)  # the block's own closing line
+grid_shapes = {"all": set(), "four": set()}
+for m in re.finditer(r"c\.lag == (\d+) && ahead == (\d+)", body):
+    inside = four_at >= 0 and four_at < m.start() < four_end
+    grid_shapes["four" if inside else "all"].add((int(m.group(1)), int(m.group(2))))
+if not grid_shapes["all"] or not grid_shapes["four"]:
+    errors.append(f"could not read the grid kernel's shapes from kernels/best/grid.cu: {grid_shapes}")
 
 if not any("peers.py" in e for e in errors):
     sys.path.insert(0, os.path.join(root, "bench"))
@@ -77,10 +92,12 @@ if not any("peers.py" in e for e in errors):
 
     rng = random.Random(20261126)
     checked = 0
+    # Drawn shapes, and the top of the grid's range, where its 8-pack blocks pass 256 threads.
+    shapes = [(2015938, 2, 132), (1007969, 4, 132)]
     for _ in range(400):
-        cols = round(math.exp(rng.uniform(math.log(16), math.log(1 << 25))))
-        dtype_bytes = rng.choice((4, 2))
-        sms = rng.choice((28, 40, 58, 80, 108, 114, 128, 132, 170))
+        shapes.append((round(math.exp(rng.uniform(math.log(16), math.log(1 << 25)))),
+                       rng.choice((4, 2)), rng.choice((28, 40, 58, 80, 108, 114, 128, 132, 170))))
+    for cols, dtype_bytes, sms in shapes:
         what = f"tune_configs({cols}, {dtype_bytes}, {sms})"
         try:
             configs = peers.tune_configs(cols, dtype_bytes, sms)
@@ -116,6 +133,15 @@ if not any("peers.py" in e for e in errors):
                 if not 0 <= cfg.get("prefetch", 0) <= cfg.get("packs", 0):
                     errors.append(f"{what} '{label}': prefetch {cfg.get('prefetch')} outside "
                                   f"0..{cfg.get('packs')}, which its launch refuses")
+            # The grid kernel is built for a few (lag, rows ahead) pairs only.
+            if cfg.get("path") == 3 and cfg.get("lag", 0) > 0 and grid_shapes["all"]:
+                shape = (cfg["lag"], cfg.get("ahead", 0) or 2)
+                built = grid_shapes["all"] | (grid_shapes["four"] if cfg.get("packs") == 4
+                                              else set())
+                if shape not in built:
+                    errors.append(f"{what} '{label}': the grid kernel is not built for lag "
+                                  f"{shape[0]}, {shape[1]} rows ahead at {cfg.get('packs')} "
+                                  f"packs, so its launch refuses it")
         checked += 1
     print(f"{len(scripts)} scripts compile; peers.py's tuning list checked at {checked} shapes")
 
