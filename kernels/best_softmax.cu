@@ -365,14 +365,16 @@ static Config group_for(int64_t packs) {
     return c;
 }
 
-// A group block's warps: enough for 1 KB of rows a warp on an H100, and more in proportion to an
-// SM's share of the DRAM's bandwidth (sm_bandwidth_vs_h100). Why: a block's rows are all it has
+// A group block's warps: one on an H100 (or less bandwidth an SM), as measured there; elsewhere
+// the fewest (at most 4) that hold 1 KB of rows a warp times the SM's share of the DRAM's
+// bandwidth against an H100's (sm_bandwidth_vs_h100). Why: a block's rows are all it has
 // in flight, and an SM runs at most 32 blocks, so the bytes an SM keeps in flight grow only with
 // a block's warps. On an H200 (1.44 times an H100's share), side by side as libraries: rows of
 // 1 KB a warp 78.7-79.4% of copy on one warp, 98.8-100.4% on two (fp32 N = 32-128, 16-bit
 // N = 16-256: +19.8 to +21.5 points), fp32 N = 160 (1280 bytes) +3.8; where one warp already
 // held 1.5 KB or more, two lost 0.2-0.9 (bench/results/2026-11-28/short-rows/).
 static Config with_group_warps(Config c, int64_t packs, const DeviceLimits& limits) {
+    if (sm_bandwidth_vs_h100(limits) <= 1.0) return c;
     const int64_t warp_bytes = int64_t{c.rows_per_group()} * (32 / c.width) * packs * 16;
     const double need = 1024 * sm_bandwidth_vs_h100(limits);
     const auto warps = static_cast<int>((need + warp_bytes - 1) / warp_bytes);
