@@ -43,14 +43,17 @@ constexpr int grid_min_blocks(int packs, int lag, int esize) {
 // Threads past the edge warp from which the 4-pack grid in one team runs about as fast as the
 // 8-pack grid in two teams, or faster: 13 warps a block (best_softmax.cu says why).
 constexpr int kGridOneTeamFullThreads = 416;
-// An SM's share of the DRAM's bandwidth as a multiple of an H100's (3352 GB/s over 132 SMs: 5120
-// bits at 2619 MHz), and 1 where it is less, which nothing measured, or where the limits do not
-// know it. What an SM must keep in flight to move its share grows with it (bytes in flight =
-// bandwidth x latency): an H200 (4814 GB/s over the same SMs) asks 1.44 times an H100's.
+// An SM's share of the DRAM's bandwidth as a multiple of an H100's (its profile's 3352 GB/s over
+// 132 SMs), and 1 where it is less, which nothing measured, or where the limits do not know it.
+// What an SM must keep in flight to move its share grows with it (bytes in flight = bandwidth x
+// latency): an H200 (4814 GB/s over the same SMs) asks 1.44 times an H100's.
 inline double sm_bandwidth_vs_h100(const DeviceLimits& limits) {
-    constexpr double kH100Share = 3352.32 / 132;  // GB/s an SM
+    static const double h100_share = [] {  // GB/s an SM, worked out once
+        const DeviceLimits h100 = DeviceLimits::h100_reference();
+        return h100.peak_dram_gbps / h100.sm_count;
+    }();
     if (limits.peak_dram_gbps <= 0 || limits.sm_count <= 0) return 1.0;
-    return std::max(1.0, limits.peak_dram_gbps / limits.sm_count / kH100Share);
+    return std::max(1.0, limits.peak_dram_gbps / limits.sm_count / h100_share);
 }
 // `n` times the share above, rounded up, forgiving a hundredth (so that an H100's own figures
 // give n, not n + 1).
