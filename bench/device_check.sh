@@ -203,6 +203,9 @@ def best(s):
     return {p["cols"]: p["pct_of_copy"] for p in s["points"]
             if p["kernel"] == "best" and p.get("pct_of_copy") is not None}
 a, b = best(new), best(old)
+gpus = [s.get("device", {}).get("name", "?") for s in (new, old)]
+print(f"this run on {gpus[0]}; the recorded session on {gpus[1]}" +
+      ("" if gpus[0] == gpus[1] else ": different GPUs, so the differences are the GPUs' as well"))
 print("| N | best now (% of copy) | 2026-11-23 | difference |")
 print("|---|---|---|---|")
 diffs = []
