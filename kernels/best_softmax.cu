@@ -278,8 +278,9 @@ static Config with_prefetch(Config c, const DeviceLimits& limits) {
 
 // The held grid's shape for a row of `cols` values, `vec` a pack (hold.cu): 8 packs a thread in
 // registers and the rest of the block's slice in shared memory, one block of 1024 threads an SM,
-// in as many teams as each hold one row (or two rows a team, below). Why the most teams: a team stops its traffic once a row,
-// to merge the row's slots, and the other teams' traffic fills that time (half as many teams ran
+// in as many teams as each hold one row (or two rows a team, below). Why the most teams: a team
+// stops its traffic once a row, to merge the row's slots, and the other teams' traffic fills
+// that time (half as many teams ran
 // 7-18 points slower at all seven N tried). Why one block an SM: each team then has its SMs to
 // itself, and a block alone on its SM gets a quarter of the L2 to prefetch the next row into
 // (held_prefetch), so DRAM keeps working through the block's wait. Side by side with two blocks
@@ -365,6 +366,11 @@ static Config group_for(int64_t packs) {
     return c;
 }
 
+// Bytes of rows of `packs` packs one warp of a group block holds: its groups' rows.
+static int64_t group_warp_bytes(const Config& c, int64_t packs) {
+    return int64_t{c.rows_per_group()} * (32 / c.width) * packs * 16;
+}
+
 // A group block's warps: one on an H100 (or less bandwidth an SM), as measured there; elsewhere
 // the fewest (at most 4) that hold 1 KB of rows a warp times the SM's share of the DRAM's
 // bandwidth against an H100's (sm_bandwidth_vs_h100). Why: a block's rows are all it has
@@ -374,9 +380,10 @@ static Config group_for(int64_t packs) {
 // N = 16-256: +19.8 to +21.5 points), fp32 N = 160 (1280 bytes) +3.8; where one warp already
 // held 1.5 KB or more, two lost 0.2-0.9 (bench/results/2026-11-28/short-rows/).
 static Config with_group_warps(Config c, int64_t packs, const DeviceLimits& limits) {
-    if (sm_bandwidth_vs_h100(limits) <= 1.0) return c;
-    const int64_t warp_bytes = int64_t{c.rows_per_group()} * (32 / c.width) * packs * 16;
-    const double need = 1024 * sm_bandwidth_vs_h100(limits);
+    const double share = sm_bandwidth_vs_h100(limits);
+    if (share <= 1.0) return c;
+    const int64_t warp_bytes = group_warp_bytes(c, packs);
+    const double need = 1024 * share;
     const auto warps = static_cast<int>((need + warp_bytes - 1) / warp_bytes);
     c.threads = 32 * std::clamp(warps, 1, 4);
     return c;
@@ -411,7 +418,7 @@ static bool group_sectors(int64_t cols, DType dtype, bool aligned) {
 static Config group_sectors_for(int64_t cols, const DeviceLimits& limits) {
     const int64_t packs = cols / vec_of(DType::f32);
     Config c = group_for(packs);
-    if (c.packs == 1 && int64_t{2} * (32 / c.width) * packs * 16 < 1024) c.rows = 4;
+    if (c.packs == 1 && group_warp_bytes(c, packs) < 1024) c.rows = 4;  // from 2 rows a group
     return with_group_warps(c, packs, limits);
 }
 
