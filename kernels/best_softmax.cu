@@ -718,8 +718,9 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
 // side by side, 99.5% five rows apart).
 
 // Shared-memory wavefronts the block's warps take for one step of reads (each group of `width`
-// lanes reads `width` values of its row side by side) when a warp's groups take rows `spread`
-// apart: per warp, the most distinct 4-byte words any one of the 32 banks must serve.
+// lanes reads `width` 4-byte words of its row side by side, from the word its row starts in)
+// when a warp's groups take rows `spread` apart: per warp, the most distinct words any one of
+// the 32 banks must serve.
 static int tile_wavefronts(int64_t cols, int width, int esize, int threads, int spread) {
     const int groups = threads / width;
     int total = 0;
@@ -728,8 +729,8 @@ static int tile_wavefronts(int64_t cols, int width, int esize, int threads, int 
         int n = 0;
         for (int lane = 0; lane < 32; ++lane) {
             const int g = (warp * 32 + lane) / width, l = (warp * 32 + lane) % width;
-            if (l >= cols) continue;
-            words[n++] = (int64_t{g} * spread % groups * cols + l) * esize / 4;
+            if (int64_t{l} * 4 / esize >= cols) continue;  // a lane past a short row
+            words[n++] = int64_t{g} * spread % groups * cols * esize / 4 + l;
         }
         std::sort(words.begin(), words.begin() + n);
         const int distinct =

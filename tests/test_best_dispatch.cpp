@@ -963,8 +963,8 @@ TEST(BestDispatch, GroupTakesFp32RowsOfWholeSectorsWithAKilobyteAWarp) {
 // The tile path's spread, as a rule: odd (so every row of a block has one group), below the
 // block's groups, taken exactly where rows side by side pile 4 or more words on a bank in an
 // average warp and a spread of 3, 5 or 7 at least halves that, and then the best of them.
-// Counted here apart from best_softmax.cu's own count: at 16-bit N = 63 side by side piles 5
-// words on a bank in every warp.
+// Counted here apart from best_softmax.cu's own count: at 16-bit N = 63 (rows 31.5 words apart)
+// side by side piles 7 words on a bank in every warp.
 static int most_words_a_bank(int64_t cols, const Config& c, int esize, int spread) {
     const int groups = c.threads / c.width;
     int total = 0;
@@ -972,8 +972,8 @@ static int most_words_a_bank(int64_t cols, const Config& c, int esize, int sprea
         std::map<int, std::set<int64_t>> banks;
         for (int t = warp * 32; t < warp * 32 + 32; ++t) {
             const int64_t row = int64_t{t / c.width} * spread % groups, col = t % c.width;
-            if (col < cols) {
-                const int64_t word = (row * cols + col) * esize / 4;
+            if (col * 4 / esize < cols) {  // lanes read 4-byte words from the row's first
+                const int64_t word = row * cols * esize / 4 + col;
                 banks[int(word % 32)].insert(word);
             }
         }
@@ -1006,7 +1006,7 @@ TEST(BestDispatch, TileSpreadsRowsOnlyWhereTheyPileOntoBanks) {
     }
     EXPECT_GT(spread_out, 10);
     const Config c63 = best::tile_for(63, DType::f16, false);
-    EXPECT_EQ(most_words_a_bank(63, c63, 2, 1), 8 * 5);  // 5 words on a bank in every warp
+    EXPECT_EQ(most_words_a_bank(63, c63, 2, 1), 8 * 7);  // 7 words on a bank in every warp
     EXPECT_LE(most_words_a_bank(63, c63, 2, c63.tile_spread()), 8 * 2);
 }
 

@@ -89,6 +89,65 @@ __device__ __forceinline__ uint4 pack(const float (&x)[Vec<T>::kSize]) {
     return *reinterpret_cast<uint4*>(v);
 }
 
+// A 4-byte word of shared memory as values: one fp32 or two fp16/bf16 (the tile path's unit, so
+// that a 16-bit value costs half a load, half a store and half a max).
+template <typename T>
+struct Word {
+    static constexpr int kSize = 4 / sizeof(T);  // values a word
+};
+template <typename T>
+__device__ __forceinline__ void unpack_word(uint32_t w, float (&x)[Word<T>::kSize]) {
+    alignas(4) T v[Word<T>::kSize];
+    *reinterpret_cast<uint32_t*>(v) = w;
+#pragma unroll
+    for (int k = 0; k < Word<T>::kSize; ++k) x[k] = to_float(v[k]);
+}
+template <typename T>
+__device__ __forceinline__ uint32_t pack_word(const float (&x)[Word<T>::kSize]) {
+    return __float_as_uint(x[0]);
+}
+template <>
+__device__ __forceinline__ uint32_t pack_word<__half>(const float (&x)[2]) {
+    const __half2 h = __floats2half2_rn(x[0], x[1]);  // both in one instruction
+    return *reinterpret_cast<const uint32_t*>(&h);
+}
+template <>
+__device__ __forceinline__ uint32_t pack_word<__nv_bfloat16>(const float (&x)[2]) {
+    const __nv_bfloat162 h = __floats2bfloat162_rn(x[0], x[1]);
+    return *reinterpret_cast<const uint32_t*>(&h);
+}
+// The larger of two words value by value (fp16/bf16 in pairs, exact; a NaN skipped as fmaxf does).
+template <typename T>
+__device__ __forceinline__ uint32_t word_max(uint32_t a, uint32_t b) {
+    return __float_as_uint(fmaxf(__uint_as_float(a), __uint_as_float(b)));
+}
+template <typename H2>
+__device__ __forceinline__ uint32_t pair_word_max(uint32_t a, uint32_t b) {
+    const H2 m = __hmax2(*reinterpret_cast<const H2*>(&a), *reinterpret_cast<const H2*>(&b));
+    return *reinterpret_cast<const uint32_t*>(&m);
+}
+template <>
+__device__ __forceinline__ uint32_t word_max<__half>(uint32_t a, uint32_t b) {
+    return pair_word_max<__half2>(a, b);
+}
+template <>
+__device__ __forceinline__ uint32_t word_max<__nv_bfloat16>(uint32_t a, uint32_t b) {
+    return pair_word_max<__nv_bfloat162>(a, b);
+}
+// A word of -inf values, and a word whose first value is replaced by -inf.
+template <typename T>
+__device__ __forceinline__ uint32_t neg_inf_word() {
+    alignas(4) T v[Word<T>::kSize];
+#pragma unroll
+    for (int k = 0; k < Word<T>::kSize; ++k) v[k] = from_float<T>(kNegInf);
+    return *reinterpret_cast<uint32_t*>(v);
+}
+template <typename T>
+__device__ __forceinline__ uint32_t first_to_neg_inf(uint32_t w) {
+    static_assert(Word<T>::kSize == 2, "a word of two values");
+    return (w & 0xffff0000u) | (neg_inf_word<T>() & 0xffffu);
+}
+
 // Where the frame slots [f0, f0 + V) of one pack stand against a row at [head, head + cols):
 // every slot the row's (an interior pack, one vector), or none (a lane past a short row's end).
 template <int V, typename I>

@@ -18,7 +18,9 @@ namespace best {
 // rows as one run: every pack of it but the run's two ends is a full 16-byte vector, copied to
 // shared memory (cp.async), whatever N is. Then W lanes per row (W = 1..32, K values a lane at
 // most) find the max and the sum with shuffles, write the outputs over the inputs in shared
-// memory, and the block stores the run back as 16-byte packs.
+// memory, and the block stores the run back as 16-byte packs. Short rows cost the SM more
+// instructions a byte than any other path (a row's shuffles, and in 16 bits twice the values a
+// byte), so lanes work in 4-byte words, two 16-bit values at a time.
 template <typename T, int W, int K>
 __global__ void __launch_bounds__(256)
     best_tile_kernel(const T* __restrict__ in, T* __restrict__ out, int64_t rows, int cols,
@@ -42,9 +44,21 @@ __global__ void __launch_bounds__(256)
     copy_async_wait_all_but<0>();
     __syncthreads();
 
-    T* vals = reinterpret_cast<T*>(tile) + head;
+    // A lane's unit is a 4-byte word: one fp32 value or two 16-bit ones (P), so a 16-bit value
+    // costs half a shared-memory load, half a store and half a max (HMNMX2 on the pair). A row
+    // starts at value a of the tile, which for 16-bit rows may be the word's second value (o =
+    // 1): its lanes then read from the word before, whose first value is not the row's.
+    constexpr int P = Word<T>::kSize;
+    uint32_t* words = reinterpret_cast<uint32_t*>(tile);
+    T* vals = reinterpret_cast<T*>(tile);
     const int lane = threadIdx.x % W;
     const int groups = blockDim.x / W;
+    // Steps where every lane's word holds only the row's values, whatever its o (but the first
+    // word's first value when o = 1); then one more step, the tail, wherever some row of this
+    // block has values past them, whose words hold values of the neighbouring rows too, or
+    // none of the row. Both the same for every lane, so the warp never splits on them.
+    const int full = cols / (P * W);
+    const bool tail = cols % (P * W) != 0 || head % P != 0 || cols % P != 0;
     // Group g starts at row g * spread (mod groups; spread is odd and groups a power of two, so
     // every row has one group): a warp's groups read rows `spread` apart, 1 unless the launch's
     // rule (tile_spread) found rows side by side piling onto the same shared-memory banks. The
@@ -53,36 +67,85 @@ __global__ void __launch_bounds__(256)
     const int start = static_cast<int>(threadIdx.x) / W * spread % groups;
     for (int r = start; r - start < tile_rows; r += groups) {
         const bool live = r < n_rows;
-        T* row = vals + (live ? r : 0) * cols;
-        // K is a bound: steps past the row (k * W >= cols, the same for every lane) are skipped,
-        // and only the row's last step, where some lanes are past its end, asks each lane.
-        const int whole = cols / W;  // steps where every lane has a value
-        float x[K];
-        float m = kNegInf;
+        const int a = head + (live ? r : 0) * cols;  // the row's first value in the tile
+        const int o = a % P;                         // 0, or 1: the row starts mid-word
+        uint32_t* w = words + a / P + lane;          // this lane's first word of the row
+        // The max: words compared whole (value by value), the row's first value's word with
+        // its other value set to -inf. K is a bound: steps past `full` are skipped, the same
+        // for every lane.
+        uint32_t raw[K / P];
+        uint32_t mw = neg_inf_word<T>();
 #pragma unroll
-        for (int k = 0; k < K; ++k) {
-            if (k * W >= cols) break;
-            const int c = k * W + lane;
-            x[k] = k < whole || c < cols ? to_float(row[c]) : kNegInf;
-            m = fmaxf(m, x[k]);
+        for (int k = 0; k < K / P; ++k) {
+            if (k >= full) break;
+            raw[k] = w[k * W];
+            if constexpr (P == 2)
+                if (k == 0 && o != 0 && lane == 0) raw[0] = first_to_neg_inf<T>(raw[0]);
+            mw = word_max<T>(mw, raw[k]);
+        }
+        float t[P];                           // the tail's values: -inf where not the row's
+        const int j = P * (full * W + lane);  // the tail word's first value, from a - o
+#pragma unroll
+        for (int h = 0; h < P; ++h) t[h] = kNegInf;
+        if (tail && j < o + cols) {
+            unpack_word<T>(w[full * W], t);
+#pragma unroll
+            for (int h = 0; h < P; ++h)
+                if (j + h < o || j + h >= o + cols) t[h] = kNegInf;
+        }
+        float m;
+        {
+            float x[P];
+            unpack_word<T>(mw, x);
+            m = x[0];
+#pragma unroll
+            for (int h = 0; h < P; ++h) m = fmaxf(fmaxf(m, x[h]), t[h]);
         }
         m = group_reduce<W>(m, MaxOp{});
-        // exp(x - max), kept in registers; a lane past the row's end holds -inf, whose exp is
-        // 0. A NaN reaches the sum, and an all -inf row gives -inf - -inf = NaN: the row is NaN,
-        // as in torch.softmax.
+        // exp(x - max), kept in registers; a value that is not the row's holds -inf, whose exp
+        // is 0. A NaN reaches the sum, and an all -inf row gives -inf - -inf = NaN: the row is
+        // NaN, as in torch.softmax.
+        float x[K];
         float s = 0.0f;
 #pragma unroll
-        for (int k = 0; k < K; ++k) {
-            if (k * W >= cols) break;
-            x[k] = ex2((x[k] - m) * kLog2e);
-            s += x[k];
+        for (int k = 0; k < K / P; ++k) {
+            if (k >= full) break;
+            float v[P];
+            unpack_word<T>(raw[k], v);
+#pragma unroll
+            for (int h = 0; h < P; ++h) {
+                x[P * k + h] = ex2((v[h] - m) * kLog2e);
+                s += x[P * k + h];
+            }
+        }
+        if (tail) {
+#pragma unroll
+            for (int h = 0; h < P; ++h) {
+                t[h] = ex2((t[h] - m) * kLog2e);
+                s += t[h];
+            }
         }
         const float inv = 1.0f / group_reduce<W>(s, SumOp{});
         if (live) {
+            // Whole words back as words; the words the row shares with its neighbours (its
+            // first when o = 1, the tail's) value by value, so that two groups never write the
+            // same value.
 #pragma unroll
-            for (int k = 0; k < K; ++k) {
-                if (k * W >= cols) break;
-                if (k < whole || k * W + lane < cols) row[k * W + lane] = from_float<T>(x[k] * inv);
+            for (int k = 0; k < K / P; ++k) {
+                if (k >= full) break;
+                float y[P];
+#pragma unroll
+                for (int h = 0; h < P; ++h) y[h] = x[P * k + h] * inv;
+                if (P == 2 && k == 0 && o != 0 && lane == 0)
+                    vals[a] = from_float<T>(y[P - 1]);
+                else
+                    w[k * W] = pack_word<T>(y);
+            }
+            if (tail) {
+#pragma unroll
+                for (int h = 0; h < P; ++h)
+                    if (j + h >= o && j + h < o + cols)
+                        vals[a - o + j + h] = from_float<T>(t[h] * inv);
             }
         }
     }
