@@ -6,6 +6,7 @@
 #include <cuda_fp16.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/element_io.cuh"
 
@@ -134,18 +135,21 @@ template <>
 __device__ __forceinline__ uint32_t word_max<__nv_bfloat16>(uint32_t a, uint32_t b) {
     return pair_word_max<__nv_bfloat162>(a, b);
 }
-// A word of -inf values, and a word whose first value is replaced by -inf.
+// -inf's bits in T; a word of -inf values; a word whose first value is replaced by -inf.
 template <typename T>
-__device__ __forceinline__ uint32_t neg_inf_word() {
-    alignas(4) T v[Word<T>::kSize];
-#pragma unroll
-    for (int k = 0; k < Word<T>::kSize; ++k) v[k] = from_float<T>(kNegInf);
-    return *reinterpret_cast<uint32_t*>(v);
+__device__ __forceinline__ constexpr uint32_t neg_inf_bits() {
+    if constexpr (std::is_same_v<T, __half>) return 0xfc00u;
+    if constexpr (std::is_same_v<T, __nv_bfloat16>) return 0xff80u;
+    return 0xff800000u;  // fp32
+}
+template <typename T>
+__device__ __forceinline__ constexpr uint32_t neg_inf_word() {
+    return Word<T>::kSize == 2 ? neg_inf_bits<T>() * 0x10001u : neg_inf_bits<T>();
 }
 template <typename T>
 __device__ __forceinline__ uint32_t first_to_neg_inf(uint32_t w) {
     static_assert(Word<T>::kSize == 2, "a word of two values");
-    return (w & 0xffff0000u) | (neg_inf_word<T>() & 0xffffu);
+    return (w & 0xffff0000u) | neg_inf_bits<T>();
 }
 
 // Where the frame slots [f0, f0 + V) of one pack stand against a row at [head, head + cols):

@@ -50,7 +50,6 @@ __global__ void __launch_bounds__(256)
     // 1): its lanes then read from the word before, whose first value is not the row's.
     constexpr int P = Word<T>::kSize;
     uint32_t* words = reinterpret_cast<uint32_t*>(tile);
-    T* vals = reinterpret_cast<T*>(tile);
     const int lane = threadIdx.x % W;
     const int groups = blockDim.x / W;
     // Steps where every lane's word holds only the row's values, whatever its o (but the first
@@ -63,13 +62,31 @@ __global__ void __launch_bounds__(256)
     // every row has one group): a warp's groups read rows `spread` apart, 1 unless the launch's
     // rule (tile_spread) found rows side by side piling onto the same shared-memory banks. The
     // same number of rounds in every warp, so all 32 lanes reach each shuffle; a group past the
-    // last row computes on row 0 and stores nothing.
+    // last row computes on the last row and stores nothing.
     const int start = static_cast<int>(threadIdx.x) / W * spread % groups;
-    for (int r = start; r - start < tile_rows; r += groups) {
+    // A round's own work (a row's address, its first and tail words, two reductions) is paid by
+    // every row however short: a warp's 32 / W rows share it, and in short 16-bit rows it costs
+    // as much as the steps. So what is the same every round is worked out once: which values of
+    // its tail word are the row's (bit h for value h), for a row starting at o = 0 and o = 1.
+    const int j = P * (full * W + lane);  // the tail word's first value, from the row's first word
+    unsigned tail_bits[P];
+#pragma unroll
+    for (int o0 = 0; o0 < P; ++o0) {
+        tail_bits[o0] = 0;
+#pragma unroll
+        for (int h = 0; h < P; ++h)
+            if (tail && j + h >= o0 && j + h < o0 + cols) tail_bits[o0] |= 1u << h;
+    }
+    const bool first_lane = lane == 0;
+    const int last = head + (n_rows - 1) * cols;  // the last row's first value
+    int at = head + start * cols;                 // row r's first value in the tile
+    for (int r = start; r - start < tile_rows; r += groups, at += groups * cols) {
         const bool live = r < n_rows;
-        const int a = head + (live ? r : 0) * cols;  // the row's first value in the tile
-        const int o = a % P;                         // 0, or 1: the row starts mid-word
-        uint32_t* w = words + a / P + lane;          // this lane's first word of the row
+        const unsigned a = min(at, last);    // a group past the last row computes on the last
+        const unsigned o = a % P;            // 0, or 1: the row starts mid-word
+        uint32_t* w = words + a / P + lane;  // this lane's first word of the row
+        const bool split = P == 2 && o != 0 && first_lane;  // its first value is the row before's
+        const unsigned bits = o != 0 ? tail_bits[P - 1] : tail_bits[0];
         // The max: words compared whole (value by value), the row's first value's word with
         // its other value set to -inf. K is a bound: steps past `full` are skipped, the same
         // for every lane.
@@ -80,18 +97,17 @@ __global__ void __launch_bounds__(256)
             if (k >= full) break;
             raw[k] = w[k * W];
             if constexpr (P == 2)
-                if (k == 0 && o != 0 && lane == 0) raw[0] = first_to_neg_inf<T>(raw[0]);
+                if (k == 0 && split) raw[0] = first_to_neg_inf<T>(raw[0]);
             mw = word_max<T>(mw, raw[k]);
         }
-        float t[P];                           // the tail's values: -inf where not the row's
-        const int j = P * (full * W + lane);  // the tail word's first value, from a - o
+        float t[P];  // the tail's values: -inf where not the row's
 #pragma unroll
         for (int h = 0; h < P; ++h) t[h] = kNegInf;
-        if (tail && j < o + cols) {
+        if (bits != 0) {
             unpack_word<T>(w[full * W], t);
 #pragma unroll
             for (int h = 0; h < P; ++h)
-                if (j + h < o || j + h >= o + cols) t[h] = kNegInf;
+                if (!(bits >> h & 1u)) t[h] = kNegInf;
         }
         float m;
         {
@@ -125,7 +141,9 @@ __global__ void __launch_bounds__(256)
                 s += t[h];
             }
         }
-        const float inv = 1.0f / group_reduce<W>(s, SumOp{});
+        // The sum lies in [1, N] (the max's own exp is 1): the SFU's reciprocal, without the
+        // range checks of an IEEE division.
+        const float inv = __fdividef(1.0f, group_reduce<W>(s, SumOp{}));
         if (live) {
             // Whole words back as words; the words the row shares with its neighbours (its
             // first when o = 1, the tail's) value by value, so that two groups never write the
@@ -136,17 +154,15 @@ __global__ void __launch_bounds__(256)
                 float y[P];
 #pragma unroll
                 for (int h = 0; h < P; ++h) y[h] = x[P * k + h] * inv;
-                if (P == 2 && k == 0 && o != 0 && lane == 0)
-                    vals[a] = from_float<T>(y[P - 1]);
+                if (k == 0 && split)
+                    reinterpret_cast<T*>(w)[P - 1] = from_float<T>(y[P - 1]);
                 else
                     w[k * W] = pack_word<T>(y);
             }
-            if (tail) {
+            T* tail_vals = reinterpret_cast<T*>(w + full * W);
 #pragma unroll
-                for (int h = 0; h < P; ++h)
-                    if (j + h >= o && j + h < o + cols)
-                        vals[a - o + j + h] = from_float<T>(t[h] * inv);
-            }
+            for (int h = 0; h < P; ++h)
+                if (bits >> h & 1u) tail_vals[h] = from_float<T>(t[h] * inv);
         }
     }
     __syncthreads();
