@@ -18,9 +18,9 @@ namespace best {
 // rows as one run: every pack of it but the run's two ends is a full 16-byte vector, copied to
 // shared memory (cp.async), whatever N is. Then W lanes per row (W = 1..32, K values a lane at
 // most) find the max and the sum with shuffles, write the outputs over the inputs in shared
-// memory, and the block stores the run back as 16-byte packs. Short rows cost the SM more
-// instructions a byte than any other path (a row's shuffles, and in 16 bits twice the values a
-// byte), so lanes work in 4-byte words, two 16-bit values at a time.
+// memory, and the block stores the run back as 16-byte packs. Short rows cost the SM many
+// instructions a byte (each row's shuffles, and in 16 bits twice the values a byte), so lanes
+// work in 4-byte words, two 16-bit values at a time.
 template <typename T, int W, int K>
 __global__ void __launch_bounds__(256)
     best_tile_kernel(const T* __restrict__ in, T* __restrict__ out, int64_t rows, int cols,
