@@ -105,35 +105,26 @@ __device__ __forceinline__ void unpack_word(uint32_t w, float (&x)[Word<T>::kSiz
 }
 template <typename T>
 __device__ __forceinline__ uint32_t pack_word(const float (&x)[Word<T>::kSize]) {
-    return __float_as_uint(x[0]);
-}
-template <>
-__device__ __forceinline__ uint32_t pack_word<__half>(const float (&x)[2]) {
-    const __half2 h = __floats2half2_rn(x[0], x[1]);  // both in one instruction
-    return *reinterpret_cast<const uint32_t*>(&h);
-}
-template <>
-__device__ __forceinline__ uint32_t pack_word<__nv_bfloat16>(const float (&x)[2]) {
-    const __nv_bfloat162 h = __floats2bfloat162_rn(x[0], x[1]);
-    return *reinterpret_cast<const uint32_t*>(&h);
+    if constexpr (std::is_same_v<T, __half>) {
+        const __half2 h = __floats2half2_rn(x[0], x[1]);  // both rounded in one instruction
+        return *reinterpret_cast<const uint32_t*>(&h);
+    } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+        const __nv_bfloat162 h = __floats2bfloat162_rn(x[0], x[1]);
+        return *reinterpret_cast<const uint32_t*>(&h);
+    } else {
+        return __float_as_uint(x[0]);
+    }
 }
 // The larger of two words value by value (fp16/bf16 in pairs, exact; a NaN skipped as fmaxf does).
 template <typename T>
 __device__ __forceinline__ uint32_t word_max(uint32_t a, uint32_t b) {
-    return __float_as_uint(fmaxf(__uint_as_float(a), __uint_as_float(b)));
-}
-template <typename H2>
-__device__ __forceinline__ uint32_t pair_word_max(uint32_t a, uint32_t b) {
-    const H2 m = __hmax2(*reinterpret_cast<const H2*>(&a), *reinterpret_cast<const H2*>(&b));
-    return *reinterpret_cast<const uint32_t*>(&m);
-}
-template <>
-__device__ __forceinline__ uint32_t word_max<__half>(uint32_t a, uint32_t b) {
-    return pair_word_max<__half2>(a, b);
-}
-template <>
-__device__ __forceinline__ uint32_t word_max<__nv_bfloat16>(uint32_t a, uint32_t b) {
-    return pair_word_max<__nv_bfloat162>(a, b);
+    if constexpr (Word<T>::kSize == 2) {
+        using H2 = std::conditional_t<std::is_same_v<T, __half>, __half2, __nv_bfloat162>;
+        const H2 m = __hmax2(*reinterpret_cast<const H2*>(&a), *reinterpret_cast<const H2*>(&b));
+        return *reinterpret_cast<const uint32_t*>(&m);
+    } else {
+        return __float_as_uint(fmaxf(__uint_as_float(a), __uint_as_float(b)));
+    }
 }
 // -inf's bits in T; a word of -inf values; a word whose first value is replaced by -inf.
 template <typename T>
