@@ -399,7 +399,10 @@ def main():
                 r"\d{4}(-\d\d(-\d\d(T\d\d(:\d\d(:\d\d)?)?)?)?)?Z?", args.since):
             ap.error(f"--since {args.since!r}: give an ISO UTC time such as 2026-11-27T17:02")
         if args.from_n >= args.to_n:
-            ap.error(f"--from {args.from_n} --to {args.to_n}: --from must be below --to")
+            given = "--from" in sys.argv or any(a.startswith("--from=") for a in sys.argv)
+            ap.error(f"--from {args.from_n} --to {args.to_n}: --from must be below --to"
+                     + ("" if given else " (--from defaults to 2^20, for the long rows; give "
+                        "a lower one, e.g. --from 16)"))
         rows = shapes(args.shapes, args.since, args.from_n, args.to_n)
         if not rows:
             print(f"error: no timed, correct draws with {args.from_n} <= N < {args.to_n} in scans "
