@@ -232,6 +232,16 @@ if not any("scan_best.py" in e for e in errors):
             errors.append("scan_best.shapes: a scan before --since counted")
         if len(scan_best.shapes(tmp, since="2026-01-03T00:00Z")) != 3:
             errors.append("scan_best.shapes: --since with a Z left out a scan made at that time")
+        # A band ending at or below --from's default: exit 2, naming the default, when --from
+        # was not given; without that note when it was.
+        import subprocess
+        script = os.path.join(os.path.dirname(scan_best.__file__), "scan_best.py")
+        for extra, note in (([], True), (["--from", "4096"], False)):
+            r = subprocess.run([sys.executable, script, "--shapes", tmp, "--to", "1024", *extra],
+                               capture_output=True, text=True, timeout=60)
+            if r.returncode != 2 or "--from must be below --to" not in r.stderr or \
+                    ("defaults to 2^20" in r.stderr) != note:
+                errors.append(f"scan_best --to 1024 {extra}: exit {r.returncode}, {r.stderr!r}")
 
 # ab_libs.py: its arguments are refused before the GPU is touched, and a seed draws the same points.
 try:
