@@ -55,9 +55,10 @@
 //   team of under 12 warps [fp16 N ~ 1360000-1487000]. Their stash shapes differ only in where
 //   a thread's packs sit: 6 in registers rather than 8, the rest in shared memory.
 //
-//   On a GPU whose SMs each move more bytes a second than an H100's, two shapes take more warps:
-//   the grid in one team (on an H200 the held grid takes all its rows, fp32 too), and group
-//   blocks whose one warp holds under 1 KB of rows times that share.
+//   On a GPU whose SMs each move more bytes a second than an H100's, some shapes take more
+//   warps: the grid in one team (on an H200 the held grid takes all its rows, fp32 too), the
+//   grid in two teams, and group blocks whose one warp holds under 1 KB of rows times that
+//   share; and the held grid takes the stash's rows [on an H200 fp32 N ~ 260000-1080000].
 //
 // What changed since step 6 (online)
 //   - The row is read from DRAM once whenever it fits on chip, and "on chip" now means the
@@ -569,6 +570,12 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     // loads, which larger blocks lose. Without a GPU to ask, a block takes its stash plus 2 KB.
     // Rows of whole packs take the grid instead where it runs two teams of 256 threads
     // [N > 516096]. Why: with no edges to handle, the grid's two teams overlap just as well.
+    // Where an SM moves more bytes a second than an H100's, those blocks need more warps (8 on
+    // an H100, times the share: 12 on an H200) or the rows take the stash's place below. Why:
+    // two blocks an SM are all the grid has in flight. On an H200, as libraries side by side at
+    // N drawn at run time, the rows moved off it ran +5.0 to +11.9 points faster at all 3 (bf16
+    // N = 841744 75.3 -> 87.2%; bench/results/2026-11-28/h200-held/, 2-trial-d-c16 and
+    // 3-trial-c0-cx).
     const bool whole = aligned && cols % vec == 0;
     // The grid's edge warp: on every row that is not whole 128-byte lines (grid_whole_lines),
     // except 16-bit rows of whole packs where it would take the block past 512 threads [halves
@@ -603,7 +610,8 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     // such N (8 drawn) in both dtypes, the stash ran 0.3-6.7 points faster at 18 of 20 (bf16
     // N = 812760 89.6 -> 96.3%) and 0.1-0.3 slower at two (2026-11-27/sector-stash/).
     const bool sectors = cols * dtype_size(dtype) % 32 == 0;
-    const bool grid_wins = whole && grid_fits && grid.teams == 2 && grid.threads >= 256 &&
+    const bool grid_wins = whole && grid_fits && grid.teams == 2 &&
+                           grid.threads >= scaled_by_bandwidth(8, limits) * 32 &&
                            (fp32 || !edge_warp || sectors);
     if (grid_wins && edge_warp && !fp32 && sectors) without_edge_warp();
     const int grid_main_threads = grid.threads - (edge_warp ? 32 : 0);
@@ -627,19 +635,43 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
         // +6.0 points (fp32 N = 680001-811009, 15 N, 96.1-96.8% of copy); against 13-14,
         // -0.1 to -1.4 (N = 819200-946176, 6 N, where that grid ran at 96.8-97.9%;
         // 2026-11-27/grid8-two-blocks/).
+        // Its two blocks an SM must have at least 10 warps on an H100 (its smallest blocks there
+        // are 5), more in proportion where an SM moves more bytes a second (15 on an H200, more
+        // than its blocks of 160-224 threads have). Why: on an H200 those blocks ran at 74-93%
+        // of copy; side by side, the rows moved off them (to the held grid, below) ran +0.3 to
+        // +12.6 points faster at 15 of 16 N drawn at run time (fp16 N = 1178374 76.3 -> 88.9%),
+        // 0.8 slower at one (fp32 N = 807456, 92.7 -> 91.8%; h200-held/, 2-trial-d-c16 and
+        // 3-trial-c0-cx).
         if (held_packs(s) >= per_thread + 10 && resident && limits.has_clusters() &&
             grid_main_threads < kGridOneTeamFullThreads) {
             Config g = grid_for(cols, vec, lines, limits, 8);
             g.teams = 2;
             g.lag = 2;
-            if (g.threads <= grid_max_threads(g.packs) && resident(g) >= 2) return g;
+            if (g.threads <= grid_max_threads(g.packs) && resident(g) >= 2 &&
+                2 * g.threads >= scaled_by_bandwidth(10, limits) * 32)
+                return g;
         }
         // At 22 packs a thread in all, 14 past 8 [N ~ 700000]. Why: there fp32 rows ran faster on
         // the grid. (16-bit rows' stash, 2 packs a thread larger, fits twice an SM only up to 20
         // packs in all, so from 21 they take the grid too: fp16 +2.5 and +3.4 points, bf16 -2.2
         // and -1.1 against the 8 + 13-14 stash before; 2026-11-27/stash-six-adopted/.)
         const bool grid_beats_stash = fp32 && held_packs(s) >= per_thread + 14 && grid_fits;
-        if (blocks >= 2 && !grid_beats_stash) return s;
+        // Where an SM moves more bytes a second than an H100's: the held grid in place of the
+        // stash. Why: each 16-block cluster stops its traffic at its barrier once a row, and
+        // the held grid's teams keep their next rows coming into L2 meanwhile; the faster the
+        // DRAM, the more a stop costs. On an H200, side by side at N drawn at run time, two
+        // rounds: fp32 stashes of 1-9 packs past 8 ran 87.4-91.6% of copy, the held grid 90.7-
+        // 91.7% (-0.9 to +4.3 points at 7 N, the loss at 4 past 8); 16-bit stashes of 3-11 past
+        // 6 ran 85.0-89.1%, the held grid 86.8-90.8% (+0.7 to +3.7 at 8 N; h200-held/, the same
+        // two). Measured on the H200 only (1.44 times an H100's share): a GPU between the two
+        // takes the held grid too, untested.
+        if (blocks >= 2 && !grid_beats_stash) {
+            if (sm_bandwidth_vs_h100(limits) > 1.0) {
+                const Config held = hold_for(cols, vec, limits);
+                if (held.path == Config::Path::kGrid) return held;
+            }
+            return s;
+        }
     }
     // Where no stash fits two blocks an SM: 16 blocks of over 512 threads, one an SM, unless the
     // grid runs two teams of at least 192 threads a block [N >= 393216, 1.5 MB rows]. Why: seven

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <map>
 #include <random>
 #include <regex>
@@ -293,6 +294,66 @@ TEST(BestDispatch, GroupBlocksTakeWarpsForAKilobyteAWarpTimesTheBandwidthShare) 
     EXPECT_EQ(best::choose_for(128, DType::f16, true, true, kH200, nullptr).threads, 64);
     EXPECT_EQ(best::choose_for(256, DType::f32, true, true, kH200, nullptr).threads, 32);
     EXPECT_EQ(best::choose_for(32, DType::f32, true, true, kH100, nullptr).threads, 32);
+}
+
+// Where an SM moves more bytes a second than an H100's, the grid in two teams needs more warps
+// an SM (its two blocks: 8 packs a thread at least 10 warps on an H100, 4 packs 16, times the
+// share), and the held grid takes the rows of the 16-block stash of 512 threads. On an H100,
+// and where an SM has less bandwidth, the rules are as they were measured there.
+TEST(BestDispatch, TwoTeamGridsAndTheStashFollowTheBandwidthShare) {
+    DeviceLimits pcie = cluster_classes()[1], twice = kH100;
+    twice.peak_dram_gbps = 2 * kH100.peak_dram_gbps;
+    // An occupancy answer: the grid twice an SM up to 224 threads a block; a cluster shape by
+    // its 64 registers a thread and its stash plus 2 KB of the SM's shared memory.
+    const auto resident = [](const Config& c) {
+        if (c.path == Path::kGrid) return c.threads > 224 ? 1 : 2;
+        const int by_registers = 1024 / c.threads;
+        if (c.stash <= 0) return by_registers;
+        const int64_t block_smem = int64_t{c.stash} * c.threads * 16 + 2048;
+        return static_cast<int>(std::min<int64_t>(by_registers, kH100.smem_per_sm / block_smem));
+    };
+    std::map<std::string, int> two_teams, held, stash512;
+    std::mt19937_64 gen(37);
+    for (int i = 0; i < 2000; ++i) {
+        // fp32 N from 2^17 to 2^21, log-uniform (16-bit rows of the same bytes: twice that)
+        const double u = std::uniform_real_distribution<double>(17, 21)(gen);
+        const int64_t n = static_cast<int64_t>(std::exp2(u));
+        const bool aligned = gen() % 4 != 0;
+        for (const DeviceLimits& limits : {kH100, pcie, kH200, twice}) {
+            const double share = best::sm_bandwidth_vs_h100(limits);
+            const std::string gpu = limits.name + " " + std::to_string(limits.peak_dram_gbps);
+            for (DType t : {DType::f32, DType::f16, DType::bf16}) {
+                const int64_t cols = dtype_size(t) == 4 ? n : 2 * n;
+                const Config c = pick(cols, t, aligned, limits, resident);
+                SCOPED_TRACE(std::to_string(cols) + " " + dtype_name(t) +
+                             (aligned ? " aligned, " : " unaligned, ") + gpu + ": " + c.describe());
+                if (c.path == Path::kGrid && !c.held_grid() && c.grid_teams() == 2) {
+                    ++two_teams[gpu];
+                    const int least = c.packs == 8 ? 10 : 16;  // warps an SM on an H100
+                    // (16-bit rows of whole sectors drop the edge warp after the rule counted it)
+                    const int threads = c.threads + (c.packs == 4 && c.edges < 0 ? 32 : 0);
+                    ASSERT_GE(2 * threads, 32 * static_cast<int>(least * share + 0.99));
+                }
+                if (c.held_grid()) ++held[gpu];
+                if (c.path == Path::kCluster && c.cluster == 16 && c.threads == 512 &&
+                    c.stash > 0) {
+                    ++stash512[gpu];
+                    ASSERT_EQ(share, 1.0) << "a stash where the held grid should take the row";
+                }
+            }
+        }
+    }
+    // The H100's rules still choose both two-team grids and the stash; the H200 neither.
+    const std::string h100 = kH100.name + " " + std::to_string(kH100.peak_dram_gbps);
+    const std::string h200 = kH200.name + " " + std::to_string(kH200.peak_dram_gbps);
+    EXPECT_GT(two_teams[h100], 100);
+    EXPECT_GT(stash512[h100], 100);
+    EXPECT_EQ(two_teams[h200], 0);
+    EXPECT_GT(held[h200], held[h100] + 500);
+    // Rows of the 8-pack grid's band on an H100 take the held grid on an H200.
+    EXPECT_EQ(pick(1200000, DType::f16, true, kH100, resident).describe(),
+              "grid 132 blocks x 160 threads x 8 packs, lag 2, 2 rows ahead, 2 teams");
+    EXPECT_TRUE(pick(1200000, DType::f16, true, kH200, resident).held_grid());
 }
 
 TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
@@ -765,6 +826,7 @@ TEST(BestDispatch, SixteenBitSectorRowsRunTheTwoTeamGridWithoutTheEdgeWarp) {
 TEST(BestDispatch, GridFollowsTheSmCountAndSizesItsWorkspace) {
     DeviceLimits pcie = kH100;
     pcie.sm_count = 114;  // an H100 PCIe: 114 x 2048 packs hold 933888 fp32 values
+    pcie.peak_dram_gbps = 2039;  // its datasheet: less an SM than an SXM's
     EXPECT_EQ(pick(900000, DType::f32, true, pcie).describe(),
               "grid 114 blocks x 512 threads x 4 packs, lag 4, 2 rows ahead");
     // 2 MB rows there would leave the grid one team (288 threads a block): the stash instead.
