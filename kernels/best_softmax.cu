@@ -58,7 +58,8 @@
 //   On a GPU whose SMs each move more bytes a second than an H100's, some shapes take more
 //   warps: the grid in one team (on an H200 the held grid takes all its rows, fp32 too), the
 //   grid in two teams, and group blocks whose one warp holds under 1 KB of rows times that
-//   share; and the held grid takes the stash's rows [on an H200 fp32 N ~ 260000-1080000].
+//   share; and the held grid takes the stash's rows, and fp32 rows of 16-block clusters of two
+//   blocks an SM [on an H200 fp32 N ~ 184000-1080000].
 //
 // What changed since step 6 (online)
 //   - The row is read from DRAM once whenever it fits on chip, and "on chip" now means the
@@ -562,6 +563,18 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
             const Config s = stash_shape(largest, t);
             if (!stash_fits(s) || held_packs(s) > most_packs) break;
             if (blocks_an_sm(s) >= 3) return s;
+        }
+        // fp32 rows whose blocks here fit two an SM [on an H200 fp32 N ~ 184000-262000, 384-512
+        // threads], where an SM moves more bytes a second than an H100's: the held grid. Why: the
+        // cluster's barrier stops both blocks' traffic once a row, as for the stash below. Side
+        // by side on an H200 at 14 fp32 N drawn at run time, two rounds: blocks of 384-512
+        // threads 81.0-85.5% of copy, the held grid 90.3-90.9% (+5.0 to +9.3 at all 7); blocks
+        // of 320, three an SM, 92.9% against 90.0-90.3%, so they keep the cluster. 16-bit rows
+        // keep it too: on 16 x 512 threads the held grid ran 2.6-3.1 points slower at 3 of 3
+        // (h200-held/, 3-trial-c0-cx and 4-trial-clusters-fp32).
+        if (fp32 && blocks <= 2 && sm_bandwidth_vs_h100(limits) > 1.0) {
+            const Config held = hold_for(cols, vec, limits);
+            if (held.path == Config::Path::kGrid) return held;
         }
         return c;
     }

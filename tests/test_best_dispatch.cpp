@@ -298,9 +298,10 @@ TEST(BestDispatch, GroupBlocksTakeWarpsForAKilobyteAWarpTimesTheBandwidthShare) 
 
 // Where an SM moves more bytes a second than an H100's, the grid in two teams needs more warps
 // an SM (its two blocks: 8 packs a thread at least 10 warps on an H100, 4 packs 16, times the
-// share), and the held grid takes the rows of the 16-block stash of 512 threads. On an H100,
-// and where an SM has less bandwidth, the rules are as they were measured there.
-TEST(BestDispatch, TwoTeamGridsAndTheStashFollowTheBandwidthShare) {
+// share), and the held grid takes the rows of the 16-block stash of 512 threads and the fp32
+// rows of 16-block clusters of two blocks an SM. On an H100, and where an SM has less bandwidth,
+// the rules are as they were measured there.
+TEST(BestDispatch, TwoTeamGridsStashAndClustersFollowTheBandwidthShare) {
     DeviceLimits pcie = cluster_classes()[1], twice = kH100;
     twice.peak_dram_gbps = 2 * kH100.peak_dram_gbps;
     // An occupancy answer: the grid twice an SM up to 224 threads a block; a cluster shape by
@@ -312,7 +313,7 @@ TEST(BestDispatch, TwoTeamGridsAndTheStashFollowTheBandwidthShare) {
         const int64_t block_smem = int64_t{c.stash} * c.threads * 16 + 2048;
         return static_cast<int>(std::min<int64_t>(by_registers, kH100.smem_per_sm / block_smem));
     };
-    std::map<std::string, int> two_teams, held, stash512;
+    std::map<std::string, int> two_teams, held, stash512, two_block_clusters;
     std::mt19937_64 gen(37);
     for (int i = 0; i < 2000; ++i) {
         // fp32 N from 2^17 to 2^21, log-uniform (16-bit rows of the same bytes: twice that)
@@ -340,6 +341,11 @@ TEST(BestDispatch, TwoTeamGridsAndTheStashFollowTheBandwidthShare) {
                     ++stash512[gpu];
                     ASSERT_EQ(share, 1.0) << "a stash where the held grid should take the row";
                 }
+                if (c.path == Path::kCluster && c.cluster == 16 && c.stash == 0 &&
+                    dtype_size(t) == 4 && resident(c) <= 2) {
+                    ++two_block_clusters[gpu];
+                    ASSERT_EQ(share, 1.0) << "two blocks an SM where the held grid should run";
+                }
             }
         }
     }
@@ -348,6 +354,7 @@ TEST(BestDispatch, TwoTeamGridsAndTheStashFollowTheBandwidthShare) {
     const std::string h200 = kH200.name + " " + std::to_string(kH200.peak_dram_gbps);
     EXPECT_GT(two_teams[h100], 100);
     EXPECT_GT(stash512[h100], 100);
+    EXPECT_GT(two_block_clusters[h100], 50);
     EXPECT_EQ(two_teams[h200], 0);
     EXPECT_GT(held[h200], held[h100] + 500);
     // Rows of the 8-pack grid's band on an H100 take the held grid on an H200.
