@@ -554,6 +554,11 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     // fp32 N = 175162 (9 packs) 96.7 -> 99.0%; fp32 rows of 10 packs -0.6 to 0.
     // Smaller blocks, more of them an SM, gained nothing further (4 of 256: -0.4 to +0.6 against
     // 320; 4 of 224, 5 of 192, 6 of 160: -0.2 to -4.3). bench/results/2026-11-27/three-blocks/.
+    // The held grid (hold_for), where it can hold the row; and whether an SM moves more bytes a
+    // second than an H100's, where the rules below give it more rows.
+    const Config held = hold_for(cols, vec, limits);
+    const bool held_fits = held.path == Config::Path::kGrid;
+    const bool faster_dram = sm_bandwidth_vs_h100(limits) > 1.0;
     if (largest > portable && threads_for(largest, per_thread) <= 512) {
         c.cluster = largest;
         c.threads = threads_for(largest, per_thread);
@@ -572,10 +577,7 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
         // of 320, three an SM, 92.9% against 90.0-90.3%, so they keep the cluster. 16-bit rows
         // keep it too: on 16 x 512 threads the held grid ran 2.6-3.1 points slower at 3 of 3
         // (h200-held/, 3-trial-c0-cx and 4-trial-clusters-fp32).
-        if (fp32 && blocks <= 2 && sm_bandwidth_vs_h100(limits) > 1.0) {
-            const Config held = hold_for(cols, vec, limits);
-            if (held.path == Config::Path::kGrid) return held;
-        }
+        if (fp32 && blocks <= 2 && faster_dram && held_fits) return held;
         return c;
     }
     // [N <= ~700000] the stash: the same 16 x 512 threads x 8 packs, each thread's further packs
@@ -678,13 +680,7 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
         // 6 ran 85.0-89.1%, the held grid 86.8-90.8% (+0.7 to +3.7 at 8 N; h200-held/, the same
         // two). Measured on the H200 only (1.44 times an H100's share): a GPU between the two
         // takes the held grid too, untested.
-        if (blocks >= 2 && !grid_beats_stash) {
-            if (sm_bandwidth_vs_h100(limits) > 1.0) {
-                const Config held = hold_for(cols, vec, limits);
-                if (held.path == Config::Path::kGrid) return held;
-            }
-            return s;
-        }
+        if (blocks >= 2 && !grid_beats_stash) return faster_dram && held_fits ? held : s;
     }
     // Where no stash fits two blocks an SM: 16 blocks of over 512 threads, one an SM, unless the
     // grid runs two teams of at least 192 threads a block [N >= 393216, 1.5 MB rows]. Why: seven
@@ -715,10 +711,8 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     // 5 within -0.6 to +0.1; 4 rows ahead, more bytes in flight for the same warps, had moved
     // the grid only +0.3 to +1.8 (bench/results/2026-11-28/one-team/).
     if (grid_fits && grid.grid_teams() == 1 &&
-        grid_main_threads < grid_one_team_least_threads(limits)) {
-        const Config held = hold_for(cols, vec, limits);
-        if (held.path == Config::Path::kGrid) return held;
-    }
+        grid_main_threads < grid_one_team_least_threads(limits) && held_fits)
+        return held;
     if (grid_fits) return grid;
     // [no clusters, N <= 73728 with an A100's 163 KB] one block of 1024 threads, 8 packs a thread
     // in registers and the rest of the row in shared memory, where the GPU's opt-in holds it.
@@ -733,8 +727,7 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     }
     // [N <= 11894784 on 132 SMs] the held grid: each team of blocks holds one row in registers and
     // shared memory and swaps it in place for the next. Why: the row is read once.
-    const Config held = hold_for(cols, vec, limits);
-    if (held.path == Config::Path::kGrid) return held;
+    if (held_fits) return held;
     // Longer: the held grid in one team, the part of the row it cannot hold read twice. Why: it
     // reads less than two passes at every length; measured side by side at fp32 N = 12000007 to
     // 2^26 it ran 2.2-14.6 points faster (bench/results/2026-11-26/stream/).
