@@ -1203,10 +1203,10 @@ TEST(BestDispatch, EveryShapeHoldsItsRowAndIsALegalLaunch) {
         const int64_t cols = (int64_t{1} << e) + int64_t(gen() % (uint64_t{1} << e));
         for (DType t : {DType::f32, DType::f16, DType::bf16}) {
             for (bool aligned : {true, false}) {
-                for (const DeviceLimits& limits : {kH100, ampere(), turing()}) {
+                for (const DeviceLimits& limits : {kH100, kH200, ampere(), turing()}) {
                     const Config c = pick(cols, t, aligned, limits);
                     SCOPED_TRACE(std::to_string(cols) + " " + dtype_name(t) +
-                                 (aligned ? " aligned " : " unaligned ") +
+                                 (aligned ? " aligned " : " unaligned ") + limits.name + " " +
                                  std::to_string(limits.cc_major) + ": " + c.describe());
                     // The held grid counts a row's packs from its first 128-byte line and holds
                     // the values outside them apart (warp 0 of its last block): no slack. Its
@@ -1239,8 +1239,13 @@ TEST(BestDispatch, EveryShapeHoldsItsRowAndIsALegalLaunch) {
                         ASSERT_LE(int64_t{c.stash} * c.threads * 16 + 2048,
                                   std::min(limits.smem_per_block_optin, limits.smem_per_sm));
                         ASSERT_LE(c.cluster, c.threads);  // a slot reader per block of a team
-                        // Only past 1 MB rows, longer than the grid and the stash hold.
-                        ASSERT_GT(cols * dtype_size(t), 16 * 1024 * 64);
+                        // Only past 1 MB rows, longer than the grid and the stash hold; where an
+                        // SM moves more bytes a second than an H100's, past the 16-block
+                        // clusters of three blocks an SM (320 threads of 8 packs).
+                        if (best::sm_bandwidth_vs_h100(limits) <= 1.0)
+                            ASSERT_GT(cols * dtype_size(t), 16 * 1024 * 64);
+                        else
+                            ASSERT_GT(cols * dtype_size(t), 16 * 320 * 8 * 16);
                     } else if (c.stash > 0 && limits.has_clusters()) {
                         // 8 packs in registers (16-bit rows: 6), 2 an SM
                         ASSERT_EQ(c.path, Path::kCluster);
