@@ -1087,15 +1087,16 @@ TEST(BestDispatch, TileSpreadsRowsOnlyWhereTheyPileOntoBanks) {
 // 2^31 values.
 TEST(BestDispatch, HeldGridTeamsShrinkAsRowsGrowThenItStreams) {
     std::mt19937_64 gen(5);
-    for (const DeviceLimits& limits : {kH100, ampere(), turing()}) {
+    for (const DeviceLimits& limits : {kH100, kH200, ampere(), turing()}) {
         for (DType t : {DType::f32, DType::f16, DType::bf16}) {
             std::map<int, int> teams{{1, 1 << 30}, {2, 1 << 30}};  // rows a team -> teams
             int held = 0, pairs = 0;
             bool streamed = false;
-            for (int64_t n = int64_t{1} << 18; n <= int64_t{1} << 25;
+            // (from 2^17: on an H200 the held grid takes rows from fp32 N ~ 184000)
+            for (int64_t n = int64_t{1} << 17; n <= int64_t{1} << 25;
                  n += 1 + int64_t(gen() % (n / 16))) {
                 const Config c = pick(n, t, gen() % 2 == 0, limits);
-                SCOPED_TRACE(std::to_string(n) + " " + dtype_name(t) + " " +
+                SCOPED_TRACE(std::to_string(n) + " " + dtype_name(t) + " " + limits.name + " " +
                              std::to_string(limits.cc_major) + ": " + c.describe());
                 ASSERT_NE(c.path, Path::kTwoPass);
                 if (streamed) ASSERT_EQ(c.stream, 1) << "a row held whole after a longer one";
@@ -1479,7 +1480,7 @@ TEST(BestDispatch, RegistryQuestionsFollowThePathForTheLimitsGiven) {
 // the last whole pack. Just past what the GPU holds, that is the 2 packs a
 // thread that registers give up for the streamed kernel's loops. Counted from the limits alone.
 TEST(BestDispatch, StreamedHoldReadsTwiceOnlyWhatNoPlaceHolds) {
-    for (const DeviceLimits& limits : {kH100, ampere(), turing()}) {
+    for (const DeviceLimits& limits : {kH100, kH200, ampere(), turing()}) {
         for (DType t : {DType::f32, DType::f16, DType::bf16}) {
             const int vec = t == DType::f32 ? 4 : 8;
             const int64_t stash = held_stash(limits);
