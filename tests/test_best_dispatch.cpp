@@ -43,13 +43,14 @@ DeviceLimits ampere() {  // no thread-block clusters
     return d;
 }
 
-DeviceLimits turing() {  // a T4's shared memory and SMs: the team grid one row ahead
+DeviceLimits turing() {  // a T4's shared memory, SMs and bandwidth: the team grid one row ahead
     DeviceLimits d = ampere();
     d.cc_major = 7;
     d.cc_minor = 5;
     d.sm_count = 40;
     d.smem_per_block_optin = 64 * 1024;
     d.smem_per_sm = 64 * 1024;
+    d.peak_dram_gbps = 320;  // its datasheet (the t4 profile's): less an SM than an H100's
     return d;
 }
 
