@@ -386,12 +386,15 @@ def main():
                          "weakest first (no GPU needed); with --since, --from, --to")
     ap.add_argument("--since", default="", metavar="UTC",
                     help="--shapes: scans created at or after this ISO time, e.g. 2026-11-27T17:02")
-    ap.add_argument("--from", dest="from_n", type=int, default=1 << 20, metavar="N",
+    ap.add_argument("--from", dest="from_n", type=int, metavar="N",
                     help="--shapes: draws with N >= this (default 2^20)")
     ap.add_argument("--to", dest="to_n", type=int, default=1 << 31, metavar="N",
                     help="--shapes: draws with N < this")
     ap.add_argument("--out", help="write the results JSON here (a new file: never overwritten)")
     args = ap.parse_args()
+    from_given = args.from_n is not None
+    if not from_given:
+        args.from_n = 1 << 20
     if args.shapes:
         if not os.path.isdir(args.shapes):
             ap.error(f"--shapes {args.shapes}: not a folder")
@@ -399,9 +402,8 @@ def main():
                 r"\d{4}(-\d\d(-\d\d(T\d\d(:\d\d(:\d\d)?)?)?)?)?Z?", args.since):
             ap.error(f"--since {args.since!r}: give an ISO UTC time such as 2026-11-27T17:02")
         if args.from_n >= args.to_n:
-            given = "--from" in sys.argv or any(a.startswith("--from=") for a in sys.argv)
             ap.error(f"--from {args.from_n} --to {args.to_n}: --from must be below --to"
-                     + ("" if given else " (--from defaults to 2^20, for the long rows; give "
+                     + ("" if from_given else " (--from defaults to 2^20, for the long rows; give "
                         "a lower one, e.g. --from 16)"))
         rows = shapes(args.shapes, args.since, args.from_n, args.to_n)
         if not rows:
