@@ -282,10 +282,10 @@ static Config with_prefetch(Config c, const DeviceLimits& limits) {
 // registers and the rest of the block's slice in shared memory, one block of 1024 threads an SM,
 // in as many teams as each hold one row (or two rows a team, below). Why the most teams: a team
 // stops its traffic once a row, to merge the row's slots, and the other teams' traffic fills
-// that time (half as many teams ran
-// 7-18 points slower at all seven N tried). Why one block an SM: each team then has its SMs to
-// itself, and a block alone on its SM gets a quarter of the L2 to prefetch the next row into
-// (held_prefetch), so DRAM keeps working through the block's wait. Side by side with two blocks
+// that time (half as many teams ran 7-18 points slower at all seven N tried). Why one block an
+// SM: each team then has its SMs to itself, and a block alone on its SM gets a quarter of the L2
+// to prefetch the next row into (held_prefetch), so DRAM keeps working through the block's
+// wait. Side by side with two blocks
 // of 512 an SM in three to ten teams (the rule before), at 32 N drawn at run time, two rounds:
 // faster at all 32, fp32 by 0.9-4.4 points (N = 3823234 in three teams 85.9 -> 90.3%), 16-bit
 // by 0.9-4.8 (bench/results/2026-11-28/teams-1024/). (Before the prefetch and the interleaved
