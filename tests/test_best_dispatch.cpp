@@ -77,6 +77,14 @@ std::vector<DeviceLimits> cluster_classes() {
     return {kH100, pcie, small_smem};
 }
 
+// A cluster shape's blocks an SM as choose() counts them without a GPU to ask: 64 registers a
+// thread, and with a stash the block's stash plus 2 KB of the SM's shared memory.
+int cluster_blocks_without_gpu(const Config& c) {
+    const int64_t smem = int64_t{c.stash} * c.threads * 16 + 2048;
+    return static_cast<int>(
+        std::min<int64_t>(1024 / c.threads, c.stash > 0 ? kH100.smem_per_sm / smem : 1024));
+}
+
 // An occupancy answer: `most` blocks an SM for shapes of `packs` packs a thread, `others` for
 // every other shape.
 best::ResidentBlocks favouring(int packs, int most, int others) {
@@ -305,14 +313,10 @@ TEST(BestDispatch, GroupBlocksTakeWarpsForAKilobyteAWarpTimesTheBandwidthShare) 
 TEST(BestDispatch, TwoTeamGridsStashAndClustersFollowTheBandwidthShare) {
     DeviceLimits pcie = cluster_classes()[1], twice = kH100;
     twice.peak_dram_gbps = 2 * kH100.peak_dram_gbps;
-    // An occupancy answer: the grid twice an SM up to 224 threads a block; a cluster shape by
-    // its 64 registers a thread and its stash plus 2 KB of the SM's shared memory.
+    // An occupancy answer: the grid twice an SM up to 224 threads a block; a cluster shape as
+    // choose() counts it without a GPU.
     const auto resident = [](const Config& c) {
-        if (c.path == Path::kGrid) return c.threads > 224 ? 1 : 2;
-        const int by_registers = 1024 / c.threads;
-        if (c.stash <= 0) return by_registers;
-        const int64_t block_smem = int64_t{c.stash} * c.threads * 16 + 2048;
-        return static_cast<int>(std::min<int64_t>(by_registers, kH100.smem_per_sm / block_smem));
+        return c.path == Path::kGrid ? (c.threads > 224 ? 1 : 2) : cluster_blocks_without_gpu(c);
     };
     std::map<std::string, int> two_teams, held, stash512, two_block_clusters;
     std::mt19937_64 gen(37);
@@ -544,10 +548,7 @@ TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
 // a thread and the block's shared memory), the largest block of fewer threads that keeps three
 // is taken if it needs at most 9 packs a thread in all (10 in 16 bits), and only then.
 TEST(BestDispatch, SixteenBlockClustersTakeAThirdBlockWhileItsStashIsSmall) {
-    auto blocks = [](const Config& c) {
-        const int64_t smem = int64_t{c.stash} * c.threads * 16 + 2048;
-        return std::min<int64_t>(1024 / c.threads, c.stash > 0 ? kH100.smem_per_sm / smem : 1024);
-    };
+    const auto blocks = cluster_blocks_without_gpu;
     int fired = 0, kept = 0;
     for (const DType t : {DType::f32, DType::f16, DType::bf16}) {
         const int vec = 16 / static_cast<int>(dtype_size(t));
