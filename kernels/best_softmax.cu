@@ -59,7 +59,9 @@
 //   warps: the grid in one team (on an H200 the held grid takes all its rows, fp32 too), the
 //   grid in two teams, and group blocks whose one warp holds under 1 KB of rows times that
 //   share; and the held grid takes the stash's rows, and fp32 rows of 16-block clusters of two
-//   blocks an SM [on an H200 fp32 N ~ 184000-1080000].
+//   blocks an SM [on an H200 fp32 N ~ 184000-1080000]. One block a row keeps more rows an SM
+//   too: fp32 rows take 2 packs a thread only where that keeps 2 rows an SM times the share,
+//   and take a cluster where one block would be alone on its SM, as 16-bit rows do.
 //
 // What changed since step 6 (online)
 //   - The row is read from DRAM once whenever it fits on chip, and "on chip" now means the
@@ -446,7 +448,8 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     // thread: the one that keeps the most rows resident on an SM (ties to fewer packs). Why: every
     // row's loads are issued at once, so resident rows are bytes in flight, and registers and
     // dead slots decide how many fit. fp32 rows, with half the arithmetic per byte, take 2 packs
-    // wherever the block fits. Without a GPU to ask: 4 packs, else 8.
+    // wherever the block fits (on a faster SM than an H100's, where it keeps enough rows: below).
+    // Without a GPU to ask: 4 packs, else 8.
     c.path = Config::Path::kCluster;
     auto one_block = [&](int per_thread) {
         Config b = c;
@@ -455,12 +458,15 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
         return b;
     };
     const bool fp32 = dtype_size(dtype) == 4;
+    // Whether an SM moves more bytes a second than an H100's, where some rules below differ.
+    const bool faster_dram = sm_bandwidth_vs_h100(limits) > 1.0;
     // 16-bit rows one warp holds at 8 packs a thread or fewer [fp16 N <= 2048]: one warp, the
     // fewest packs a thread that hold the row. Why: a one-warp block reduces by shuffles alone,
-    // with no shared memory and no barrier; two warps wait at two barriers a row, which rows
-    // this short cannot hide. Side by side at seven N of 1039-1741: one warp of 8 packs at
-    // 95.1-100.0% of copy, two warps of 4 packs at 75.8-93.4% at five of them (97.7-100.2% at
-    // 1280 and 1521); with it, at 13 N of 1071-1984, -0.1 to +4.3 points against before.
+    // with no shared memory and no barrier (row_stats); two warps wait at a barrier a row, which
+    // rows this short cannot hide. Side by side at seven N of 1039-1741 (on an H100, when blocks
+    // took three barriers a row): one warp of 8 packs at 95.1-100.0% of copy, two warps of 4
+    // packs at 75.8-93.4% at five of them (97.7-100.2% at 1280 and 1521); with it, at 13 N of
+    // 1071-1984, -0.1 to +4.3 points against before.
     if (!fp32)
         for (int per_thread : {2, 4, 8})
             if (threads_for(1, per_thread) == 32) return one_block(per_thread);
@@ -468,7 +474,16 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     for (int per_thread : {2, 4, 8}) {
         const Config b = one_block(per_thread);
         if (b.threads > 1024) continue;
-        if (fp32 && per_thread == 2 && resident) return b;
+        // On an SM faster than an H100's, fp32 rows take 2 packs only where the block keeps 2
+        // rows an SM times the share (3 on an H200), else the shape with the most rows. Why: an
+        // H100's 2-pack blocks keep 2 rows an SM or more (blocks of up to 1024 threads of 28
+        // registers), and a faster SM needs more rows to keep its bytes moving while one row's
+        // block waits at its barrier. On an H200, blocks of 736-864 threads (two an SM) ran at
+        // 79.8-89.5% of copy, 192-224 threads of 8 packs at 95.5-95.9% in their place; 2-pack
+        // blocks of up to 640 threads (three an SM or more) at 93.8-98.8%.
+        if (fp32 && per_thread == 2 && resident &&
+            (!faster_dram || resident(b) >= scaled_by_bandwidth(2, limits)))
+            return b;
         const int rows = resident ? resident(b) : (per_thread == 4 ? 2 : 1);
         if (rows > most_rows) {
             most_rows = rows;
@@ -479,8 +494,10 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     // that keeps more rows an SM, where there is one. Why: a 16-bit pack is twice the values of
     // an fp32 pack, so twice the arithmetic per byte, and one block of 608-704 threads an SM ran
     // at 90-95% of copy where clusters of 2-4 blocks ran at 98.5-99.7% (fp32 rows of those
-    // bytes: 98.5-100% either way; docs/best-tuning.md).
-    const bool one_row_an_sm = most_rows == 1 && !fp32;
+    // bytes: 98.5-100% either way; docs/best-tuning.md). On an SM faster than an H100's, fp32
+    // rows too: on an H200 one block of 640-832 threads of 8 packs an SM ran at 87.2-93.5% of
+    // copy, clusters of 3-7 blocks in its place at 96.2-98.4%.
+    const bool one_row_an_sm = most_rows == 1 && (!fp32 || faster_dram);
     if (most_rows > 0 && !one_row_an_sm) return c;
     const Config one = c;
     // [N <= 131072] a cluster of 2..8 blocks of at most 512 threads, 8 packs a thread, the blocks
@@ -554,11 +571,9 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     // fp32 N = 175162 (9 packs) 96.7 -> 99.0%; fp32 rows of 10 packs -0.6 to 0.
     // Smaller blocks, more of them an SM, gained nothing further (4 of 256: -0.4 to +0.6 against
     // 320; 4 of 224, 5 of 192, 6 of 160: -0.2 to -4.3). bench/results/2026-11-27/three-blocks/.
-    // The held grid (hold_for), where it can hold the row; and whether an SM moves more bytes a
-    // second than an H100's, where the rules below give it more rows.
+    // The held grid (hold_for), where it can hold the row.
     const Config held = hold_for(cols, vec, limits);
     const bool held_fits = held.path == Config::Path::kGrid;
-    const bool faster_dram = sm_bandwidth_vs_h100(limits) > 1.0;
     if (largest > portable && threads_for(largest, per_thread) <= 512) {
         c.cluster = largest;
         c.threads = threads_for(largest, per_thread);

@@ -368,6 +368,73 @@ TEST(BestDispatch, TwoTeamGridsStashAndClustersFollowTheBandwidthShare) {
     EXPECT_TRUE(pick(1200000, DType::f16, true, kH200, resident).held_grid());
 }
 
+// fp32 rows of one block: on an H100 2 packs a thread wherever the block fits; where an SM moves
+// more bytes a second, 2 packs only where the block keeps 2 rows an SM times the share, else the
+// shape with the most rows, and a cluster where one block would be alone on its SM. Every move
+// away from the H100's pick keeps more rows an SM. The occupancy answer counts registers as the
+// occupancy calculator does (by warps, in 256s; 64K an SM; 2048 threads, 32 blocks): 28
+// registers at 2 packs, 32 at 4, 54 at 8 (56 in clusters), ptxas's counts for the kernels.
+TEST(BestDispatch, Fp32OneBlockRowsKeepRowsByTheBandwidthShare) {
+    const auto resident = [](const Config& c) {
+        if (c.path != Path::kCluster || c.stash > 0) return cluster_blocks_without_gpu(c);
+        const int regs = c.packs == 2 ? 28 : c.packs == 4 ? 32 : c.cluster > 1 ? 56 : 54;
+        const int per_warp = (regs * 32 + 255) / 256 * 256;
+        return std::min({65536 / (per_warp * (c.threads / 32)), 2048 / c.threads, 32});
+    };
+    // Rows an SM of a shape: its resident blocks over the blocks a row takes.
+    const auto rows_an_sm = [&](const Config& c) {
+        return static_cast<double>(resident(c)) / std::max(1, c.cluster);
+    };
+    DeviceLimits pcie = cluster_classes()[1], twice = kH100;
+    twice.peak_dram_gbps = 2 * kH100.peak_dram_gbps;
+    std::map<std::string, int> two_packs, moved, clusters;
+    std::mt19937_64 gen(41);
+    for (int i = 0; i < 3000; ++i) {
+        // fp32 N from 257 to 2^15, log-uniform: the rows one block holds
+        const double u = std::uniform_real_distribution<double>(std::log2(257.0), 15)(gen);
+        const int64_t n = static_cast<int64_t>(std::exp2(u));
+        const bool aligned = gen() % 4 != 0;
+        const int64_t packs = (n + (aligned ? 0 : 3) + 3) / 4;
+        if (packs <= 64) continue;  // the group kernel's rows
+        const int two_pack_threads = static_cast<int>((packs + 1) / 2 + 31) / 32 * 32;
+        const Config h100 = pick(n, DType::f32, aligned, kH100, resident);
+        for (const DeviceLimits& limits : {kH100, pcie, kH200, twice}) {
+            const double share = best::sm_bandwidth_vs_h100(limits);
+            const std::string gpu = limits.name + " " + std::to_string(limits.peak_dram_gbps);
+            const Config c = pick(n, DType::f32, aligned, limits, resident);
+            SCOPED_TRACE(std::to_string(n) + (aligned ? " aligned, " : " unaligned, ") + gpu +
+                         ": " + c.describe() + " (H100: " + h100.describe() + ")");
+            ASSERT_EQ(c.path, Path::kCluster);
+            const bool one_block_two_packs = c.cluster == 1 && c.packs == 2 && c.stash == 0;
+            if (one_block_two_packs) ++two_packs[gpu];
+            if (c.cluster > 1) ++clusters[gpu];
+            if (share == 1.0) {
+                // The H100's rule: 2 packs wherever the block fits.
+                if (two_pack_threads <= 1024) ASSERT_TRUE(one_block_two_packs);
+                continue;
+            }
+            if (one_block_two_packs) ASSERT_GE(resident(c), static_cast<int>(2 * share + 0.99));
+            if (c.describe() != h100.describe()) {
+                ++moved[gpu];
+                ASSERT_GT(rows_an_sm(c), rows_an_sm(h100));
+            }
+        }
+    }
+    const std::string h100 = kH100.name + " " + std::to_string(kH100.peak_dram_gbps);
+    const std::string h200 = kH200.name + " " + std::to_string(kH200.peak_dram_gbps);
+    // Both rules occur on an H200: blocks of 2 packs that keep three rows, and moves to shapes
+    // of more rows, among them clusters where the H100 keeps one block.
+    EXPECT_GT(two_packs[h200], 300);
+    EXPECT_GT(moved[h200], 300);
+    EXPECT_GT(clusters[h200], clusters[h100] + 50);
+    // fp32 N = 5724 (on an H200 ran at 79.8% of copy in one block of 736 threads, two an SM; at
+    // 95.9% in blocks of 192 threads x 8 packs, bench/results/2026-11-28/h200-reduce/).
+    EXPECT_EQ(pick(5724, DType::f32, true, kH100, resident).describe(),
+              "cluster 1 x 736 threads x 2 packs");
+    EXPECT_EQ(pick(5724, DType::f32, true, kH200, resident).describe(),
+              "cluster 1 x 192 threads x 8 packs");
+}
+
 TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     EXPECT_EQ(pick(65536).describe(), "cluster 4 x 512 threads x 8 packs");
     EXPECT_EQ(pick(100003, DType::f32, false).describe(), "cluster 7 x 448 threads x 8 packs");

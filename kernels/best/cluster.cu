@@ -12,9 +12,13 @@ namespace best {
 // @region cluster-kernel: a row per block or per cluster; each block keeps its slice on chip
 // Each block holds its slice of the row (RowSlice) in registers, PACKS packs a thread. Any block
 // size up to 1024, so at most 64 registers a thread: blocks of 512 or fewer then fit two or more
-// per SM, and one block's loads overlap another's stores.
+// per SM, and one block's loads overlap another's stores. One block a row of 4 packs or fewer
+// asks for two blocks of 1024 an SM, so 32 registers: its warps' merge after the barrier
+// (row_stats) would take 36-40, and 16-bit rows lost resident blocks to it. (Given that count of
+// one block, the clusters' 16-bit kernels of 8 packs take 56 registers, not 60-62: more blocks
+// an SM, measured faster. docs/best-tuning.md.)
 template <typename T, int PACKS, bool kClustered>
-__global__ void __launch_bounds__(1024)
+__global__ void __launch_bounds__(1024, !kClustered && PACKS <= 4 ? 2 : 1)
     best_cluster_kernel(const T* __restrict__ in, T* __restrict__ out, int64_t cols,
                         int64_t in_stride, int64_t out_stride) {
     using RowCluster = RowCluster<kClustered>;

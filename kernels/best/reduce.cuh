@@ -137,10 +137,28 @@ struct RowStats {
 
 // @region cluster-reduce: the row's (max, sum) from every block's in one round -- read, or pushed
 // row_stats (one block a row; the two-pass kernel's clusters): the row's (max, sum) in every
-// thread; warp 0 reads the peers' `block` entries, a lane per block. Its cluster barrier also
+// thread.
+// One block a row: the block's pair is the row's. Each warp merges its lanes by shuffles; a
+// one-warp block is then done, with no shared memory and no barrier. A larger one passes each
+// warp's pair through shared memory, and after the one barrier every warp merges them all
+// itself, rather than waiting at a second barrier for warp 0 to pass the result on. (Each block
+// holds one row and exits, so nothing overwrites the slots while a warp still reads them.) Side
+// by side on an H200 against the clusters' form below, which took three barriers and three
+// merges: 16-bit rows of one warp +4 to +11 points, fp32 blocks of 2-15 warps up to +4
+// (bench/results/2026-11-28/h200-reduce/).
+// A cluster: warp 0 reads the peers' `block` entries, a lane per block. Its cluster barrier also
 // keeps a block from overwriting `block` for its next row before every peer has read it.
 template <bool kClustered>
 __device__ __forceinline__ MaxSum row_stats(MaxSum mine, RowStats& st) {
+    if constexpr (!kClustered) {
+        mine = warp_merge(mine);
+        const int warps = blockDim.x / 32;
+        if (warps == 1) return mine;
+        const int lane = threadIdx.x % 32;
+        if (lane == 0) st.slots[threadIdx.x / 32] = mine;
+        __syncthreads();
+        return warp_merge(lane < warps ? st.slots[lane] : MaxSum{kNegInf, 0.0f});
+    }
     using RowCluster = RowCluster<kClustered>;
     mine = block_merge(mine, st.slots);
     if (threadIdx.x == 0) st.block = mine;
