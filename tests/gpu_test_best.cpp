@@ -618,15 +618,17 @@ TEST(BestPaths, PredictionFollowsThePath) {
         EXPECT_DOUBLE_EQ(k->predict(p, limits).dram_read_bytes, reads * bytes) << c.describe();
         EXPECT_DOUBLE_EQ(k->predict(p, limits).dram_write_bytes, bytes);
     }
-    // A row of 2^18 fp32 values (1 MiB) fits in the registers of a cluster of 8 SMs (Hopper);
-    // without clusters, in a team of blocks of up to 512 threads x 4 packs, each within the
-    // opt-in shared memory (less 2 KB) for its staging ring of 3 x 4 packs a thread, or 2 x 4
-    // where 3 leave fewer than 512 threads, where the GPU has SMs for the team's blocks; else in
-    // the held grid, where the GPU's registers (8 packs a thread of 1024 threads an SM) and
-    // shared memory (its opt-in less 2 KB) hold it; else one team holds what it can (6 packs a
-    // thread in registers, the streamed kernel's) and reads the rest twice. Rows of 2^19 and 2^20
-    // take the grid on an H100 SXM (132 SMs hold them), and one of 2^21 the held grid, streaming
-    // the rest where the GPU cannot hold it (a T4's 40 SMs).
+    // A row of 2^18 fp32 values (1 MiB) fits in the registers of a cluster of 16 SMs (Hopper),
+    // two blocks an SM without an occupancy answer; where an SM moves more bytes a second than an
+    // H100's (an H200), the held grid takes such rows from the cluster. Without clusters, in a team
+    // of blocks of up to 512 threads x 4 packs, each within the opt-in shared memory (less 2 KB)
+    // for its staging ring of 3 x 4 packs a thread, or 2 x 4 where 3 leave fewer than 512 threads,
+    // where the GPU has SMs for the team's blocks; else in the held grid, where the GPU's registers
+    // (8 packs a thread of 1024 threads an SM) and shared memory (its opt-in less 2 KB) hold it;
+    // else one team holds what it can (6 packs a thread in registers, the streamed kernel's) and
+    // reads the rest twice. Rows of 2^19 and 2^20 take the grid on an H100 SXM (132 SMs hold them),
+    // and one of 2^21 the held grid, streaming the rest where the GPU cannot hold it (a T4's 40
+    // SMs).
     auto threads_at = [&](int rows_staged) {
         return std::min(512, (limits.smem_per_block_optin - 2048) / (rows_staged * 4 * 16)) / 32 *
                32;
@@ -637,8 +639,11 @@ TEST(BestPaths, PredictionFollowsThePath) {
     const int64_t held_per_sm = int64_t{1024} * 4 * (best::kHoldPacks + stash);
     const int64_t streamed_per_sm = int64_t{1024} * 4 * (best::kStreamedHoldPacks + stash);
     auto held = [&](int64_t n) { return held_per_sm * limits.sm_count > n * 101 / 100; };
+    const bool faster_dram = best::sm_bandwidth_vs_h100(limits) > 1.0;
     EXPECT_EQ(best::choose(int64_t{1} << 18, DType::f32, true, limits).path,
-              limits.has_clusters() ? best::Config::Path::kCluster
+              limits.has_clusters()
+                  ? (faster_dram && held(int64_t{1} << 18) ? best::Config::Path::kGrid
+                                                           : best::Config::Path::kCluster)
               : team_blocks <= limits.sm_count || held(int64_t{1} << 18)
                   ? best::Config::Path::kGrid
                   : best::Config::Path::kTwoPass);
