@@ -142,10 +142,10 @@ struct RowStats {
 // one-warp block is then done, with no shared memory and no barrier. A larger one passes each
 // warp's pair through shared memory, and after the one barrier every warp merges them all
 // itself, rather than waiting at a second barrier for warp 0 to pass the result on. (Each block
-// holds one row and exits, so nothing overwrites the slots while a warp still reads them.) Side
-// by side on an H200 against the clusters' form below, which took three barriers and three
-// merges: 16-bit rows of one warp +4 to +11 points, fp32 blocks of 2-15 warps up to +4
-// (bench/results/2026-11-28/h200-reduce/).
+// holds one row and exits, so nothing overwrites the slots while a warp still reads them.) The
+// clusters' form below, which one block used to take, waits at three barriers and merges three
+// times; short rows cannot hide that (docs/best-tuning.md: one-warp 16-bit rows gained up to 11
+// points of copy on an H200).
 // A cluster: warp 0 reads the peers' `block` entries, a lane per block. Its cluster barrier also
 // keeps a block from overwriting `block` for its next row before every peer has read it.
 template <bool kClustered>
