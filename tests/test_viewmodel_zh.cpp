@@ -870,6 +870,11 @@ TEST(Chinese, TheCodePanelsHoverLine) {
     CodeModel m;
     m.set(ctx, CodeListing::ptx);
     ASSERT_TRUE(m.listing() && m.source_doc()) << m.message();
+    // An entry whose reductions were inlined, with their shuffles: the recording's first entry
+    // is one, but where the checkout's sources differ from the recording's the view shows this
+    // build's PTX, whose first entry (groups of one lane) has no shuffle and no inline chain.
+    m.set_show_all(true);
+    ASSERT_TRUE(m.select_holding("shfl.sync"));
     int sources = 0, inlined = 0, chains = 0;
     for (int d = 0; d < static_cast<int>(m.source_doc()->lines().size()); ++d) {
         m.hover_source(d);
