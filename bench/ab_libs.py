@@ -2,7 +2,8 @@
 """Several builds of `best` side by side in one process: each library's dispatcher pick and the
 same run's copy, interleaved at every N (peers.py's Timer: CUDA events, L2 flushed before each
 sample, median), so the GPU's slow stretches land on all of them alike. For A/B tests of a change
-to the kernels or the dispatcher: build each version with bench/build_libsmlbest.sh, then
+to the kernels or the dispatcher: build each version with bench/build_libsmlbest.sh (several at
+once, sharing the units a change does not reach: --trial DIR old=. new=/tmp/new.diff), then
 
   python3 bench/ab_libs.py --draw 2000000:16000000:6 old=/tmp/lib-old.so new=/tmp/lib-new.so
   python3 bench/ab_libs.py --cols 9000001,3000017 --dtypes fp32 --rounds 2 a=/tmp/a.so b=/tmp/b.so

@@ -13,3 +13,15 @@ else()
                  "(scripts/install-deps.sh installs it)")
 endif()
 set_tests_properties(bench_scripts_compile_and_tune_list PROPERTIES LABELS cpu TIMEOUT 120)
+
+# bench/build_libsmlbest.sh --trial (several versions of best built as one, each variant compiling
+# only the units its change reaches), run with stub compilers on copies of kernels/
+# (tests/build_trial_check.py). Needs bash and git (git apply), as the GPU machine's runs do.
+if(SML_PYTHON3)
+  add_test(NAME bench_build_trial_libraries
+           COMMAND ${SML_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/build_trial_check.py
+                   ${PROJECT_SOURCE_DIR})
+else()
+  add_test(NAME bench_build_trial_libraries COMMAND ${CMAKE_COMMAND} -E false)
+endif()
+set_tests_properties(bench_build_trial_libraries PROPERTIES LABELS cpu TIMEOUT 300)

@@ -1,0 +1,220 @@
+"""bench/build_libsmlbest.sh --trial, checked where there is no GPU (and no nvcc): several versions
+of best built as one, each variant compiling only the units its change reaches. Stub compilers
+stand in for nvcc and g++ (SML_NVCC, SML_CXX): an object holds its source's text, its dependency
+file the quoted includes the source reaches through the -I folder, and a library the objects it
+was linked from. The trees are copies of this repository's kernels/, so the units and includes
+are the real ones.
+
+Usage: python3 tests/build_trial_check.py REPO_ROOT"""
+import difflib
+import os
+import re
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+
+root = os.path.abspath(sys.argv[1])
+script = os.path.join(root, "bench", "build_libsmlbest.sh")
+errors = []
+
+STUB = r'''#!/usr/bin/env python3
+import os, re, sys
+args = sys.argv[1:]
+def arg(flag):
+    return args[args.index(flag) + 1] if flag in args else None
+out = arg("-o")
+if "-shared" in args:
+    objs = [a for a in args if a.endswith(".o") and a != out]
+    with open(out, "w") as f:
+        for o in objs:
+            f.write("OBJECT " + o + "\n" + open(o).read())
+    sys.exit(0)
+src = arg("-c")
+inc = [a[2:] for a in args if a.startswith("-I") and len(a) > 2]
+text = open(src).read()
+if "#error stub" in text:
+    sys.stderr.write(src + ": error: stub says no\n")
+    sys.exit(1)
+seen, todo = [], [src]
+while todo:
+    p = todo.pop()
+    if p in seen:
+        continue
+    seen.append(p)
+    for name in re.findall(r'^\s*#include "([^"]+)"', open(p).read(), re.M):
+        for d in [os.path.dirname(p)] + inc:
+            q = os.path.join(d, name)
+            if os.path.isfile(q):
+                todo.append(q)
+                break
+if "-MF" in args:
+    with open(arg("-MF"), "w") as f:
+        f.write(out + " : " + " \\\n    ".join(seen) + "\n")
+with open(out, "w") as f:
+    f.write("SOURCE " + src + "\n" + text)
+'''
+
+
+def copy_tree(dest):
+    for part in ("kernels", "common"):
+        if os.path.isdir(os.path.join(root, part)):
+            shutil.copytree(os.path.join(root, part), os.path.join(dest, part))
+    os.makedirs(os.path.join(dest, "bench"))
+    shutil.copy(os.path.join(root, "bench", "best_capi.cu"), os.path.join(dest, "bench"))
+
+
+def units(tree):
+    out = ["bench/best_capi.cu"]
+    for sub, exts in (("kernels", (".cu", ".cpp")), ("kernels/best", (".cu",))):
+        for name in sorted(os.listdir(os.path.join(tree, sub))):
+            if name.endswith(exts) and os.path.isfile(os.path.join(tree, sub, name)):
+                out.append(f"{sub}/{name}")
+    return out
+
+
+def reaches(tree, unit, header):
+    """Whether `unit` includes `header` (both relative to tree), directly or through others."""
+    seen, todo = set(), [unit]
+    while todo:
+        p = todo.pop()
+        if p == header:
+            return True
+        if p in seen:
+            continue
+        seen.add(p)
+        for name in re.findall(r'^\s*#include "([^"]+)"', open(os.path.join(tree, p)).read(), re.M):
+            for d in (os.path.dirname(p), ""):
+                q = os.path.normpath(os.path.join(d, name))
+                if os.path.isfile(os.path.join(tree, q)):
+                    todo.append(q)
+                    break
+    return False
+
+
+def append(tree, rel, text):
+    with open(os.path.join(tree, rel), "a") as f:
+        f.write(text)
+
+
+def run(args, env):
+    return subprocess.run(["bash", script] + args, env=env, capture_output=True, text=True,
+                          timeout=300)
+
+
+def read_units(path):
+    out = {}
+    for line in open(path):
+        unit, _, how = line.rstrip("\n").partition(" ")
+        out[unit] = how
+    return out
+
+
+def linked(lib):
+    """The objects a stub library was linked from, with the source each object holds."""
+    out = {}
+    obj = None
+    for line in open(lib):
+        if line.startswith("OBJECT "):
+            obj = line[len("OBJECT "):].rstrip("\n")
+        elif line.startswith("SOURCE ") and obj:
+            out[obj] = line[len("SOURCE "):].rstrip("\n")
+    return out
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    stub = os.path.join(tmp, "stubcc")
+    with open(stub, "w") as f:
+        f.write(STUB)
+    os.chmod(stub, os.stat(stub).st_mode | stat.S_IXUSR)
+    env = dict(os.environ, SML_NVCC=stub, SML_CXX=stub)
+
+    base = os.path.join(tmp, "base")
+    copy_tree(base)
+    all_units = units(base)
+    if len(all_units) < 10 or "kernels/best/hold.cu" not in all_units:
+        errors.append(f"this repository's units look wrong: {all_units}")
+
+    # A: a tree whose kernels/best/reduce.cuh changed (a header only some of best's units use).
+    a = os.path.join(tmp, "tree_a")
+    copy_tree(a)
+    append(a, "kernels/best/reduce.cuh", "\n// trial A\n")
+    # B: a patch to kernels/best/grid.cu, as `git diff` writes one.
+    grid = open(os.path.join(base, "kernels/best/grid.cu")).read().splitlines(keepends=True)
+    patch = os.path.join(tmp, "b.diff")
+    with open(patch, "w") as f:
+        f.writelines(difflib.unified_diff(grid, grid + ["// trial B\n"], "a/kernels/best/grid.cu",
+                                          "b/kernels/best/grid.cu"))
+    # C: kernels/launch.h changed (the host launch code) and a unit added.
+    c = os.path.join(tmp, "tree_c")
+    copy_tree(c)
+    append(c, "kernels/launch.h", "\n// trial C\n")
+    with open(os.path.join(c, "kernels/best/added.cu"), "w") as f:
+        f.write('#include "kernels/best/shapes.h"\n')
+
+    out = os.path.join(tmp, "trial")
+    r = run(["--trial", out, f"old={base}", f"A={a}", f"B={patch}", f"C={c}"], env)
+    if r.returncode != 0:
+        errors.append(f"--trial failed ({r.returncode}): {r.stdout}{r.stderr}")
+    else:
+        expect = {
+            "old": {u: True for u in all_units},
+            "A": {u: reaches(base, u, "kernels/best/reduce.cuh") for u in all_units},
+            "B": {u: u == "kernels/best/grid.cu" for u in all_units},
+            "C": {u: reaches(base, u, "kernels/launch.h") for u in all_units},
+        }
+        expect["C"]["kernels/best/added.cu"] = True
+        for name, want in expect.items():
+            if not any(want.values()) or (name != "old" and all(want.values())):
+                errors.append(f"{name}: the test's own expectation is degenerate: {want}")
+            got = read_units(os.path.join(out, f"{name}.units"))
+            want_text = {u: ("compiled" if w else "from old") for u, w in want.items()}
+            if got != want_text:
+                diff = {u: (got.get(u), want_text.get(u)) for u in set(got) | set(want_text)
+                        if got.get(u) != want_text.get(u)}
+                errors.append(f"{name}.units: (listed, expected) differ at {diff}")
+            objs = linked(os.path.join(out, f"{name}.so"))
+            tree = {"old": base, "A": a, "B": os.path.join(out, "src", "B"), "C": c}[name]
+            srcs = sorted(objs.values())
+            want_srcs = sorted(os.path.join(tree if w else base, u) for u, w in want.items())
+            if srcs != want_srcs:
+                errors.append(f"{name}.so links objects of {srcs}, expected {want_srcs}")
+        b_grid = os.path.join(out, "src", "B", "kernels/best/grid.cu")
+        if not os.path.isfile(b_grid) or not open(b_grid).read().endswith("// trial B\n"):
+            errors.append("the patch B was not applied to its copy of the base's tree")
+
+    # Refusals: each a clear message and exit 2, nothing built.
+    def refused(args, says, why):
+        r = run(args, env)
+        if r.returncode != 2 or says not in r.stderr:
+            errors.append(f"{why}: expected exit 2 saying {says!r}, got {r.returncode}: "
+                          f"{r.stderr.strip()}")
+    refused(["--trial", out, f"old={base}"], "is not empty", "a folder already used")
+    refused(["--trial", os.path.join(tmp, "t2"), f"old={patch}"], "must be a tree", "a patch base")
+    refused(["--trial", os.path.join(tmp, "t3"), f"old={base}", f"old={a}"], "given twice",
+            "a name twice")
+    refused(["--trial", os.path.join(tmp, "t4"), f"old={base}", "A=/nonexistent.diff"],
+            "no such folder or patch", "a missing patch")
+    bad = os.path.join(tmp, "bad.diff")
+    with open(bad, "w") as f:
+        f.writelines(difflib.unified_diff(["no such line\n"], ["other\n"],
+                                          "a/kernels/best/grid.cu", "b/kernels/best/grid.cu"))
+    refused(["--trial", os.path.join(tmp, "t5"), f"old={base}", f"A={bad}"], "does not apply",
+            "a patch that does not apply")
+    refused(["--trial", os.path.join(tmp, "t6")], "at least one library", "no library")
+
+    # A unit that fails to compile is named, with its messages, and the run fails.
+    d = os.path.join(tmp, "tree_d")
+    copy_tree(d)
+    append(d, "kernels/best/tile.cu", "\n#error stub\n")
+    r = run(["--trial", os.path.join(tmp, "t7"), f"old={base}", f"D={d}"], env)
+    if r.returncode == 0 or "D: kernels/best/tile.cu failed" not in r.stderr or \
+            "stub says no" not in r.stderr:
+        errors.append(f"a failing unit: expected its name and message, got {r.returncode}: "
+                      f"{r.stderr.strip()}")
+
+for e in errors:
+    print("FAIL:", e)
+print(f"build_libsmlbest --trial: {len(errors)} problems")
+sys.exit(1 if errors else 0)
