@@ -374,12 +374,13 @@ def tune_configs(cols, dtype_bytes, sm_count, l2_bytes=50 << 20):
             for l2 in (1, 3):  # 0 and 2 (no L2 policies) measured slower at every N
                 out.append((f"two-pass {cluster}x1024 l2={l2}",
                             config(2, threads=1024, cluster=cluster, l2=l2)))
-    if packs >= 131072:  # the held grid (hold.cu): a team of blocks holds one row, 8 packs a
+    if packs >= 32768:  # the held grid (hold.cu): a team of blocks holds one row, 8 packs a
         # thread in registers (16-bit rows: 6 where the stash has room, hold_register_packs,
         # and 8 beside it) and the rest in shared memory; one block of 1024 threads an SM (the
         # dispatcher's, hold_for), or two of 512; as many teams as hold the row, and half as
-        # many; the L2 prefetch as held_prefetch gives it. From 16-bit N ~ 1M, below where the
-        # dispatcher takes it, so that rows on the grid can be timed beside it.
+        # many; the L2 prefetch as held_prefetch gives it. From 16-bit N = 262144 (fp32 131072),
+        # below where the dispatcher takes it, so that rows on clusters and the grid can be
+        # timed beside it.
         for threads, per_sm in ((1024, 1), (512, 2)):
             most_stash = (min(227 * 1024, 228 * 1024 // per_sm) - 2048) // (threads * 16)
 
