@@ -58,8 +58,9 @@
 //   On a GPU whose SMs each move more bytes a second than an H100's, some shapes take more
 //   warps: the grid in one team (on an H200 the held grid takes all its rows, fp32 too), the
 //   grid in two teams, and group blocks whose one warp holds under 1 KB of rows times that
-//   share; and the held grid takes the stash's rows, and fp32 rows of 16-block clusters of two
-//   blocks an SM [on an H200 fp32 N ~ 184000-1080000]. One block a row keeps more rows an SM
+//   share; and the held grid takes the stash's rows, and rows of 16-block clusters of two
+//   blocks an SM [on an H200 fp32 N ~ 184000-1080000, fp16 ~ 393000-491500, where its teams
+//   use as many SMs as the clusters]. One block a row keeps more rows an SM
 //   too: fp32 rows take 2 packs a thread only where that keeps 2 rows an SM times the share,
 //   and take a cluster where one block would be alone on its SM, as 16-bit rows do.
 //
@@ -579,6 +580,23 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
         c.threads = threads_for(largest, per_thread);
         const int blocks = blocks_an_sm(c);
         const int most_packs = per_thread + (fp32 ? 1 : 2);
+        // 16-bit rows whose blocks here fit two an SM [on an H200 fp16 N ~ 393000-491500, blocks
+        // of 416-480 threads, or a stash], where an SM moves more bytes a second than an H100's:
+        // the held grid, where its teams leave no more SMs idle than whole clusters of two
+        // blocks an SM at best do (of 132 SMs, 4). Why: as for fp32 rows below. Side by side on
+        // an H200 at N drawn at run time, two rounds, clusters of 416-480 threads -0.3 to +3.9
+        // points (bf16 N = 418109 83.3 -> 87.2%); of 512 threads, where the held grid's 7-block
+        // teams leave 6 SMs idle, -1.3 and -3.1; against the stash +2.5 and +3.8, one round
+        // (bench/results/2026-11-28/h200-clusters-16bit/). Clusters of three blocks an SM keep
+        // the cluster: the held grid ran 3.5-5.3 points slower at 6 of 6 such N.
+        const auto held_keeps_sms = [&] {
+            const int64_t cluster_sms =
+                int64_t{limits.sm_count} * blocks / largest * largest / blocks;
+            return int64_t{held.cluster} * held.grid_teams() / hold_blocks_per_sm(held.threads) >=
+                   cluster_sms;
+        };
+        if (!fp32 && blocks >= 1 && blocks <= 2 && faster_dram && held_fits && held_keeps_sms())
+            return held;
         for (int t = c.threads - 32; blocks <= 2 && t >= 32; t -= 32) {
             const Config s = stash_shape(largest, t);
             if (!stash_fits(s) || held_packs(s) > most_packs) break;

@@ -435,6 +435,72 @@ TEST(BestDispatch, Fp32OneBlockRowsKeepRowsByTheBandwidthShare) {
               "cluster 1 x 192 threads x 8 packs");
 }
 
+// 16-bit rows on 16-block clusters [fp16 N 262145-524288]: where an SM moves more bytes a second
+// than an H100's and the cluster keeps two blocks an SM (or would need the stash for a third),
+// the held grid, where its teams use as many SMs as whole clusters of two blocks an SM do; never
+// on an H100, and never where the registers keep three blocks an SM. The occupancy answer is
+// ptxas's count for the 16-bit 8-pack cluster kernels (56 registers, sm_90).
+TEST(BestDispatch, SixteenBitTwoBlockClustersTakeTheHeldGridWhereItKeepsTheSMs) {
+    const auto resident = [](const Config& c) {
+        if (c.path != Path::kCluster || c.stash > 0 || c.packs != 8)
+            return c.path == Path::kGrid ? 1 : cluster_blocks_without_gpu(c);
+        const int per_warp = (56 * 32 + 255) / 256 * 256;
+        return std::min(65536 / (per_warp * (c.threads / 32)), 2048 / c.threads);
+    };
+    DeviceLimits twice = kH100;
+    twice.peak_dram_gbps = 2 * kH100.peak_dram_gbps;
+    std::map<std::string, int> held, kept_two, three;
+    std::mt19937_64 gen(29);
+    for (int i = 0; i < 2000; ++i) {
+        const double u = std::uniform_real_distribution<double>(18.0 + 1e-6, 19.0)(gen);
+        const int64_t n = static_cast<int64_t>(std::exp2(u));
+        const DType t = gen() % 2 ? DType::f16 : DType::bf16;
+        const bool aligned = gen() % 4 != 0;
+        const int64_t packs = (n + (aligned ? 0 : 7) + 7) / 8;
+        // The 16-block cluster of 8 packs a thread this row takes before any rule moves it.
+        Config cl;
+        cl.path = Path::kCluster;
+        cl.cluster = 16;
+        cl.packs = 8;
+        cl.threads = static_cast<int>(((packs + 15) / 16 + 7) / 8 + 31) / 32 * 32;
+        const int blocks = resident(cl);
+        for (const DeviceLimits& limits : {kH100, kH200, twice}) {
+            const Config c = pick(n, t, aligned, limits, resident);
+            const std::string gpu = limits.name + " " + std::to_string(limits.peak_dram_gbps);
+            SCOPED_TRACE(std::to_string(n) + (aligned ? " aligned, " : " unaligned, ") + gpu +
+                         ": " + c.describe() + " (cluster of " + std::to_string(cl.threads) + ", " +
+                         std::to_string(blocks) + " an SM)");
+            if (c.path == Path::kGrid) {
+                ++held[gpu];
+                ASSERT_GT(best::sm_bandwidth_vs_h100(limits), 1.0);
+                ASSERT_LE(blocks, 2);
+                const int64_t cluster_sms = int64_t{limits.sm_count} * blocks / 16 * 16 / blocks;
+                ASSERT_GE(int64_t{c.cluster} * c.grid_teams(), cluster_sms);
+                ASSERT_EQ(c.threads, 1024);  // one block an SM
+            } else {
+                ASSERT_EQ(c.path, Path::kCluster);
+                ASSERT_EQ(c.cluster, 16);
+                if (blocks >= 3) ++three[gpu];
+                if (blocks <= 2 && c.stash == 0) ++kept_two[gpu];
+            }
+        }
+    }
+    const std::string h100 = kH100.name + " " + std::to_string(kH100.peak_dram_gbps);
+    const std::string h200 = kH200.name + " " + std::to_string(kH200.peak_dram_gbps);
+    // On an H200 the rule takes a good share of the range and leaves some two-block clusters
+    // (the 512-thread blocks, where its 7-block teams would idle 6 SMs); three-block clusters stay.
+    EXPECT_GT(held[h200], 400);
+    EXPECT_GT(kept_two[h200], 50);
+    EXPECT_EQ(three[h200], three[h100]);
+    EXPECT_GT(three[h200], 300);
+    // bf16 N = 418109: 16 x 416 threads (83.3% of copy on an H200), the held grid there (87.2%).
+    EXPECT_EQ(pick(418109, DType::bf16, true, kH100, resident).describe(),
+              "cluster 16 x 416 threads x 8 packs");
+    EXPECT_EQ(pick(418109, DType::bf16, true, kH200, resident).describe(),
+              "held grid 6 blocks x 1024 threads x 6 packs + 12 in shared memory, 22 teams, 2 rows "
+              "a team, 2 prefetched into L2");
+}
+
 TEST(BestDispatch, LongRowsSplitOverClustersThenTwoPasses) {
     EXPECT_EQ(pick(65536).describe(), "cluster 4 x 512 threads x 8 packs");
     EXPECT_EQ(pick(100003, DType::f32, false).describe(), "cluster 7 x 448 threads x 8 packs");
