@@ -31,12 +31,8 @@ DeviceLimits read_real_limits(int device, bool* ok) {
     d.smem_per_sm = static_cast<int>(p.sharedMemPerMultiprocessor);
     d.smem_per_block_optin = static_cast<int>(p.sharedMemPerBlockOptin);
     d.l2_bytes = p.l2CacheSize;
-    // (cudaDeviceProp lost memoryClockRate in CUDA 13; the attributes work everywhere.)
-    int clock_khz = 0, bus_bits = 0;
-    if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device) != cudaSuccess)
-        (void)cudaGetLastError();  // unknown: 0
-    d.peak_dram_gbps = peak_dram_gbps(clock_khz, bus_bits);
+    const DramClock dram = read_dram_clock(device);
+    d.peak_dram_gbps = peak_dram_gbps(dram.clock_khz, dram.bus_bits);
     d.cc_major = p.major;
     d.cc_minor = p.minor;
     d.from_device = true;
@@ -57,6 +53,18 @@ DeviceLimits read_real_limits(int device, bool* ok) {
 }
 
 }  // namespace
+
+DramClock read_dram_clock(int device) {
+    // (cudaDeviceProp lost memoryClockRate in CUDA 13; the attributes work everywhere.)
+    DramClock c;
+    if (cudaDeviceGetAttribute(&c.clock_khz, cudaDevAttrMemoryClockRate, device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&c.bus_bits, cudaDevAttrGlobalMemoryBusWidth, device) !=
+            cudaSuccess) {
+        (void)cudaGetLastError();
+        return {};  // unknown: 0
+    }
+    return c;
+}
 
 Result<DeviceLimits> read_device_limits(int device, const std::string& profile) {
     bool ok = false;

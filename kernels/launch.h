@@ -52,6 +52,15 @@ inline cudaError_t plan_launches(const KernelInfo& k, const LaunchArgs& args,
 // restricted to device profile `profile` when it is not empty (kernels/device_profiles.h).
 Result<DeviceLimits> read_device_limits(int device, const std::string& profile);
 
+// The DRAM's clock and bus width as the GPU reports them (0 where it does not): what
+// peak_dram_gbps turns into bytes a second. Read here for read_device_limits and for the
+// measurements' device record alike.
+struct DramClock {
+    int clock_khz = 0;
+    int bus_bits = 0;
+};
+DramClock read_dram_clock(int device);
+
 // read_device_limits with the profile named by SML_DEVICE_PROFILE, if any; false (and *out
 // untouched) if there is no such device, or the profile is unknown (said on stderr).
 bool query_device_limits(int device, DeviceLimits* out);

@@ -19,7 +19,7 @@ std::string cuda_version_string(int version) {
     return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
 }
 
-// cudaDeviceProp lost clockRate/memoryClockRate in CUDA 13; the attribute API works everywhere.
+// cudaDeviceProp lost clockRate in CUDA 13; the attribute API works everywhere.
 static int attribute(cudaDeviceAttr attr, int device) {
     int v = 0;
     if (cudaDeviceGetAttribute(&v, attr, device) != cudaSuccess) {
@@ -49,8 +49,9 @@ Result<DeviceRecord> query_device_record(int device) {
     d.l2_bytes = p.l2CacheSize;
     d.memory_bytes = static_cast<int64_t>(p.totalGlobalMem);
     d.sm_clock_khz = attribute(cudaDevAttrClockRate, device);
-    d.memory_clock_khz = attribute(cudaDevAttrMemoryClockRate, device);
-    d.memory_bus_bits = attribute(cudaDevAttrGlobalMemoryBusWidth, device);
+    const DramClock dram = read_dram_clock(device);
+    d.memory_clock_khz = dram.clock_khz;
+    d.memory_bus_bits = dram.bus_bits;
     d.peak_dram_gbps = peak_dram_gbps(d.memory_clock_khz, d.memory_bus_bits);
     d.smem_per_block_optin = static_cast<int>(p.sharedMemPerBlockOptin);
     d.regs_per_sm = p.regsPerMultiprocessor;
