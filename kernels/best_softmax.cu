@@ -9,7 +9,7 @@
 //     N (fp32)        path                                               DRAM traffic
 //     <= 512          tile (rows back to back, neither a power of two    read MN, write MN
 //                     of 16-byte packs on 16 bytes nor fp32 whole
-//                     32-byte sectors): 32-48 KB of rows move between
+//                     32-byte sectors): 32-74 KB of rows move between
 //                     DRAM and shared memory as packs, 1..32 lanes a
 //                     row compute there
 //     <= 256          group: 1..32 lanes per row, 2 rows per group,      read MN, write MN
@@ -778,8 +778,9 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
 // idle (25 packs on 32 lanes). Lanes per row: the fewest
 // that hold the row at 16 values a lane (a row's cost is its values plus its shuffles, and fewer
 // lanes a row is fewer shuffles), 32 lanes holding 32 past 512 values; 8 values a lane where
-// that suffices. Rows per block: at least 32 KB of them, in whole rounds (a row for every group
-// of lanes: a round with idle groups costs a full round). Why at least: 16 KB tiles ran far
+// that suffices. Rows per block: at least 32 KB of them (56 KB at 32 values a lane, below), in
+// whole rounds (a row for every group of lanes: a round with idle groups costs a full round).
+// Why at least: 16 KB tiles ran far
 // below 32 KB ones (fp16 N = 75-130: 73-85% against 89-99%), and rounding down to whole rounds
 // of 32 lanes' rows left 16-bit tiles of 22-26 KB at 93.9-95.6% where the round up ran at
 // 97.2-98.8% (fp16 N = 543, 696, bf16 N = 529, 589, 759). Rows a warp's groups read at once:
@@ -844,7 +845,7 @@ static int tile_spread(int64_t cols, int width, int esize, int threads) {
     return spread;
 }
 
-Config tile_for(int64_t cols, DType dtype, bool aligned) {
+Config tile_for(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limits) {
     Config c;
     const int vec = vec_of(dtype);
     const int64_t bytes = cols * dtype_size(dtype);
@@ -857,10 +858,22 @@ Config tile_for(int64_t cols, DType dtype, bool aligned) {
     for (c.width = 1; c.width < 32 && c.width * 16 < cols;) c.width *= 2;
     c.packs = cols <= c.width * 8 ? 8 : (cols <= c.width * 16 ? 16 : 32);
     const int groups = c.threads / c.width;
-    // The fewest whole rounds that reach 32 KB (a round fewer where they would pass 48 KB).
+    // The fewest whole rounds that reach 32 KB (a round fewer where they would pass 48 KB). At 32
+    // values a lane [16-bit N 513-1024], whose kernel keeps 3 blocks an SM (ptxas, sm_90: 75
+    // registers a thread), the fewest that reach 56 KB, at most a third of the SM's shared
+    // memory less 2 KB (74 KB of 228). Why: those blocks used 100-144 KB of an SM's 228 and the
+    // kernel is short of issue slots, so a block's own costs weigh; on an H200, side by side at
+    // 6 N drawn at run time, two rounds, +3.1 to +5.0 points (bf16 N = 736 89.4 -> 94.5%); the
+    // same tiles at 16 values a lane, which keep more blocks an SM, lost 1.5-15.5 points, and
+    // the largest tiles that fit three times ran up to 3.3 points below 56 KB's
+    // (bench/results/2026-11-28/h200-tiles/).
     const int64_t round = int64_t{groups} * bytes;
-    int64_t rounds = (32768 + round - 1) / round;
-    if (rounds > 1 && rounds * round + 2 * 16 > 48 * 1024) --rounds;
+    const bool three_blocks = c.packs == 32;
+    const int64_t most =
+        three_blocks ? std::max<int64_t>(limits.smem_per_sm / 3 - 2048, 0) : 48 * 1024;
+    const int64_t reach = three_blocks ? std::min<int64_t>(56 * 1024, most) : 32 * 1024;
+    int64_t rounds = std::max<int64_t>(1, (reach + round - 1) / round);
+    if (rounds > 1 && rounds * round + 2 * 16 > most) --rounds;
     c.rows = static_cast<int>(rounds * groups);
     c.spread = tile_spread(cols, c.width, dtype_size(dtype), c.threads);
     return c;
@@ -871,7 +884,7 @@ Config choose_for(int64_t cols, DType dtype, bool aligned, bool flat, const Devi
                   const ResidentBlocks& resident) {
     if (flat) {
         if (group_sectors(cols, dtype, aligned)) return group_sectors_for(cols, limits);
-        const Config tile = tile_for(cols, dtype, aligned);
+        const Config tile = tile_for(cols, dtype, aligned, limits);
         if (tile.path == Config::Path::kTile) return tile;
     }
     return choose(cols, dtype, aligned, limits, resident);

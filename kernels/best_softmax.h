@@ -139,7 +139,8 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
 // The tile path's shape for rows of `cols` values, where the tensor allows it (rows back to back,
 // input and output at the same offset from 16 bytes): the launch checks the layout and takes it
 // in place of choose()'s when `tile.path == Path::kTile`. Otherwise path is kGroup and unused.
-Config tile_for(int64_t cols, DType dtype, bool aligned);
+// Its tile's rows depend on the SM's shared memory (`limits`).
+Config tile_for(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limits);
 
 // best's choice for a tensor's layout: where `flat` (rows back to back in input and output, which
 // start at one offset from 16 bytes) and tile_for takes the row, the tile path; else choose()'s.

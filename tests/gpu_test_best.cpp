@@ -229,8 +229,12 @@ TEST_P(BestAllN, ContiguousRowsOffTheirPacks) {
 // group (an element no group writes stays NaN), with a last tile of fewer rows than groups.
 TEST_P(BestAllN, TileAtEverySpread) {
     SML_REQUIRE_GPU();
-    for (int64_t n : {int64_t{11}, int64_t{63}, int64_t{126}, int64_t{127}, int64_t{331}}) {
-        best::Config c = best::tile_for(n, GetParam(), false);
+    DeviceLimits limits;
+    ASSERT_TRUE(query_device_limits(0, &limits));
+    // 601 and 1021: 16-bit rows of 32 values a lane, whose tiles pass 48 KB.
+    for (int64_t n : {int64_t{11}, int64_t{63}, int64_t{126}, int64_t{127}, int64_t{331},
+                      int64_t{601}, int64_t{1021}}) {
+        best::Config c = best::tile_for(n, GetParam(), false, limits);
         if (c.path != best::Config::Path::kTile) continue;
         for (int spread : {1, 3, 5, 7}) {
             c.spread = spread;

@@ -1063,18 +1063,23 @@ int64_t capacity(const Config& c, DType t) {
 
 // The tile path, as a rule: it takes exactly the short rows that are not whole packs on 16
 // bytes (2 KB rows at most), holds every value in its lanes, launches legal blocks, and its
-// shared memory stays under the 48 KB that needs no opt-in; everything else keeps choose()'s.
+// shared memory stays under 48 KB (at 32 values a lane, a third of the SM's); everything else
+// keeps choose()'s.
 TEST(BestDispatch, TileTakesShortRowsOffTheirPacksAndHoldsThem) {
     std::mt19937_64 gen(11);
     int tiles = 0;
     for (int i = 0; i < 3000; ++i) {
         const int64_t cols = 1 + int64_t(gen() % 3000);
         for (DType t : {DType::f32, DType::f16, DType::bf16}) {
-            for (bool aligned : {true, false}) {
-                const Config c = best::tile_for(cols, t, aligned);
+            for (int cls = 0; cls < 4; ++cls) {
+                const bool aligned = cls % 2 == 0;
+                // An H100's shared memory, and a T4's 64 KB an SM.
+                const DeviceLimits limits = cls < 2 ? kH100 : turing();
+                const Config c = best::tile_for(cols, t, aligned, limits);
                 const int es = dtype_size(t), vec = 16 / es;
                 SCOPED_TRACE(std::to_string(cols) + " " + dtype_name(t) +
-                             (aligned ? " aligned: " : " unaligned: ") + c.describe());
+                             (aligned ? " aligned, " : " unaligned, ") +
+                             std::to_string(limits.smem_per_sm) + " B an SM: " + c.describe());
                 const int64_t packs = cols / vec;
                 const bool sectors =
                     t == DType::f32 && aligned && cols * es % 32 == 0 && cols * es < 2048;
@@ -1090,17 +1095,24 @@ TEST(BestDispatch, TileTakesShortRowsOffTheirPacksAndHoldsThem) {
                 EXPECT_EQ(c.rows % (c.threads / c.width), 0);  // whole rounds of rows
                 EXPECT_GE(c.rows, c.threads / c.width);        // every group of lanes has a row
                 const int64_t smem = (int64_t{c.rows} * cols + 2 * vec - 1) / vec * 16;
-                EXPECT_LE(smem, 48 * 1024);
-                // The fewest whole rounds that reach 32 KB, one fewer where that passes 48 KB.
+                // The fewest whole rounds that reach 32 KB, one fewer where that passes 48 KB;
+                // at 32 values a lane (3 blocks an SM) 56 KB, at most a third of the SM's shared
+                // memory less 2 KB, so three blocks fit with the 1 KB the SM keeps for each.
+                const bool three = c.packs == 32;
+                const int64_t most = three ? limits.smem_per_sm / 3 - 2048 : 48 * 1024;
+                const int64_t reach = three ? std::min<int64_t>(56 * 1024, most) : 32768;
                 const int64_t round = int64_t{c.threads / c.width} * cols * es;
                 const int64_t tile = int64_t{c.rows} * cols * es;
-                EXPECT_TRUE(tile >= 32768 || tile + round + 32 > 48 * 1024);
-                EXPECT_LT(tile - round, 32768);
+                EXPECT_LE(smem, most);
+                if (three) EXPECT_LE(3 * (smem + 1024), limits.smem_per_sm);
+                EXPECT_TRUE(tile >= reach || tile + round + 32 > most);
+                EXPECT_LT(tile - round, reach);
+                if (three && limits.smem_per_sm == kH100.smem_per_sm) EXPECT_GT(tile, 48 * 1024);
                 // Lanes are the fewest that hold the row at 16 values a lane, or 32.
                 EXPECT_TRUE(c.width == 1 || c.width == 32 || (c.width / 2) * 16 < cols);
                 // Monotone: a longer row never gets fewer lanes or fewer values a lane.
-                if (cols > 1 && best::tile_for(cols - 1, t, aligned).path == Path::kTile) {
-                    const Config prev = best::tile_for(cols - 1, t, aligned);
+                if (cols > 1 && best::tile_for(cols - 1, t, aligned, limits).path == Path::kTile) {
+                    const Config prev = best::tile_for(cols - 1, t, aligned, limits);
                     EXPECT_GE(c.width, prev.width);
                     EXPECT_GE(c.packs, prev.packs);
                 }
@@ -1128,7 +1140,7 @@ TEST(BestDispatch, GroupTakesFp32RowsOfWholeSectorsWithAKilobyteAWarp) {
                     t == DType::f32 && aligned && cols * es % 32 == 0 && cols * es < 2048;
                 // Elsewhere, as before the rule: the tile, or choose()'s pick for any layout.
                 if (!rule) {
-                    const Config tile = best::tile_for(cols, t, aligned);
+                    const Config tile = best::tile_for(cols, t, aligned, kH100);
                     const Config before = tile.path == Path::kTile
                                               ? tile
                                               : best::choose(cols, t, aligned, kH100, nullptr);
@@ -1192,7 +1204,7 @@ TEST(BestDispatch, TileSpreadsRowsOnlyWhereTheyPileOntoBanks) {
     int spread_out = 0;
     for (DType t : {DType::f32, DType::f16, DType::bf16}) {
         for (int64_t cols = 1; cols <= 1024; ++cols) {
-            const Config c = best::tile_for(cols, t, false);
+            const Config c = best::tile_for(cols, t, false, kH100);
             if (c.path != Path::kTile) continue;
             SCOPED_TRACE(std::to_string(cols) + " " + dtype_name(t) + ": " + c.describe());
             const int s = c.tile_spread(), es = dtype_size(t);
@@ -1209,7 +1221,7 @@ TEST(BestDispatch, TileSpreadsRowsOnlyWhereTheyPileOntoBanks) {
         }
     }
     EXPECT_GT(spread_out, 10);
-    const Config c63 = best::tile_for(63, DType::f16, false);
+    const Config c63 = best::tile_for(63, DType::f16, false, kH100);
     EXPECT_EQ(most_words_a_bank(63, c63, 2, 1), 8 * 7);  // 7 words on a bank in every warp
     EXPECT_LE(most_words_a_bank(63, c63, 2, c63.tile_spread()), 8 * 2);
 }
