@@ -859,7 +859,7 @@ Config tile_for(int64_t cols, DType dtype, bool aligned, const DeviceLimits& lim
     c.packs = cols <= c.width * 8 ? 8 : (cols <= c.width * 16 ? 16 : 32);
     const int groups = c.threads / c.width;
     // The fewest whole rounds that reach 32 KB (a round fewer where they would pass 48 KB). At 32
-    // values a lane [16-bit N 513-1024], whose kernel keeps 3 blocks an SM (ptxas, sm_90: 75
+    // values a lane [16-bit N 513-1024], whose kernel keeps 3 blocks an SM (ptxas, sm_90: 72
     // registers a thread), the fewest that reach 56 KB, at most a third of the SM's shared
     // memory less 2 KB (74 KB of 228). Why: those blocks used 100-144 KB of an SM's 228 and the
     // kernel is short of issue slots, so a block's own costs weigh; on an H200, side by side at
