@@ -15,8 +15,9 @@ endif()
 set_tests_properties(bench_scripts_compile_and_tune_list PROPERTIES LABELS cpu TIMEOUT 120)
 
 # bench/build_libsmlbest.sh --trial (several versions of best built as one, each variant compiling
-# only the units its change reaches), run with stub compilers on copies of kernels/
-# (tests/build_trial_check.py). Needs bash and git (git apply), as the GPU machine's runs do.
+# only the units its change reaches) and bench/trial_steps.sh (a trial call's steps around it),
+# run with stub compilers and a stub Python on copies of kernels/ (tests/build_trial_check.py).
+# Needs bash and git (git apply), as the GPU machine's runs do.
 if(SML_PYTHON3)
   add_test(NAME bench_build_trial_libraries
            COMMAND ${SML_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/build_trial_check.py

@@ -1,5 +1,6 @@
 """bench/build_libsmlbest.sh --trial, checked where there is no GPU (and no nvcc): several versions
-of best built as one, each variant compiling only the units its change reaches. Stub compilers
+of best built as one, each variant compiling only the units its change reaches; and
+bench/trial_steps.sh, the steps of a trial's device call, around it. Stub compilers
 stand in for nvcc and g++ (SML_NVCC, SML_CXX): an object holds its source's text, its dependency
 file the quoted includes the source reaches through the -I folder, and a library the objects it
 was linked from. The trees are copies of this repository's kernels/, so the units and includes
@@ -214,7 +215,54 @@ with tempfile.TemporaryDirectory() as tmp:
         errors.append(f"a failing unit: expected its name and message, got {r.returncode}: "
                       f"{r.stderr.strip()}")
 
+    # bench/trial_steps.sh, the steps a trial's device script sources, with the stub compilers
+    # and a stub Python that records what it was asked to run.
+    out_dir = os.path.join(tmp, "out")
+    os.makedirs(out_dir)
+    calls = os.path.join(tmp, "python-calls.txt")
+    py = os.path.join(tmp, "stubpython")
+    with open(py, "w") as f:
+        f.write("#!/bin/sh\necho \"$*\" >> " + calls + "\necho \"round 1 x\"\necho \"| summary |\"\n")
+    os.chmod(py, os.stat(py).st_mode | stat.S_IXUSR)
+    tdir = os.path.join(tmp, "trial-steps")
+    steps = f"""set -e
+source bench/trial_steps.sh
+trial_start abc123
+trial_libs old={base} B={patch}
+trial_ab band --draw 16:64:2 --dtypes fp16
+trial_tune tiles fp16 567,671 --only 'auto|tile'
+if trial_ab 'bad name' --cols 5; then echo accepted-bad-name; fi
+trial_pack
+"""
+    r = subprocess.run(["bash", "-c", steps], cwd=root, capture_output=True, text=True, timeout=300,
+                       env=dict(env, OUT=out_dir, TRIAL_DIR=tdir, TRIAL_PYTHON=py))
+    if r.returncode != 0 or "accepted-bad-name" in r.stdout or "name a step" not in r.stderr:
+        errors.append(f"trial_steps.sh: {r.returncode}: {r.stdout}{r.stderr}")
+    else:
+        import tarfile
+        with tarfile.open(os.path.join(out_dir, "trial.tar.gz")) as t:
+            packed = sorted(t.getnames())
+        want = ["ab-band.txt", "build.txt", "gpu.txt", "times.txt", "tune-tiles.txt", "units.txt"]
+        if packed != want:
+            errors.append(f"trial_pack packed {packed}, expected {want}")
+        left = sorted(os.listdir(out_dir))
+        if left != ["gpu.txt", "times.txt", "trial.tar.gz"]:
+            errors.append(f"trial_pack left {left} in OUT")
+        asked = open(calls).read().splitlines()
+        ab_want = (f"bench/ab_libs.py --rounds 2 --draw 16:64:2 --dtypes fp16 --out "
+                   f"{out_dir}/ab-band.json old={tdir}/old.so B={tdir}/B.so")
+        tune_want = (f"bench/peers.py --lib {tdir}/old.so --tune --no-peers --dtype fp16 --cols "
+                     "567,671 --only auto|tile")
+        if asked != [ab_want, tune_want]:
+            errors.append(f"trial_steps.sh ran {asked}, expected {[ab_want, tune_want]}")
+        times = open(os.path.join(out_dir, "times.txt")).read()
+        for mark in ("start", "(base abc123)", "built", "ab band", "tune tiles"):
+            if mark not in times:
+                errors.append(f"times.txt lacks {mark!r}: {times}")
+        if "== ab-band.txt" not in r.stdout or "| summary |" not in r.stdout:
+            errors.append(f"trial_pack did not print the A/B summary: {r.stdout}")
+
 for e in errors:
     print("FAIL:", e)
-print(f"build_libsmlbest --trial: {len(errors)} problems")
+print(f"build_libsmlbest.sh --trial and trial_steps.sh: {len(errors)} problems")
 sys.exit(1 if errors else 0)
