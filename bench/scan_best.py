@@ -33,6 +33,7 @@ import random
 import re
 import statistics
 import sys
+import tarfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -262,28 +263,69 @@ def print_summary(rows, target):
               f"{worst} | {vs} | {r['wrong']} |")
 
 
+def is_scan(res):
+    """Whether a loaded JSON is a scan's results with timed points (not a --small run)."""
+    return isinstance(res, dict) and res.get("schema") == "softmaxlab-scan/1" and \
+        isinstance(res.get("points"), list) and bool(res["points"])
+
+
+def archived_scans(path):
+    """[(name inside, results)] of the scans in a .tar.gz (a device call's check-measure.tar.gz
+    keeps its scans so), read in memory; none where it cannot be read."""
+    out = []
+    try:
+        with tarfile.open(path, "r:gz") as tar:
+            for m in tar.getmembers():
+                if not m.isfile() or not m.name.endswith(".json") or m.size > 64 << 20:
+                    continue
+                try:
+                    res = json.load(tar.extractfile(m))
+                except (ValueError, UnicodeDecodeError):
+                    continue
+                if is_scan(res):
+                    out.append((m.name, res))
+    except (OSError, tarfile.TarError, EOFError):
+        return []
+    return out
+
+
 def scan_files(root):
     """[(created_utc, path relative to root, results)] of every scan results file under `root`
-    (softmaxlab-scan/1 files with points), oldest first. Symlinks are not followed."""
+    (softmaxlab-scan/1 files with points), and of those inside the .tar.gz archives there (as
+    "ARCHIVE:NAME"), oldest first. Symlinks are not followed."""
     found = []
     for folder, dirs, files in os.walk(root, followlinks=False):
         dirs.sort()
         for name in sorted(files):
             path = os.path.join(folder, name)
-            if not name.endswith(".json") or os.path.islink(path):
+            if os.path.islink(path):
+                continue
+            rel = os.path.relpath(path, root)
+            if name.endswith(".tar.gz"):
+                found += [(res.get("created_utc", ""), f"{rel}:{inner}", res)
+                          for inner, res in archived_scans(path)]
+                continue
+            if not name.endswith(".json"):
                 continue
             res, _ = peers.read_results(path, "softmaxlab-scan/1", "bench/scan_best.py")
             if res is None or not res["points"]:  # not a scan, or a --small run
                 continue
-            found.append((res.get("created_utc", ""), os.path.relpath(path, root), res))
+            found.append((res.get("created_utc", ""), rel, res))
     return sorted(found, key=lambda x: (x[0], x[1]))
 
 
-def history(root, target=95.0):
-    """One row per scan results file under `root`, oldest first: what each scan drew and how it
-    went."""
+def on_device(res, device):
+    """Whether a scan ran on a GPU whose name holds `device` (any case; "" matches every scan)."""
+    return device.lower() in res.get("device", "").lower()
+
+
+def history(root, target=95.0, device=""):
+    """One row per scan results file under `root` (on a GPU whose name holds `device`), oldest
+    first: what each scan drew, on which GPU, and how it went."""
     rows = []
     for created, rel, res in scan_files(root):
+        if not on_device(res, device):
+            continue
         words = res.get("command", "").split()
         def arg(flag, default):
             return int(words[words.index(flag) + 1]) if flag in words[:-1] else default
@@ -296,6 +338,7 @@ def history(root, target=95.0):
         vs = [p["vs_torch"] for p in pts if "vs_torch" in p]
         rows.append({
             "created": created[:16].replace("T", " "), "file": rel, "seed": res.get("seed"),
+            "device": res.get("device", "?").removeprefix("NVIDIA "),
             "drawn": res.get("seed_drawn", False), "lo": lo, "hi": hi, "points": len(pts),
             "correct": sum(1 for p in pts if correct(p)),
             "under": (met(under), len(under)), "past": (met(past), len(past)),
@@ -315,16 +358,17 @@ def shape_of(config):
     return s
 
 
-def shapes(root, since="", lo=1 << 20, hi=1 << 31):
+def shapes(root, since="", lo=1 << 20, hi=1 << 31, device=""):
     """Every correct, timed draw of the scans under `root` created at or after `since` (an ISO
-    UTC prefix, e.g. 2026-11-27T17:02), lo <= N < hi, grouped by the shape best ran (shape_of)
+    UTC prefix, e.g. 2026-11-27T17:02) on a GPU whose name holds `device` (every GPU where it
+    is empty), lo <= N < hi, grouped by the shape best ran (shape_of)
     and by fp32 / 16-bit: one row a group, weakest median first. For finding which shape a band's
     shortfall comes from across scans of different draws; a lead to time side by side, not a
     comparison in itself."""
     since = since[:-1] if since.endswith("Z") else since  # "...17:02Z" is "...17:02"
     groups = {}
     for created, _, res in scan_files(root):
-        if created < since:
+        if created < since or not on_device(res, device):
             continue
         for p in res["points"]:
             if not correct(p) or "pct_of_copy" not in p or not lo <= p["cols"] < hi:
@@ -350,9 +394,9 @@ def print_shapes(rows):
 
 
 def print_history(rows, target=95.0):
-    print(f"| UTC | file | seed | N drawn | points | correct | N < 2^20 at >= {target:g}% | "
+    print(f"| UTC | GPU | file | seed | N drawn | points | correct | N < 2^20 at >= {target:g}% | "
           f"N >= 2^20 at >= {target:g}% | median, N >= 2^21 | least vs torch |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         span = lambda n: f"2^{n.bit_length() - 1}" if n & (n - 1) == 0 and n > 1024 else str(n)  # noqa: E731
         under = f"{r['under'][0]} of {r['under'][1]}" if r["under"][1] else "-"
@@ -360,7 +404,7 @@ def print_history(rows, target=95.0):
         med = f"{r['median_past_2p21']:.1f}%" if r["median_past_2p21"] is not None else "-"
         vs = f"{r['least_vs_torch']:.3f}x" if r["least_vs_torch"] is not None else "-"
         seed = f"{r['seed']}" + ("" if r["drawn"] else " (given)")
-        print(f"| {r['created']} | `{r['file']}` | {seed} | {span(r['lo'])}-{span(r['hi'])} | "
+        print(f"| {r['created']} | {r['device']} | `{r['file']}` | {seed} | {span(r['lo'])}-{span(r['hi'])} | "
               f"{r['points']} | {r['correct']} | {under} | {past} | {med} | {vs} |")
 
 
@@ -386,6 +430,9 @@ def main():
                          "weakest first (no GPU needed); with --since, --from, --to")
     ap.add_argument("--since", default="", metavar="UTC",
                     help="--shapes: scans created at or after this ISO time, e.g. 2026-11-27T17:02")
+    ap.add_argument("--device", default="", metavar="TEXT",
+                    help="--history, --shapes: only scans run on a GPU whose name holds TEXT "
+                         "(any case), e.g. H200; scans of different GPUs do not compare")
     ap.add_argument("--from", dest="from_n", type=int, metavar="N",
                     help="--shapes: draws with N >= this (default 2^20)")
     ap.add_argument("--to", dest="to_n", type=int, default=1 << 31, metavar="N",
@@ -405,19 +452,21 @@ def main():
             ap.error(f"--from {args.from_n} --to {args.to_n}: --from must be below --to"
                      + ("" if from_given else " (--from defaults to 2^20, for the long rows; give "
                         "a lower one, e.g. --from 16)"))
-        rows = shapes(args.shapes, args.since, args.from_n, args.to_n)
+        rows = shapes(args.shapes, args.since, args.from_n, args.to_n, args.device)
         if not rows:
+            on = f" on a GPU named like {args.device!r}" if args.device else ""
             print(f"error: no timed, correct draws with {args.from_n} <= N < {args.to_n} in scans "
-                  f"under {args.shapes} since {args.since or 'the first'}", file=sys.stderr)
+                  f"under {args.shapes}{on} since {args.since or 'the first'}", file=sys.stderr)
             return 1
         print_shapes(rows)
         return 0
     if args.history:
         if not os.path.isdir(args.history):
             ap.error(f"--history {args.history}: not a folder")
-        rows = history(args.history, args.target)
+        rows = history(args.history, args.target, args.device)
         if not rows:
-            print(f"error: no scan results (softmaxlab-scan/1 JSON) under {args.history}",
+            on = f" on a GPU named like {args.device!r}" if args.device else ""
+            print(f"error: no scan results (softmaxlab-scan/1 JSON) under {args.history}{on}",
                   file=sys.stderr)
             return 1
         print_history(rows, args.target)

@@ -180,12 +180,14 @@ if not any("scan_best.py" in e for e in errors):
     # --history: a row per scan file under a folder, oldest first; other JSON and symlinks are
     # not read.
     with tempfile.TemporaryDirectory() as tmp:
-        def scan_file(rel, created, command, pts):
+        def scan_file(rel, created, command, pts, device="NVIDIA H100 80GB HBM3"):
             os.makedirs(os.path.dirname(os.path.join(tmp, rel)), exist_ok=True)
             with open(os.path.join(tmp, rel), "w") as f:
                 json.dump({"schema": "softmaxlab-scan/1", "seed": 7, "seed_drawn": True,
-                           "created_utc": created, "command": command, "points": pts}, f)
-        scan_file("b/late.json", "2026-01-02T00:00:00Z", "scan_best.py --hi 1024", points[:1])
+                           "created_utc": created, "command": command, "points": pts,
+                           "device": device}, f)
+        scan_file("b/late.json", "2026-01-02T00:00:00Z", "scan_best.py --hi 1024", points[:1],
+                  device="NVIDIA H200")
         scan_file("a/early.json", "2026-01-01T00:00:00Z", "scan_best.py --count 3", points)
         with open(os.path.join(tmp, "other.json"), "w") as f:
             json.dump({"schema": "softmaxlab-peers/1", "points": [1]}, f)
@@ -197,6 +199,32 @@ if not any("scan_best.py" in e for e in errors):
                 r["median_past_2p21"]) for r in hist]
         if got != want:
             errors.append(f"scan_best.history: {got}")
+        # Scans inside a device call's archive are read in memory, named ARCHIVE:MEMBER; other
+        # members and an archive that cannot be read are skipped.
+        import io
+        import tarfile
+        os.makedirs(os.path.join(tmp, "d"))
+        with tarfile.open(os.path.join(tmp, "d", "check-measure.tar.gz"), "w:gz") as tar:
+            for member, obj in (("check-measure/scan-full.json",
+                                 {"schema": "softmaxlab-scan/1", "seed": 9, "seed_drawn": True,
+                                  "created_utc": "2026-01-05T00:00:00Z", "device": "NVIDIA H200",
+                                  "command": "scan_best.py --count 3", "points": points}),
+                                ("check-measure/session.json", {"schema": "other", "points": [1]})):
+                data = json.dumps(obj).encode()
+                info = tarfile.TarInfo(member)
+                info.size = len(data)
+                tar.addfile(info, io.BytesIO(data))
+        with open(os.path.join(tmp, "d", "broken.tar.gz"), "wb") as f:
+            f.write(b"not gzip")
+        archived = [r["file"] for r in scan_best.history(tmp)][2:]
+        if archived != ["d/check-measure.tar.gz:check-measure/scan-full.json"]:
+            errors.append(f"scan_best.history in archives: {archived}")
+        os.remove(os.path.join(tmp, "d", "check-measure.tar.gz"))
+        os.remove(os.path.join(tmp, "d", "broken.tar.gz"))
+        # --device: only the scans of GPUs so named, any case; each row names its GPU.
+        if [r["device"] for r in hist] != ["H100 80GB HBM3", "H200"] or \
+                [r["file"] for r in scan_best.history(tmp, device="h200")] != ["b/late.json"]:
+            errors.append(f"scan_best.history by device: {[r['device'] for r in hist]}")
 
         # --shapes: draws grouped by the shape best ran (sizes taken out), since a time, in a
         # band of N; wrong and unfinished draws left out; weakest median first.
@@ -230,6 +258,9 @@ if not any("scan_best.py" in e for e in errors):
             errors.append(f"scan_best.shapes: {got}")
         if scan_best.shapes(tmp, since="2026-01-04"):
             errors.append("scan_best.shapes: a scan before --since counted")
+        if scan_best.shapes(tmp, since="2026-01-03", device="H200") or \
+                len(scan_best.shapes(tmp, since="2026-01-03", device="h100")) != 3:
+            errors.append("scan_best.shapes: --device let in another GPU's scan, or left out one")
         if len(scan_best.shapes(tmp, since="2026-01-03T00:00Z")) != 3:
             errors.append("scan_best.shapes: --since with a Z left out a scan made at that time")
         # A band ending at or below --from's default: exit 2, naming the default, when --from
