@@ -11,14 +11,15 @@
 #   trial_pack
 #
 # trial_libs builds every version with bench/build_libsmlbest.sh --trial (the first is the
-# base; the others a tree or a patch); trial_ab times them all with bench/ab_libs.py, two
-# rounds, every output checked against float64, N drawn at run time unless --cols is given;
-# trial_tune runs bench/peers.py --tune on the base's library (TRIAL_TUNE_LIB: another); each
-# step's output is $OUT/ab-NAME.json and .txt, or $OUT/tune-NAME.txt, and a line in
-# $OUT/times.txt. trial_pack puts them in $OUT/trial.tar.gz (the device tool returns few files)
-# and prints the A/B summaries. TRIAL_PYTHON names the Python (default python3).
+# base; the others a tree or a patch) in a new folder (TRIAL_DIR names one, which must be
+# empty; nothing is ever emptied); trial_ab times them all with bench/ab_libs.py, two rounds,
+# every output checked against float64, N drawn at run time unless --cols is given; trial_tune
+# runs bench/peers.py --tune on the base's library (TRIAL_TUNE_LIB: another); each step's
+# output is $OUT/ab-NAME.json and .txt, or $OUT/tune-NAME.txt, and a line in $OUT/times.txt.
+# trial_pack puts them in $OUT/trial.tar.gz (the device tool returns few files) and prints the
+# A/B summaries. TRIAL_PYTHON names the Python (default python3).
 
-TRIAL_DIR=${TRIAL_DIR:-/tmp/trial}
+TRIAL_DIR_GIVEN=${TRIAL_DIR:-}  # where the libraries are built: a new folder unless given
 TRIAL_PYTHON=${TRIAL_PYTHON:-python3}
 TRIAL_LIBS=()
 
@@ -40,7 +41,9 @@ trial_start() {
 
 # trial_libs NAME=ROOT|NAME=PATCH ...: builds them all; the first is the base.
 trial_libs() {
-    rm -rf "$TRIAL_DIR"
+    # A folder of its own each time (build_libsmlbest.sh refuses one that holds anything).
+    TRIAL_DIR=$TRIAL_DIR_GIVEN
+    [ -n "$TRIAL_DIR" ] || TRIAL_DIR=$(mktemp -d "${TMPDIR:-/tmp}/trial.XXXXXX") || return 1
     if ! bash bench/build_libsmlbest.sh --trial "$TRIAL_DIR" "$@" >"$OUT/build.txt" 2>&1; then
         tail -40 "$OUT/build.txt"
         return 1

@@ -233,10 +233,20 @@ trial_ab band --draw 16:64:2 --dtypes fp16
 trial_tune tiles fp16 567,671 --only 'auto|tile'
 if trial_ab 'bad name' --cols 5; then echo accepted-bad-name; fi
 trial_pack
+OUT={tmp}/out2
+mkdir "$OUT"
+if trial_libs old={base} >/dev/null; then echo reused-a-full-folder; fi
+unset TRIAL_DIR_GIVEN TRIAL_DIR
+first_dir=$(trial_libs old={base} >/dev/null; echo "$TRIAL_DIR")
+trial_libs old={base} >/dev/null
+[ -n "$first_dir" ] && [ -f "$first_dir/old.so" ] && [ "$TRIAL_DIR" != "$first_dir" ] &&
+    [ -f "$TRIAL_DIR/old.so" ] && echo "new-folders-ok"
+rm -rf "$first_dir" "$TRIAL_DIR"
 """
     r = subprocess.run(["bash", "-c", steps], cwd=root, capture_output=True, text=True, timeout=300,
                        env=dict(env, OUT=out_dir, TRIAL_DIR=tdir, TRIAL_PYTHON=py))
-    if r.returncode != 0 or "accepted-bad-name" in r.stdout or "name a step" not in r.stderr:
+    if r.returncode != 0 or "accepted-bad-name" in r.stdout or "name a step" not in r.stderr or \
+            "reused-a-full-folder" in r.stdout or "new-folders-ok" not in r.stdout:
         errors.append(f"trial_steps.sh: {r.returncode}: {r.stdout}{r.stderr}")
     else:
         import tarfile
