@@ -308,7 +308,7 @@ def scan_files(root):
             if not name.endswith(".json"):
                 continue
             res, _ = peers.read_results(path, "softmaxlab-scan/1", "bench/scan_best.py")
-            if res is None or not res["points"]:  # not a scan, or a --small run
+            if not is_scan(res):  # not a scan (or unreadable), or a --small run
                 continue
             found.append((res.get("created_utc", ""), rel, res))
     return sorted(found, key=lambda x: (x[0], x[1]))
@@ -404,8 +404,9 @@ def print_history(rows, target=95.0):
         med = f"{r['median_past_2p21']:.1f}%" if r["median_past_2p21"] is not None else "-"
         vs = f"{r['least_vs_torch']:.3f}x" if r["least_vs_torch"] is not None else "-"
         seed = f"{r['seed']}" + ("" if r["drawn"] else " (given)")
-        print(f"| {r['created']} | {r['device']} | `{r['file']}` | {seed} | {span(r['lo'])}-{span(r['hi'])} | "
-              f"{r['points']} | {r['correct']} | {under} | {past} | {med} | {vs} |")
+        print(f"| {r['created']} | {r['device']} | `{r['file']}` | {seed} | "
+              f"{span(r['lo'])}-{span(r['hi'])} | {r['points']} | {r['correct']} | {under} | "
+              f"{past} | {med} | {vs} |")
 
 
 def main():
