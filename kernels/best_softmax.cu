@@ -778,16 +778,15 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
 // idle (25 packs on 32 lanes). Lanes per row: the fewest
 // that hold the row at 16 values a lane (a row's cost is its values plus its shuffles, and fewer
 // lanes a row is fewer shuffles), 32 lanes holding 32 past 512 values; 8 values a lane where
-// that suffices. Rows per block: at least 32 KB of them (56 KB at 32 values a lane, below), in
-// whole rounds (a row for every group of lanes: a round with idle groups costs a full round).
-// Why at least: 16 KB tiles ran far
-// below 32 KB ones (fp16 N = 75-130: 73-85% against 89-99%), and rounding down to whole rounds
-// of 32 lanes' rows left 16-bit tiles of 22-26 KB at 93.9-95.6% where the round up ran at
-// 97.2-98.8% (fp16 N = 543, 696, bf16 N = 529, 589, 759). Rows a warp's groups read at once:
-// side by side, or `spread` apart where side by side piles up (tile_spread below). Why: rows
-// of 126 or 254 bytes start almost a bank cycle (128 bytes) apart, so a warp's reads land on
-// the same few shared-memory banks, up to five words a bank (16-bit N = 63 ran at 88% of copy
-// side by side, 99.5% five rows apart).
+// that suffices. Rows per block: at least 32 KB of them (56 KB at 32 values a lane, and 12 KB
+// of fp32 rows on faster DRAM than an H100's, below), in whole rounds (a row for every group of
+// lanes: a round with idle groups costs a full round). Why at least: 16 KB tiles ran far below 32
+// KB ones (fp16 N = 75-130: 73-85% against 89-99%), and rounding down to whole rounds of 32 lanes'
+// rows left 16-bit tiles of 22-26 KB at 93.9-95.6% where the round up ran at 97.2-98.8% (fp16 N =
+// 543, 696, bf16 N = 529, 589, 759). Rows a warp's groups read at once: side by side, or `spread`
+// apart where side by side piles up (tile_spread below). Why: rows of 126 or 254 bytes start almost
+// a bank cycle (128 bytes) apart, so a warp's reads land on the same few shared-memory banks, up to
+// five words a bank (16-bit N = 63 ran at 88% of copy side by side, 99.5% five rows apart).
 
 // Shared-memory wavefronts the block's warps take for one step of reads (each group of `width`
 // lanes reads `width` 4-byte words of its row side by side, from the word its row starts in)
@@ -867,11 +866,20 @@ Config tile_for(int64_t cols, DType dtype, bool aligned, const DeviceLimits& lim
     // same tiles at 16 values a lane, which keep more blocks an SM, lost 1.5-15.5 points, and
     // the largest tiles that fit three times ran up to 3.3 points below 56 KB's
     // (bench/results/2026-11-28/h200-tiles/).
+    // fp32 tiles where an SM moves more bytes a second than an H100's: the fewest whole rounds
+    // that reach 12 KB. Why: on an H200 fp32 tiles of 32-48 KB ran at 95.2-97.2% of copy (on an
+    // H100 at 99.4-99.7%), and every listed tile of 12-14 KB ran faster than larger ones, those
+    // under 10 KB slower (85-91%); side by side at 24 N drawn at run time, two rounds, +0.6 to
+    // +3.6 points at the 23 tile rows (fp32 N = 474 95.2 -> 98.8%), ahead of 16 KB's at every
+    // one (bench/results/2026-11-28/h200-fp32-tiles/). Measured on the H200 only: an H100
+    // keeps 32 KB.
     const int64_t round = int64_t{groups} * bytes;
     const bool three_blocks = c.packs == 32;
+    const bool small_fp32 = dtype == DType::f32 && sm_bandwidth_vs_h100(limits) > 1.0;
     const int64_t most =
         three_blocks ? std::max<int64_t>(limits.smem_per_sm / 3 - 2048, 0) : 48 * 1024;
-    const int64_t reach = three_blocks ? std::min<int64_t>(56 * 1024, most) : 32 * 1024;
+    const int64_t reach =
+        three_blocks ? std::min<int64_t>(56 * 1024, most) : (small_fp32 ? 12 * 1024 : 32 * 1024);
     int64_t rounds = std::max<int64_t>(1, (reach + round - 1) / round);
     if (rounds > 1 && rounds * round + 2 * 16 > most) --rounds;
     c.rows = static_cast<int>(rounds * groups);
