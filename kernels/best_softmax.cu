@@ -557,6 +557,25 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
         const Config s = stash_shape(1, 512);
         return stash_fits(s) && blocks_an_sm(s) >= 2 ? s : one;
     }
+    // Where an SM moves more bytes a second than an H100's and that cluster keeps two blocks an
+    // SM or fewer: 16 blocks of at most 512 threads where they keep more blocks an SM and at least
+    // as many rows in flight [on an H200 fp32 N ~ 60000-66000 and ~112000-131000, 16-bit N ~
+    // 200000-262000]. Why: the cluster's barrier stops its blocks' traffic once a row, and with
+    // more, smaller blocks an SM each stop holds up less of the SM's traffic; on an H100 the ties
+    // went to fewer blocks, as measured there. On an H200 the 16 x 256 cluster ran at 96.4% of
+    // copy where 8 x 480 ran at 90.7% (fp32 N = 115001); side by side as libraries at N drawn
+    // at run time, two rounds, +0.6 to +7.0 points at all 11 rows it moved (fp16 N = 204629
+    // 88.8 -> 95.8%, fp32 N = 117501 91.3 -> 96.4%), the other 11 within 0.2
+    // (bench/results/2026-11-28/h200-cluster-blocks/).
+    if (best_blocks > 0 && best_blocks <= 2 && faster_dram && largest > portable &&
+        threads_for(largest, per_thread) <= 512) {
+        Config b = c;
+        b.cluster = largest;
+        b.threads = threads_for(largest, per_thread);
+        const int blocks = blocks_an_sm(b);
+        if (blocks > best_blocks && int64_t{blocks} * c.cluster >= int64_t{best_blocks} * largest)
+            return b;
+    }
     if (best_blocks > 0) return c;
     // [N <= 262144] 16 blocks (a "non-portable" cluster) of at most 512 threads. Why: still two
     // blocks an SM; 8 blocks of 1024 hold as much with one an SM, and ran slower.
