@@ -435,6 +435,76 @@ TEST(BestDispatch, Fp32OneBlockRowsKeepRowsByTheBandwidthShare) {
               "cluster 1 x 192 threads x 8 packs");
 }
 
+// Rows on portable clusters (2-8 blocks of at most 512 threads, by rows in flight, ties to fewer
+// blocks): where an SM moves more bytes a second than an H100's and that cluster keeps two blocks
+// an SM or fewer, 16 blocks of at most 512 threads take the row exactly where they keep more
+// blocks an SM and at least as many rows in flight; never on an H100. The occupancy answer is
+// ptxas's count for the 8-pack cluster kernels (56 registers, sm_90).
+TEST(BestDispatch, PortableTwoBlockClustersTakeSixteenBlocksOnFasterDram) {
+    const auto resident = [](const Config& c) {
+        if (c.path != Path::kCluster || c.stash > 0 || c.packs != 8)
+            return c.path == Path::kGrid ? 1 : cluster_blocks_without_gpu(c);
+        const int per_warp = (56 * 32 + 255) / 256 * 256;
+        return std::min(65536 / (per_warp * (c.threads / 32)), 2048 / c.threads);
+    };
+    DeviceLimits twice = kH100;
+    twice.peak_dram_gbps = 2 * kH100.peak_dram_gbps;
+    std::map<std::string, int> moved, kept;
+    std::mt19937_64 gen(53);
+    for (int i = 0; i < 20000; ++i) {
+        const DType t = std::array{DType::f32, DType::f16, DType::bf16}[gen() % 3];
+        const int vec = 16 / dtype_size(t);
+        // The rows of 8 packs a thread on 2-16 blocks: 2^15 to 2^18 bytes, log-uniform.
+        const double u = std::uniform_real_distribution<double>(15.0, 18.0)(gen);
+        const int64_t n = static_cast<int64_t>(std::exp2(u)) / dtype_size(t);
+        const bool aligned = gen() % 4 != 0;
+        const int64_t packs = (n + (aligned ? 0 : vec - 1) + vec - 1) / vec;
+        const Config h100 = pick(n, t, aligned, kH100, resident);
+        // The 16-block cluster of 8 packs a thread for this row.
+        Config sixteen;
+        sixteen.path = Path::kCluster;
+        sixteen.cluster = 16;
+        sixteen.packs = 8;
+        sixteen.threads = static_cast<int>(((packs + 15) / 16 + 7) / 8 + 31) / 32 * 32;
+        const bool portable = h100.path == Path::kCluster && h100.cluster >= 2 &&
+                              h100.cluster <= 8 && h100.stash == 0;
+        const bool rule = portable && resident(h100) <= 2 && sixteen.threads <= 512 &&
+                          resident(sixteen) > resident(h100) &&
+                          int64_t{resident(sixteen)} * h100.cluster >= int64_t{resident(h100)} * 16;
+        for (const DeviceLimits& limits : {kH100, kH200, twice}) {
+            const Config c = pick(n, t, aligned, limits, resident);
+            const std::string gpu = limits.name + " " + std::to_string(limits.peak_dram_gbps);
+            SCOPED_TRACE(std::to_string(n) + " " + dtype_name(t) +
+                         (aligned ? " aligned, " : " unaligned, ") + gpu + ": " + c.describe() +
+                         " (H100: " + h100.describe() + ")");
+            if (!portable) continue;
+            if (best::sm_bandwidth_vs_h100(limits) > 1.0 && rule) {
+                ASSERT_EQ(c.describe(), sixteen.describe());
+                ++moved[gpu];
+            } else {
+                ASSERT_EQ(c.describe(), h100.describe());
+                ++kept[gpu];
+            }
+        }
+    }
+    const std::string h100 = kH100.name + " " + std::to_string(kH100.peak_dram_gbps);
+    const std::string h200 = kH200.name + " " + std::to_string(kH200.peak_dram_gbps);
+    EXPECT_EQ(moved[h100], 0);
+    // A narrow band (on an H200 fp32 N ~ 60000-66000 and ~112000-131000, 16-bit N ~
+    // 200000-262000), and most portable clusters kept (three blocks an SM or more, or fewer rows
+    // in flight on 16 blocks).
+    EXPECT_GT(moved[h200], 80);
+    EXPECT_GT(kept[h200], 5 * moved[h200]);
+    // fp32 N = 115001 on an H200: 8 x 480 threads at 90.7% of copy, 16 x 256 at 96.4%
+    // (bench/results/2026-11-28/h200-cluster-blocks/); fp16 N = 204629: 88.8 -> 95.8%.
+    EXPECT_EQ(pick(115001, DType::f32, true, kH100, resident).describe(),
+              "cluster 8 x 480 threads x 8 packs");
+    EXPECT_EQ(pick(115001, DType::f32, true, kH200, resident).describe(),
+              "cluster 16 x 256 threads x 8 packs");
+    EXPECT_EQ(pick(204629, DType::f16, true, kH200, resident).describe(),
+              "cluster 16 x 224 threads x 8 packs");
+}
+
 // 16-bit rows on 16-block clusters [fp16 N 262145-524288]: where an SM moves more bytes a second
 // than an H100's and the cluster keeps two blocks an SM (or would need the stash for a third),
 // the held grid, where its teams use as many SMs as whole clusters of two blocks an SM do; never
