@@ -887,11 +887,11 @@ Config tile_for(int64_t cols, DType dtype, bool aligned, const DeviceLimits& lim
     // (bench/results/2026-11-28/h200-tiles/).
     // fp32 tiles where an SM moves more bytes a second than an H100's: the fewest whole rounds
     // that reach 12 KB. Why: on an H200 fp32 tiles of 32-48 KB ran at 95.2-97.2% of copy (on an
-    // H100 at 99.4-99.7%), and every listed tile of 12-14 KB ran faster than larger ones, those
-    // under 10 KB slower (85-91%); side by side at 24 N drawn at run time, two rounds, +0.6 to
-    // +3.6 points at the 23 tile rows (fp32 N = 474 95.2 -> 98.8%), ahead of 16 KB's at every
-    // one (bench/results/2026-11-28/h200-fp32-tiles/). Measured on the H200 only: an H100
-    // keeps 32 KB.
+    // H100 at 99.4-99.7%); tuned at 5 N, the fastest listed tile was one of 12-14 KB at all 5
+    // (98.3-100.0%), and tiles under 10 KB ran at 85-91%. Side by side at 24 N drawn at run time,
+    // two rounds: +0.6 to +3.6 points at all 22 tile rows (fp32 N = 474 95.2 -> 98.8%), at or
+    // above 16 KB's tiles wherever the two differ (bench/results/2026-11-28/h200-fp32-tiles/).
+    // Measured on the H200 only: an H100 keeps 32 KB.
     const int64_t round = int64_t{groups} * bytes;
     const bool three_blocks = c.packs == 32;
     const bool small_fp32 = dtype == DType::f32 && sm_bandwidth_vs_h100(limits) > 1.0;
