@@ -30,11 +30,24 @@ trial_name_ok() {
     [[ $1 =~ ^[A-Za-z0-9_.-]+$ ]] || { echo "trial: '$1': name a step with letters, digits, '_', '.', '-'" >&2; return 2; }
 }
 
-# trial_start COMMIT: the records every call keeps (start time, GPU, the base's commit).
+# trial_tree_digest [DIR]: what the libraries are built from (kernels/, common/ and
+# bench/best_capi.cu under DIR, default .), as the first 16 hex digits of the sha256 of their
+# `sha256sum` listing, paths in C order. The same on any machine for the same files: to tell
+# which commit a call ran, `git archive COMMIT kernels common bench/best_capi.cu | tar -x -C D`
+# here, then `source bench/trial_steps.sh; trial_tree_digest D`.
+trial_tree_digest() {
+    (cd "${1:-.}" && find kernels common bench/best_capi.cu -type f 2>/dev/null | LC_ALL=C sort |
+        xargs -r sha256sum | sha256sum | cut -c1-16)
+}
+
+# trial_start COMMIT: the records every call keeps (start time, GPU, the base's commit and the
+# digest of its files). Give COMMIT from your own checkout: the device's copy of the tree can
+# carry older git metadata than its files (a call of 2026-11-28 named a192258 for 3d0116f's
+# files), and the digest tells them apart.
 trial_start() {
     [ -n "${OUT:-}" ] && [ -d "$OUT" ] || { echo "trial_start: set OUT to a folder" >&2; return 2; }
     export SML_GIT_COMMIT=${1:-unknown}
-    date -u +"start %F %T UTC (base $SML_GIT_COMMIT)" | tee "$OUT/times.txt"
+    date -u +"start %F %T UTC (base $SML_GIT_COMMIT, files $(trial_tree_digest))" | tee "$OUT/times.txt"
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv >"$OUT/gpu.txt" 2>&1 ||
         echo "nvidia-smi: no answer" >>"$OUT/gpu.txt"
 }

@@ -266,7 +266,19 @@ rm -rf "$first_dir" "$TRIAL_DIR"
         if asked != [ab_want, tune_want]:
             errors.append(f"trial_steps.sh ran {asked}, expected {[ab_want, tune_want]}")
         times = open(os.path.join(out_dir, "times.txt")).read()
-        for mark in ("start", "(base abc123)", "built", "ab band", "tune tiles"):
+        # The digest of the files the libraries are built from, as trial_tree_digest defines it.
+        import hashlib
+        listing = ""
+        files = []
+        for top in ("kernels", "common"):
+            for d, _, names in os.walk(os.path.join(root, top)):
+                files += [os.path.relpath(os.path.join(d, n), root) for n in names]
+        files.append("bench/best_capi.cu")
+        for rel in sorted(files, key=lambda p: p.encode()):
+            with open(os.path.join(root, rel), "rb") as f:
+                listing += f"{hashlib.sha256(f.read()).hexdigest()}  {rel}\n"
+        digest = hashlib.sha256(listing.encode()).hexdigest()[:16]
+        for mark in ("start", f"(base abc123, files {digest})", "built", "ab band", "tune tiles"):
             if mark not in times:
                 errors.append(f"times.txt lacks {mark!r}: {times}")
         if "== ab-band.txt" not in r.stdout or "| summary |" not in r.stdout:
