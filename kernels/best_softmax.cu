@@ -564,8 +564,8 @@ Config choose(int64_t cols, DType dtype, bool aligned, const DeviceLimits& limit
     // more, smaller blocks an SM each stop holds up less of the SM's traffic; on an H100 the ties
     // went to fewer blocks, as measured there. On an H200 the 16 x 256 cluster ran at 96.4% of
     // copy where 8 x 480 ran at 90.7% (fp32 N = 115001); side by side as libraries at N drawn
-    // at run time, two rounds, +0.6 to +7.0 points at all 11 rows it moved (fp16 N = 204629
-    // 88.8 -> 95.8%, fp32 N = 117501 91.3 -> 96.4%), the other 11 within 0.2
+    // at run time, two rounds, +0.6 to +7.0 points at all 10 rows it moved (fp16 N = 204629
+    // 88.8 -> 95.8%, fp32 N = 117501 91.3 -> 96.4%), the other 12 within 0.2
     // (bench/results/2026-11-28/h200-cluster-blocks/).
     if (best_blocks > 0 && best_blocks <= 2 && faster_dram && largest > portable &&
         threads_for(largest, per_thread) <= 512) {
