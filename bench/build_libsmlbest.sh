@@ -61,19 +61,25 @@ object_name() { echo "$(echo "$1" | tr / _).o"; }
 if [ "$1" != "--trial" ]; then
     OUTPUT=${1:-/tmp/libsmlbest.so}
     ROOT=${2:-.}
+    [ -f "$ROOT/kernels/best_softmax.cu" ] || {
+        echo "build_libsmlbest: $ROOT has no kernels/best_softmax.cu; give a tree of best" >&2
+        exit 2
+    }
     OBJ=$(mktemp -d)
     trap 'rm -rf "$OBJ"' EXIT
     pids=()
+    srcs=()
     while read -r src; do
         compile "$ROOT" "$src" "$OBJ/$(object_name "$src")" &
         pids+=($!)
+        srcs+=("$src")
     done < <(units "$ROOT")
     status=0
-    for pid in "${pids[@]}"; do
-        wait "$pid" || status=1
+    for i in "${!pids[@]}"; do  # the compiler's messages are above; name the unit too
+        wait "${pids[$i]}" || { echo "build_libsmlbest: ${srcs[$i]} failed to compile" >&2; status=1; }
     done
-    [ $status -eq 0 ] || { echo "build_libsmlbest: a unit failed to compile" >&2; exit 1; }
-    link "$OUTPUT" "$OBJ"/*.o
+    [ $status -eq 0 ] || exit 1
+    link "$OUTPUT" "$OBJ"/*.o || { echo "build_libsmlbest: $OUTPUT failed to link" >&2; exit 1; }
     exit
 fi
 

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # The steps of a device call that times versions of best side by side, to be sourced by the
 # call's own script, so that script holds only what differs from call to call: which versions,
 # and which draws. Run from the repository root on the GPU machine, with $OUT set (the device
@@ -45,9 +46,12 @@ trial_tree_digest() {
 # carry older git metadata than its files (a call of 2026-11-28 named a192258 for 3d0116f's
 # files), and the digest tells them apart.
 trial_start() {
-    [ -n "${OUT:-}" ] && [ -d "$OUT" ] || { echo "trial_start: set OUT to a folder" >&2; return 2; }
+    if [ -z "${OUT:-}" ] || [ ! -d "$OUT" ]; then
+        echo "trial_start: set OUT to a folder" >&2
+        return 2
+    fi
     export SML_GIT_COMMIT=${1:-unknown}
-    date -u +"start %F %T UTC (base $SML_GIT_COMMIT, files $(trial_tree_digest))" | tee "$OUT/times.txt"
+    date -u +"start %F %T UTC (base $SML_GIT_COMMIT, files $(trial_tree_digest .))" | tee "$OUT/times.txt"
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv >"$OUT/gpu.txt" 2>&1 ||
         echo "nvidia-smi: no answer" >>"$OUT/gpu.txt"
 }

@@ -185,6 +185,15 @@ with tempfile.TemporaryDirectory() as tmp:
         if not os.path.isfile(b_grid) or not open(b_grid).read().endswith("// trial B\n"):
             errors.append("the patch B was not applied to its copy of the base's tree")
 
+    # The plain build every device script runs: all of ROOT's units compiled and linked.
+    plain = os.path.join(tmp, "plain.so")
+    r = run([plain, base], env)
+    if r.returncode != 0:
+        errors.append(f"plain build failed ({r.returncode}): {r.stdout}{r.stderr}")
+    elif sorted(linked(plain).values()) != sorted(os.path.join(base, u) for u in all_units):
+        errors.append(f"plain build links {sorted(linked(plain).values())}, expected every unit "
+                      f"of {base}")
+
     # Refusals: each a clear message and exit 2, nothing built.
     def refused(args, says, why):
         r = run(args, env)
@@ -214,6 +223,17 @@ with tempfile.TemporaryDirectory() as tmp:
             "stub says no" not in r.stderr:
         errors.append(f"a failing unit: expected its name and message, got {r.returncode}: "
                       f"{r.stderr.strip()}")
+    # The same in the plain build: exit 1, the unit named, no library; a tree without best: exit 2.
+    plain_d = os.path.join(tmp, "plain-d.so")
+    r = run([plain_d, d], env)
+    if r.returncode != 1 or "kernels/best/tile.cu failed to compile" not in r.stderr or \
+            "stub says no" not in r.stderr or os.path.exists(plain_d):
+        errors.append(f"plain build, a failing unit: expected exit 1 naming it, got "
+                      f"{r.returncode}: {r.stderr.strip()}")
+    r = run([os.path.join(tmp, "plain-e.so"), tmp], env)
+    if r.returncode != 2 or "has no kernels/best_softmax.cu" not in r.stderr:
+        errors.append(f"plain build of a folder without best: expected exit 2, got "
+                      f"{r.returncode}: {r.stderr.strip()}")
 
     # bench/trial_steps.sh, the steps a trial's device script sources, with the stub compilers
     # and a stub Python that records what it was asked to run.
