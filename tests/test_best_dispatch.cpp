@@ -85,6 +85,22 @@ int cluster_blocks_without_gpu(const Config& c) {
         std::min<int64_t>(1024 / c.threads, c.stash > 0 ? kH100.smem_per_sm / smem : 1024));
 }
 
+// An occupancy answer from ptxas's count for the 8-pack cluster kernels (56 registers a thread,
+// sm_90): 8-pack cluster shapes by their registers; the grid once an SM; others as without a GPU.
+int blocks_at_56_registers(const Config& c) {
+    if (c.path != Path::kCluster || c.stash > 0 || c.packs != 8)
+        return c.path == Path::kGrid ? 1 : cluster_blocks_without_gpu(c);
+    const int per_warp = (56 * 32 + 255) / 256 * 256;
+    return std::min(65536 / (per_warp * (c.threads / 32)), 2048 / c.threads);
+}
+
+// An H100 whose DRAM moves twice the bytes a second: a GPU past the H200, for rules by the share.
+DeviceLimits twice_h100_bandwidth() {
+    DeviceLimits d = kH100;
+    d.peak_dram_gbps = 2 * kH100.peak_dram_gbps;
+    return d;
+}
+
 // An occupancy answer: `most` blocks an SM for shapes of `packs` packs a thread, `others` for
 // every other shape.
 best::ResidentBlocks favouring(int packs, int most, int others) {
@@ -249,9 +265,9 @@ TEST(BestDispatch, GroupRowsPerGroupDefaultsByPacks) {
 // SM's share of the DRAM's bandwidth against an H100's: on an H200 two where one warp's rows hold
 // less than ~1.44 KB. Every N a group takes, every dtype, alignment and layout.
 TEST(BestDispatch, GroupBlocksTakeWarpsForAKilobyteAWarpTimesTheBandwidthShare) {
-    DeviceLimits unknown = kH100, twice = kH100;
+    DeviceLimits unknown = kH100;
     unknown.peak_dram_gbps = 0;
-    twice.peak_dram_gbps = 2 * kH100.peak_dram_gbps;
+    const DeviceLimits twice = twice_h100_bandwidth();
     const std::vector<DeviceLimits> gpus = {kH100, unknown, cluster_classes()[1], kH200, twice};
     std::map<std::string, int> more;
     for (const DeviceLimits& limits : gpus) {
@@ -311,8 +327,7 @@ TEST(BestDispatch, GroupBlocksTakeWarpsForAKilobyteAWarpTimesTheBandwidthShare) 
 // rows of 16-block clusters of two blocks an SM. On an H100, and where an SM has less bandwidth,
 // the rules are as they were measured there.
 TEST(BestDispatch, TwoTeamGridsStashAndClustersFollowTheBandwidthShare) {
-    DeviceLimits pcie = cluster_classes()[1], twice = kH100;
-    twice.peak_dram_gbps = 2 * kH100.peak_dram_gbps;
+    const DeviceLimits pcie = cluster_classes()[1], twice = twice_h100_bandwidth();
     // An occupancy answer: the grid twice an SM up to 224 threads a block; a cluster shape as
     // choose() counts it without a GPU.
     const auto resident = [](const Config& c) {
@@ -385,8 +400,7 @@ TEST(BestDispatch, Fp32OneBlockRowsKeepRowsByTheBandwidthShare) {
     const auto rows_an_sm = [&](const Config& c) {
         return static_cast<double>(resident(c)) / std::max(1, c.cluster);
     };
-    DeviceLimits pcie = cluster_classes()[1], twice = kH100;
-    twice.peak_dram_gbps = 2 * kH100.peak_dram_gbps;
+    const DeviceLimits pcie = cluster_classes()[1], twice = twice_h100_bandwidth();
     std::map<std::string, int> two_packs, moved, clusters;
     std::mt19937_64 gen(41);
     for (int i = 0; i < 3000; ++i) {
@@ -441,14 +455,8 @@ TEST(BestDispatch, Fp32OneBlockRowsKeepRowsByTheBandwidthShare) {
 // blocks an SM and at least as many rows in flight; never on an H100. The occupancy answer is
 // ptxas's count for the 8-pack cluster kernels (56 registers, sm_90).
 TEST(BestDispatch, PortableTwoBlockClustersTakeSixteenBlocksOnFasterDram) {
-    const auto resident = [](const Config& c) {
-        if (c.path != Path::kCluster || c.stash > 0 || c.packs != 8)
-            return c.path == Path::kGrid ? 1 : cluster_blocks_without_gpu(c);
-        const int per_warp = (56 * 32 + 255) / 256 * 256;
-        return std::min(65536 / (per_warp * (c.threads / 32)), 2048 / c.threads);
-    };
-    DeviceLimits twice = kH100;
-    twice.peak_dram_gbps = 2 * kH100.peak_dram_gbps;
+    const auto resident = blocks_at_56_registers;
+    const DeviceLimits twice = twice_h100_bandwidth();
     std::map<std::string, int> moved, kept;
     std::mt19937_64 gen(53);
     for (int i = 0; i < 20000; ++i) {
@@ -511,14 +519,8 @@ TEST(BestDispatch, PortableTwoBlockClustersTakeSixteenBlocksOnFasterDram) {
 // on an H100, and never where the registers keep three blocks an SM. The occupancy answer is
 // ptxas's count for the 16-bit 8-pack cluster kernels (56 registers, sm_90).
 TEST(BestDispatch, SixteenBitTwoBlockClustersTakeTheHeldGridWhereItKeepsTheSMs) {
-    const auto resident = [](const Config& c) {
-        if (c.path != Path::kCluster || c.stash > 0 || c.packs != 8)
-            return c.path == Path::kGrid ? 1 : cluster_blocks_without_gpu(c);
-        const int per_warp = (56 * 32 + 255) / 256 * 256;
-        return std::min(65536 / (per_warp * (c.threads / 32)), 2048 / c.threads);
-    };
-    DeviceLimits twice = kH100;
-    twice.peak_dram_gbps = 2 * kH100.peak_dram_gbps;
+    const auto resident = blocks_at_56_registers;
+    const DeviceLimits twice = twice_h100_bandwidth();
     std::map<std::string, int> held, kept_two, three;
     std::mt19937_64 gen(29);
     for (int i = 0; i < 2000; ++i) {
