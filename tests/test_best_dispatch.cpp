@@ -85,8 +85,9 @@ int cluster_blocks_without_gpu(const Config& c) {
         std::min<int64_t>(1024 / c.threads, c.stash > 0 ? kH100.smem_per_sm / smem : 1024));
 }
 
-// An occupancy answer from ptxas's count for the 8-pack cluster kernels (56 registers a thread,
-// sm_90): 8-pack cluster shapes by their registers; the grid once an SM; others as without a GPU.
+// An occupancy answer of 56 registers a thread for 8-pack cluster shapes (ptxas's count for the
+// 16-bit kernels, sm_90; fp32's take 64, which moves where the rules fall, not what they are);
+// the grid once an SM; other shapes as without a GPU.
 int blocks_at_56_registers(const Config& c) {
     if (c.path != Path::kCluster || c.stash > 0 || c.packs != 8)
         return c.path == Path::kGrid ? 1 : cluster_blocks_without_gpu(c);
@@ -452,8 +453,8 @@ TEST(BestDispatch, Fp32OneBlockRowsKeepRowsByTheBandwidthShare) {
 // Rows on portable clusters (2-8 blocks of at most 512 threads, by rows in flight, ties to fewer
 // blocks): where an SM moves more bytes a second than an H100's and that cluster keeps two blocks
 // an SM or fewer, 16 blocks of at most 512 threads take the row exactly where they keep more
-// blocks an SM and at least as many rows in flight; never on an H100. The occupancy answer is
-// ptxas's count for the 8-pack cluster kernels (56 registers, sm_90).
+// blocks an SM and at least as many rows in flight; never on an H100. The occupancy answer:
+// blocks_at_56_registers.
 TEST(BestDispatch, PortableTwoBlockClustersTakeSixteenBlocksOnFasterDram) {
     const auto resident = blocks_at_56_registers;
     const DeviceLimits twice = twice_h100_bandwidth();
