@@ -95,6 +95,17 @@ int blocks_at_56_registers(const Config& c) {
     return std::min(65536 / (per_warp * (c.threads / 32)), 2048 / c.threads);
 }
 
+// The 16-block cluster of 8 packs a thread for a row of `packs` packs: blocks sized to their
+// slice in steps of a warp.
+Config sixteen_block_cluster(int64_t packs) {
+    Config c;
+    c.path = Path::kCluster;
+    c.cluster = 16;
+    c.packs = 8;
+    c.threads = static_cast<int>(((packs + 15) / 16 + 7) / 8 + 31) / 32 * 32;
+    return c;
+}
+
 // An H100 whose DRAM moves twice the bytes a second: a GPU past the H200, for rules by the share.
 DeviceLimits twice_h100_bandwidth() {
     DeviceLimits d = kH100;
@@ -469,12 +480,7 @@ TEST(BestDispatch, PortableTwoBlockClustersTakeSixteenBlocksOnFasterDram) {
         const bool aligned = gen() % 4 != 0;
         const int64_t packs = (n + (aligned ? 0 : vec - 1) + vec - 1) / vec;
         const Config h100 = pick(n, t, aligned, kH100, resident);
-        // The 16-block cluster of 8 packs a thread for this row.
-        Config sixteen;
-        sixteen.path = Path::kCluster;
-        sixteen.cluster = 16;
-        sixteen.packs = 8;
-        sixteen.threads = static_cast<int>(((packs + 15) / 16 + 7) / 8 + 31) / 32 * 32;
+        const Config sixteen = sixteen_block_cluster(packs);
         const bool portable = h100.path == Path::kCluster && h100.cluster >= 2 &&
                               h100.cluster <= 8 && h100.stash == 0;
         const bool rule = portable && resident(h100) <= 2 && sixteen.threads <= 512 &&
@@ -530,12 +536,8 @@ TEST(BestDispatch, SixteenBitTwoBlockClustersTakeTheHeldGridWhereItKeepsTheSMs) 
         const DType t = gen() % 2 ? DType::f16 : DType::bf16;
         const bool aligned = gen() % 4 != 0;
         const int64_t packs = (n + (aligned ? 0 : 7) + 7) / 8;
-        // The 16-block cluster of 8 packs a thread this row takes before any rule moves it.
-        Config cl;
-        cl.path = Path::kCluster;
-        cl.cluster = 16;
-        cl.packs = 8;
-        cl.threads = static_cast<int>(((packs + 15) / 16 + 7) / 8 + 31) / 32 * 32;
+        // The 16-block cluster this row takes before any rule moves it.
+        const Config cl = sixteen_block_cluster(packs);
         const int blocks = resident(cl);
         for (const DeviceLimits& limits : {kH100, kH200, twice}) {
             const Config c = pick(n, t, aligned, limits, resident);
