@@ -443,6 +443,7 @@ def main():
     from_given = args.from_n is not None
     if not from_given:
         args.from_n = 1 << 20
+    on = f" on a GPU named like {args.device!r}" if args.device else ""  # for the errors below
     if args.shapes:
         if not os.path.isdir(args.shapes):
             ap.error(f"--shapes {args.shapes}: not a folder")
@@ -455,7 +456,6 @@ def main():
                         "a lower one, e.g. --from 16)"))
         rows = shapes(args.shapes, args.since, args.from_n, args.to_n, args.device)
         if not rows:
-            on = f" on a GPU named like {args.device!r}" if args.device else ""
             print(f"error: no timed, correct draws with {args.from_n} <= N < {args.to_n} in scans "
                   f"under {args.shapes}{on} since {args.since or 'the first'}", file=sys.stderr)
             return 1
@@ -466,7 +466,6 @@ def main():
             ap.error(f"--history {args.history}: not a folder")
         rows = history(args.history, args.target, args.device)
         if not rows:
-            on = f" on a GPU named like {args.device!r}" if args.device else ""
             print(f"error: no scan results (softmaxlab-scan/1 JSON) under {args.history}{on}",
                   file=sys.stderr)
             return 1
