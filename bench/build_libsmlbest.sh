@@ -35,11 +35,10 @@ units() {
     done
 }
 
-# compile ROOT UNIT OBJECT [DEPFILE]: the one build line of a unit. With DEPFILE, the files it
-# includes are written there too (make's format).
+# compile ROOT UNIT OBJECT DEPFILE: the one build line of a unit; the files it includes are
+# written to DEPFILE (make's format).
 compile() {
-    local deps=()
-    [ -n "$4" ] && deps=(-MD -MF "$4")
+    local deps=(-MD -MF "$4")
     if [[ $2 == *.cpp ]]; then
         "$CXX" -O3 -std=c++20 -fPIC -DSML_HAVE_CUDA=1 -I"$1" -I/usr/local/cuda/include \
             "${deps[@]}" -c "$1/$2" -o "$3"
@@ -58,33 +57,25 @@ link() {  # OUTPUT OBJECT...
 # The object's name for a unit: kernels/best/grid.cu -> kernels_best_grid.cu.o
 object_name() { echo "$(echo "$1" | tr / _).o"; }
 
+# The plain build is a trial of one library, built in a folder of its own and copied to OUTPUT:
+# one way to compile, wait for and name the units either way.
+PLAIN_OUTPUT=
+ME="build_libsmlbest --trial"
 if [ "$1" != "--trial" ]; then
-    OUTPUT=${1:-/tmp/libsmlbest.so}
+    PLAIN_OUTPUT=${1:-/tmp/libsmlbest.so}
     ROOT=${2:-.}
+    ME=build_libsmlbest
     [ -f "$ROOT/kernels/best_softmax.cu" ] || {
-        echo "build_libsmlbest: $ROOT has no kernels/best_softmax.cu; give a tree of best" >&2
+        echo "$ME: $ROOT has no kernels/best_softmax.cu; give a tree of best" >&2
         exit 2
     }
-    OBJ=$(mktemp -d)
-    trap 'rm -rf "$OBJ"' EXIT
-    pids=()
-    srcs=()
-    while read -r src; do
-        compile "$ROOT" "$src" "$OBJ/$(object_name "$src")" &
-        pids+=($!)
-        srcs+=("$src")
-    done < <(units "$ROOT")
-    status=0
-    for i in "${!pids[@]}"; do  # the compiler's messages are above; name the unit too
-        wait "${pids[$i]}" || { echo "build_libsmlbest: ${srcs[$i]} failed to compile" >&2; status=1; }
-    done
-    [ $status -eq 0 ] || exit 1
-    link "$OUTPUT" "$OBJ"/*.o || { echo "build_libsmlbest: $OUTPUT failed to link" >&2; exit 1; }
-    exit
+    WORK=$(mktemp -d)
+    trap 'rm -rf "$WORK"' EXIT
+    set -- --trial "$WORK/build" "libsmlbest=$ROOT"
 fi
 
 # --trial DIR BASE=ROOT [NAME=ROOT|NAME=PATCH ...]
-fail() { echo "build_libsmlbest --trial: $*" >&2; exit 2; }
+fail() { echo "$ME: $*" >&2; exit 2; }
 shift
 DIR=$1
 shift || true
@@ -148,15 +139,21 @@ compile_unit() {
 }
 # Waits for the pids given; then says which units of NAME failed (each "NAME UNIT"), non-zero if any.
 wait_units() {
-    local pid status=0 name u
+    local pid status=0 name u log
     for pid in "${pids[@]}"; do wait "$pid" || status=1; done
     pids=()
     for job in "${jobs_run[@]}"; do
         name=${job%% *}
         u=${job#* }
         [ -f "$DIR/obj/$name/$(object_name "$u").deps" ] && continue
-        echo "build_libsmlbest --trial: $name: $u failed ($DIR/obj/$name/$(object_name "$u").log):" >&2
-        tail -20 "$DIR/obj/$name/$(object_name "$u").log" >&2
+        log="$DIR/obj/$name/$(object_name "$u").log"
+        if [ -n "$PLAIN_OUTPUT" ]; then  # its folder goes when the build ends: all of it here
+            echo "$ME: $u failed to compile:" >&2
+            cat "$log" >&2
+        else
+            echo "$ME: $name: $u failed to compile ($log):" >&2
+            tail -20 "$log" >&2
+        fi
         status=1
     done
     jobs_run=()
@@ -223,5 +220,11 @@ for name in "${names[@]:1}"; do
 done
 status=0
 for pid in "${link_pids[@]}"; do wait "$pid" || status=1; done
-[ $status -eq 0 ] || { echo "build_libsmlbest --trial: a library failed to link" >&2; exit 1; }
+[ $status -eq 0 ] || { echo "$ME: a library failed to link" >&2; exit 1; }
+if [ -n "$PLAIN_OUTPUT" ]; then
+    cat "$DIR"/obj/*/*.log >&2  # the compilers' warnings, as a build prints them
+    cp "$DIR/libsmlbest.so" "$PLAIN_OUTPUT" || { echo "$ME: cannot write $PLAIN_OUTPUT" >&2; exit 1; }
+    echo "$PLAIN_OUTPUT"
+    exit
+fi
 ls "$DIR"/*.so
